@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages grainscope needs, and only those that are missing.
+# Runs as root here; elsewhere it uses sudo. Every package is listed in README.md with its reason.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build g++ clang pkg-config python3
+  # libraries
+  libcli11-dev        # command-line parsing of the grainscope CLI
+  libfmt-dev          # text formatting of reports
+  nlohmann-json3-dev  # JSON output (--format json) and JSON inputs
+  libzstd-dev         # per-block compression in the native .gst format
+  libopen-trace-format2-dev otf2-tools  # OTF2 reader/writer and otf2-print for round-trip tests
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing missing Debian packages: ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

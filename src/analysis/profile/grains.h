@@ -1,0 +1,32 @@
+// Grain instances: the executions of grains found in a trace, the unit of the seed's Execution
+// Profile Analyzer (EPA), its Gantt chart and its task graph.
+//
+// A grain instance is an Enter/Leave pair of a region whose role is kGrain. A trace that has no
+// such region (an MPI or thread trace of code regions) uses its outermost non-communication
+// regions on each location instead, so the EPA reports still say something useful about it.
+#pragma once
+
+#include <vector>
+
+#include "model/trace.h"
+
+namespace grainscope {
+
+struct GrainInstance {
+  LocationId location;
+  RegionId region;
+  TimeNs start = 0;
+  TimeNs stop = 0;
+  EventIndex enter = kNoEvent;
+  EventIndex leave = kNoEvent;
+
+  TimeNs duration() const { return stop - start; }
+};
+
+// All grain instances, ordered by location, then start time, then enter event.
+std::vector<GrainInstance> CollectGrains(const Trace& trace);
+
+// True when the trace has regions of role kGrain (else CollectGrains used outermost regions).
+bool HasGrainRegions(const Trace& trace);
+
+}  // namespace grainscope

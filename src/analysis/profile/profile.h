@@ -1,0 +1,54 @@
+// The seed's Execution Profile Analyzer: speedup, utilisation and time per grain (SPEC.md §1).
+//
+//   grain time          = stop - start
+//   total time          = latest stop - origin (time zero is initialize_clock(), so the
+//                         initialisation before the first grain counts)
+//   speedup             = sum of grain times / total time
+//   utilisation         = sum of grain times / (total time x processors)
+//   processor util.     = its grain times / total time
+//   grain % of total    = grain time / total time
+//   corrected speedup   = sum of grain times / (latest stop - earliest start)
+#pragma once
+
+#include <vector>
+
+#include "analysis/profile/grains.h"
+#include "base/status.h"
+#include "model/trace.h"
+
+namespace grainscope {
+
+struct GrainShare {
+  GrainInstance grain;
+  double fraction = 0;  // of total time
+};
+
+struct ProcessorProfile {
+  LocationId location;
+  TimeNs busy_ns = 0;  // sum of its grain times
+  double utilization = 0;
+  std::vector<GrainShare> grains;  // in start order
+};
+
+struct ExecutionProfile {
+  TimeNs total_ns = 0;
+  TimeNs busy_ns = 0;
+  TimeNs first_start_ns = 0;  // earliest grain start, relative to the origin
+  TimeNs last_stop_ns = 0;    // latest grain stop, relative to the origin
+  double speedup = 0;
+  double corrected_speedup = 0;
+  double utilization = 0;
+  std::vector<ProcessorProfile> processors;  // every location, in location order
+};
+
+// Fails when the trace has no grain instances or its total time is zero.
+Result<ExecutionProfile> ComputeProfile(const Trace& trace);
+
+// The actual Gantt chart: each location's grain instances in start order.
+struct GanttLane {
+  LocationId location;
+  std::vector<GrainInstance> tasks;
+};
+std::vector<GanttLane> BuildGantt(const Trace& trace);
+
+}  // namespace grainscope

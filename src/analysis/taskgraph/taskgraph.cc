@@ -1,0 +1,177 @@
+#include "analysis/taskgraph/taskgraph.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace grainscope {
+namespace {
+
+// What one message end (its send or its receive event) is embedded in on its location.
+struct MessageEnd {
+  TimeNs call_ns = 0;       // duration of the communication call around it (0 if none)
+  int32_t node = -1;        // index into nodes of the grain it belongs to by position
+};
+
+// One pass over a location: for each send/recv event, the duration of the innermost enclosing
+// communication call, and the grain it belongs to by position: the enclosing grain, else for a
+// send the last grain that finished before it, for a receive the next grain to start after it.
+class EndScanner {
+ public:
+  EndScanner(const Trace& trace, const std::vector<int32_t>& node_of_enter)
+      : trace_(trace), node_of_enter_(node_of_enter) {}
+
+  void Scan(LocationId loc, std::vector<MessageEnd>& sends, std::vector<MessageEnd>& recvs) {
+    const EventColumns& ev = trace_.events(loc);
+    struct Frame {
+      EventIndex enter;
+      size_t pending_begin;  // message ends waiting for this frame's leave
+    };
+    std::vector<Frame> stack;
+    std::vector<std::pair<MessageEnd*, EventIndex>> pending;  // end, event
+    std::vector<MessageEnd*> waiting_for_next_grain;
+    std::vector<int32_t> open_grains;
+    int32_t last_finished = -1;
+    for (EventIndex i = 0; i < ev.size(); ++i) {
+      switch (ev.kind[i]) {
+        case EventKind::kEnter: {
+          stack.push_back({i, pending.size()});
+          const int32_t node = node_of_enter_[EnterKey(loc, i)];
+          if (node >= 0) {
+            open_grains.push_back(node);
+            for (MessageEnd* end : waiting_for_next_grain) end->node = node;
+            waiting_for_next_grain.clear();
+          }
+          break;
+        }
+        case EventKind::kLeave: {
+          const Frame frame = stack.back();
+          stack.pop_back();
+          const RegionRole role = trace_.region(RegionId(ev.arg[i])).role;
+          if (IsCommunication(role)) {
+            for (size_t p = frame.pending_begin; p < pending.size(); ++p)
+              pending[p].first->call_ns = ev.time[i] - ev.time[frame.enter];
+          }
+          pending.resize(frame.pending_begin);
+          if (!open_grains.empty() && node_of_enter_[EnterKey(loc, frame.enter)] == open_grains.back()) {
+            last_finished = open_grains.back();
+            open_grains.pop_back();
+          }
+          break;
+        }
+        case EventKind::kSend:
+        case EventKind::kRecv: {
+          const bool is_send = ev.kind[i] == EventKind::kSend;
+          MessageEnd& end = (is_send ? sends : recvs)[ev.arg[i]];
+          if (!stack.empty()) pending.push_back({&end, i});
+          if (!open_grains.empty()) {
+            end.node = open_grains.back();
+          } else if (is_send) {
+            end.node = last_finished;
+          } else {
+            waiting_for_next_grain.push_back(&end);
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  // Index into node_of_enter for an Enter event: locations' events laid end to end.
+  size_t EnterKey(LocationId loc, EventIndex i) const { return offsets_[loc.value] + i; }
+  void SetOffsets(std::vector<size_t> offsets) { offsets_ = std::move(offsets); }
+
+ private:
+  const Trace& trace_;
+  const std::vector<int32_t>& node_of_enter_;
+  std::vector<size_t> offsets_;
+};
+
+}  // namespace
+
+Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
+  TaskGraph g;
+  std::vector<GrainInstance> grains = CollectGrains(trace);
+  if (grains.empty()) {
+    return FailedPrecondition("the trace has no grains (no regions with enter and leave events)");
+  }
+  std::stable_sort(grains.begin(), grains.end(), [&](const GrainInstance& a, const GrainInstance& b) {
+    const int64_t ga = trace.region(a.region).external_id, gb = trace.region(b.region).external_id;
+    if (ga != gb) return ga < gb;
+    if (a.start != b.start) return a.start < b.start;
+    return a.location < b.location;
+  });
+  std::set<int64_t> seen;
+  for (const GrainInstance& gi : grains) {
+    const int64_t id = trace.region(gi.region).external_id;
+    if (id < 0 || !seen.insert(id).second) g.ids_from_grain_ids = false;
+  }
+  for (size_t n = 0; n < grains.size(); ++n) {
+    const uint32_t id = g.ids_from_grain_ids
+                            ? static_cast<uint32_t>(trace.region(grains[n].region).external_id + 1)
+                            : static_cast<uint32_t>(n + 1);
+    g.nodes.push_back(TaskNode{id, grains[n]});
+  }
+
+  // Node of each grain Enter event; -1 for other events.
+  std::vector<size_t> offsets(trace.locations().size() + 1, 0);
+  for (uint32_t l = 0; l < trace.locations().size(); ++l)
+    offsets[l + 1] = offsets[l] + trace.events(LocationId(l)).size();
+  std::vector<int32_t> node_of_enter(offsets.back(), -1);
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const GrainInstance& gi = g.nodes[n].grain;
+    node_of_enter[offsets[gi.location.value] + gi.enter] = static_cast<int32_t>(n);
+  }
+  const MessageTable& msgs = trace.messages();
+  std::vector<MessageEnd> sends(msgs.size()), recvs(msgs.size());
+  EndScanner scanner(trace, node_of_enter);
+  scanner.SetOffsets(offsets);
+  for (uint32_t l = 0; l < trace.locations().size(); ++l) scanner.Scan(LocationId(l), sends, recvs);
+
+  // A grain named by the format wins over position: the instance of that grain on that location
+  // that started last at or before the event (or the first one, if all start after it).
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<int32_t>> instances;  // (loc, region) -> nodes
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const GrainInstance& gi = g.nodes[n].grain;
+    instances[{gi.location.value, gi.region.value}].push_back(static_cast<int32_t>(n));
+  }
+  auto named_node = [&](LocationId loc, RegionId grain, TimeNs t) -> int32_t {
+    auto it = instances.find({loc.value, grain.value});
+    if (it == instances.end()) return -1;
+    int32_t best = it->second.front();
+    for (int32_t n : it->second)
+      if (g.nodes[n].grain.start <= t) best = n;
+    return best;
+  };
+
+  for (uint32_t m = 0; m < msgs.size(); ++m) {
+    if (!msgs.matched(MessageId(m))) {
+      ++g.unmatched_messages;
+      continue;
+    }
+    const TimeNs send_t = trace.events(msgs.sender[m]).time[msgs.send_event[m]];
+    const TimeNs recv_t = trace.events(msgs.receiver[m]).time[msgs.recv_event[m]];
+    int32_t from = msgs.send_grain[m].valid() ? named_node(msgs.sender[m], msgs.send_grain[m], send_t)
+                                              : sends[m].node;
+    int32_t to = msgs.recv_grain[m].valid() ? named_node(msgs.receiver[m], msgs.recv_grain[m], recv_t)
+                                            : recvs[m].node;
+    if (from < 0 || to < 0) {
+      ++g.unattributed_messages;
+      continue;
+    }
+    g.edges.push_back(TaskEdge{g.nodes[from].id, g.nodes[to].id, sends[m].call_ns + recvs[m].call_ns,
+                               MessageId(m)});
+    g.nodes[from].successors++;
+    g.nodes[to].predecessors++;
+  }
+  std::stable_sort(g.edges.begin(), g.edges.end(), [](const TaskEdge& a, const TaskEdge& b) {
+    if (a.from != b.from) return a.from < b.from;
+    if (a.to != b.to) return a.to < b.to;
+    return a.message < b.message;
+  });
+  return g;
+}
+
+}  // namespace grainscope

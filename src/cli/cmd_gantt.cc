@@ -1,0 +1,27 @@
+#include <memory>
+
+#include "analysis/profile/profile.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "format/trace_reader.h"
+
+namespace grainscope::cli {
+
+CommandBody AddGanttCommand(CLI::App& app) {
+  auto o = std::make_shared<CommonOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "gantt", "The actual Gantt chart: each processor's grains in start order. --format seed writes "
+               "the seed's Schedule file");
+  AddCommonOptions(*cmd, *o, {"text", "json", "csv", "seed"}, true);
+  return [o] {
+    return Run("gantt", [&]() -> Status {
+      GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
+      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      std::vector<GanttLane> lanes = BuildGantt(trace);
+      GS_ASSIGN_OR_RETURN(std::string out, RenderGantt(trace, lanes, r));
+      return Emit(out, o->output);
+    });
+  };
+}
+
+}  // namespace grainscope::cli

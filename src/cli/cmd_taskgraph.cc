@@ -1,0 +1,28 @@
+#include <memory>
+
+#include "analysis/taskgraph/taskgraph.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "format/trace_reader.h"
+
+namespace grainscope::cli {
+
+CommandBody AddTaskGraphCommand(CLI::App& app) {
+  auto o = std::make_shared<CommonOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "taskgraph", "The task graph as it ran: one node per grain with its measured time, one edge per "
+                   "message with its measured delay (send + receive time). --format seed writes the "
+                   "seed's Task_Graph file, dot a Graphviz graph with Weight= attributes");
+  AddCommonOptions(*cmd, *o, {"text", "json", "seed", "dot"}, true);
+  return [o] {
+    return Run("taskgraph", [&]() -> Status {
+      GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
+      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      GS_ASSIGN_OR_RETURN(TaskGraph graph, BuildTaskGraph(trace));
+      GS_ASSIGN_OR_RETURN(std::string out, RenderTaskGraph(trace, graph, r));
+      return Emit(out, o->output);
+    });
+  };
+}
+
+}  // namespace grainscope::cli

@@ -1,0 +1,17 @@
+// Each subcommand registers itself on the app and returns the body to run when it was chosen.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace grainscope::cli {
+
+using CommandBody = std::function<int()>;
+
+CommandBody AddInfoCommand(CLI::App& app);
+CommandBody AddReportCommand(CLI::App& app);
+CommandBody AddTaskGraphCommand(CLI::App& app);
+CommandBody AddGanttCommand(CLI::App& app);
+
+}  // namespace grainscope::cli

@@ -1,0 +1,65 @@
+#include "cli/common.h"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "base/file.h"
+#include "format/trace_reader.h"
+
+namespace grainscope::cli {
+
+void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::string>& formats,
+                      bool with_unit) {
+  cmd.add_option("TRACE", o.trace, "Trace file to read")->required();
+  std::vector<std::string> inputs;
+  for (std::string_view f : ReadableFormats()) inputs.emplace_back(f);
+  cmd.add_option("--input-format", o.input_format, "Format of TRACE (default: detected from its content)")
+      ->check(CLI::IsMember(inputs));
+  cmd.add_option("-f,--format", o.format, "Output format")
+      ->check(CLI::IsMember(formats))
+      ->capture_default_str();
+  cmd.add_option("-o,--output", o.output,
+                 "Write to this file instead of stdout (atomically: a temporary file, then a rename)");
+  if (with_unit) {
+    cmd.add_option("--unit", o.unit, "Integer time unit of the seed file format")
+        ->check(CLI::IsMember({"s", "ms", "us", "ns"}))
+        ->capture_default_str();
+  }
+  cmd.footer(std::string(kExitCodesHelp));
+}
+
+Result<RenderOptions> MakeRenderOptions(const CommonOptions& o) {
+  RenderOptions r;
+  std::optional<OutputFormat> f = ParseOutputFormat(o.format);
+  if (!f) return InvalidArgument(fmt::format("unknown output format '{}'", o.format));
+  std::optional<int64_t> unit = ParseTimeUnit(o.unit);
+  if (!unit) return InvalidArgument(fmt::format("unknown time unit '{}'", o.unit));
+  r.format = *f;
+  r.unit_ns = *unit;
+  r.source = o.trace;
+  return r;
+}
+
+Status Emit(const std::string& content, const std::string& path) {
+  if (!path.empty() && path != "-") return WriteFileAtomically(path, content);
+  if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
+    return IoError("cannot write to standard output");
+  return OkStatus();
+}
+
+int Run(std::string_view command, const std::function<Status()>& body) {
+  Status s = body();
+  if (s.ok()) return kExitOk;
+  std::string message = s.message();
+  for (char& c : message)
+    if (c == '\n') c = ' ';
+  fmt::print(stderr, "grainscope {}: {}\n", command, message);
+  switch (s.code()) {
+    case StatusCode::kInvalidArgument: return kExitUsage;
+    case StatusCode::kIoError: return kExitIo;
+    default: return kExitBadInput;
+  }
+}
+
+}  // namespace grainscope::cli

@@ -1,0 +1,45 @@
+// What every grainscope subcommand shares: the trace argument, --format, -o, and the mapping of
+// a failed Status to a one-line message and an exit code.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "base/status.h"
+#include "report/render.h"
+
+namespace grainscope::cli {
+
+// Exit codes (also printed by --help).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 1;  // the trace is malformed or cannot be analysed this way
+inline constexpr int kExitUsage = 2;     // bad command line
+inline constexpr int kExitIo = 3;        // a file could not be read or written
+inline constexpr std::string_view kExitCodesHelp =
+    "Exit codes: 0 success, 1 bad or unanalysable input, 2 bad command line, 3 file not readable "
+    "or writable.";
+
+struct CommonOptions {
+  std::string trace;
+  std::string input_format = "auto";
+  std::string format = "text";
+  std::string output;  // empty: stdout
+  std::string unit = "ms";
+};
+
+// Adds TRACE, --input-format, --format (restricted to `formats`), -o and, when `with_unit`, --unit.
+void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::string>& formats,
+                      bool with_unit);
+
+// Resolves --format and --unit into RenderOptions.
+Result<RenderOptions> MakeRenderOptions(const CommonOptions& o);
+
+// Writes to stdout, or atomically to `path`.
+Status Emit(const std::string& content, const std::string& path);
+
+// Runs `body`; on failure prints "grainscope <command>: <message>" to stderr. Returns the exit code.
+int Run(std::string_view command, const std::function<Status()>& body);
+
+}  // namespace grainscope::cli

@@ -1,0 +1,39 @@
+// grainscope: measure and explain the performance of parallel programs.
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+
+int main(int argc, char** argv) {
+  using namespace grainscope::cli;
+  CLI::App app{"grainscope: measure and explain the performance of parallel programs"};
+  app.name("grainscope");
+  app.require_subcommand(1);
+  app.footer(std::string(kExitCodesHelp));
+  app.set_version_flag("--version", "grainscope 0.1.0");
+
+  std::vector<std::pair<CLI::App*, CommandBody>> commands;
+  auto add = [&](CommandBody (*adder)(CLI::App&)) {
+    const size_t before = app.get_subcommands({}).size();
+    CommandBody body = adder(app);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(body));
+  };
+  add(AddInfoCommand);
+  add(AddReportCommand);
+  add(AddTaskGraphCommand);
+  add(AddGanttCommand);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  for (auto& [cmd, body] : commands)
+    if (cmd->parsed()) return body();
+  return kExitUsage;
+}

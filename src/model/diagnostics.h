@@ -1,0 +1,34 @@
+// Diagnostics: named counters of the oddities a reader survived, Perfetto-stats style.
+//
+// A reader that meets something it can skip (a line of program output in a seed trace, a record
+// kind it does not know, a message nobody received) counts it under a fixed name and keeps the
+// first occurrence as an example, instead of failing. `grainscope info` prints the table.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace grainscope {
+
+struct Diagnostic {
+  std::string name;     // fixed, snake_case: "skipped_lines", "unmatched_sends", ...
+  uint64_t count = 0;
+  std::string example;  // the first occurrence, as a one-line message with its position
+};
+
+class Diagnostics {
+ public:
+  // Counts one occurrence of `name`; `example` is kept only for the first one.
+  void Add(std::string_view name, std::string_view example);
+  void AddCount(std::string_view name, uint64_t count, std::string_view example);
+  uint64_t Count(std::string_view name) const;
+  const std::vector<Diagnostic>& entries() const { return entries_; }
+  bool empty() const { return entries_.empty(); }
+
+ private:
+  std::vector<Diagnostic> entries_;  // in order of first occurrence; few names, so a linear scan
+};
+
+}  // namespace grainscope

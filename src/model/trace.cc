@@ -1,0 +1,86 @@
+#include "model/trace.h"
+
+namespace grainscope {
+
+std::string_view EventKindName(EventKind kind) {
+  switch (kind) {
+    case EventKind::kEnter: return "enter";
+    case EventKind::kLeave: return "leave";
+    case EventKind::kSend: return "send";
+    case EventKind::kSendComplete: return "send_complete";
+    case EventKind::kRecvPost: return "recv_post";
+    case EventKind::kRecv: return "recv";
+    case EventKind::kCollBegin: return "collective_begin";
+    case EventKind::kCollEnd: return "collective_end";
+    case EventKind::kMarker: return "marker";
+  }
+  return "unknown";
+}
+
+std::string_view LocationKindName(LocationKind kind) {
+  switch (kind) {
+    case LocationKind::kProcessor: return "processor";
+    case LocationKind::kProcess: return "process";
+    case LocationKind::kThread: return "thread";
+    case LocationKind::kRank: return "rank";
+  }
+  return "unknown";
+}
+
+std::string_view RegionRoleName(RegionRole role) {
+  switch (role) {
+    case RegionRole::kGrain: return "grain";
+    case RegionRole::kFunction: return "function";
+    case RegionRole::kPointToPoint: return "point_to_point";
+    case RegionRole::kCollective: return "collective";
+    case RegionRole::kWait: return "wait";
+    case RegionRole::kOther: return "other";
+  }
+  return "unknown";
+}
+
+std::string_view CollectiveOpName(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::kBarrier: return "barrier";
+    case CollectiveOp::kBroadcast: return "broadcast";
+    case CollectiveOp::kReduce: return "reduce";
+    case CollectiveOp::kAllreduce: return "allreduce";
+    case CollectiveOp::kGather: return "gather";
+    case CollectiveOp::kScatter: return "scatter";
+    case CollectiveOp::kAllgather: return "allgather";
+    case CollectiveOp::kAlltoall: return "alltoall";
+    case CollectiveOp::kScan: return "scan";
+    case CollectiveOp::kReduceScatter: return "reduce_scatter";
+    case CollectiveOp::kOther: return "other";
+  }
+  return "unknown";
+}
+
+CollectiveShape ShapeOf(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::kBarrier:
+    case CollectiveOp::kAllreduce:
+    case CollectiveOp::kAllgather:
+    case CollectiveOp::kAlltoall:
+    case CollectiveOp::kReduceScatter:
+      return CollectiveShape::kAllToAll;
+    case CollectiveOp::kBroadcast:
+    case CollectiveOp::kScatter:
+      return CollectiveShape::kOneToAll;
+    case CollectiveOp::kReduce:
+    case CollectiveOp::kGather:
+      return CollectiveShape::kAllToOne;
+    case CollectiveOp::kScan:
+    case CollectiveOp::kOther:
+      return CollectiveShape::kOther;
+  }
+  return CollectiveShape::kOther;
+}
+
+std::string_view Trace::Metadata(std::string_view key) const {
+  for (const MetadataEntry& e : metadata_)
+    if (str(e.key) == key) return str(e.value);
+  return {};
+}
+
+}  // namespace grainscope

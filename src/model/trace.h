@@ -1,0 +1,200 @@
+// Trace: the one in-memory model every grainscope analysis reads.
+//
+// Definitions (locations, regions, communicators, strings), then per location its events in time
+// order, stored column-wise (time[], kind[], arg[]). Point-to-point messages and collective
+// instances are tables of their own whose rows point back into the event columns. There are no
+// per-event objects: an event is a row index into its location's columns.
+//
+// Every reader builds a Trace through TraceBuilder (trace_builder.h), which checks the invariants
+// documented here before handing the Trace out:
+//   * per location, times never decrease;
+//   * Enter/Leave are properly nested on each location (a Leave closes the innermost open region);
+//   * a message row's send_event (recv_event) is a kSend (kRecv) event on its sender (receiver)
+//     that names the message, or kNoEvent when that side was not recorded.
+// Times are int64 nanoseconds. `origin_ns` is the run's time zero (the seed's initialize_clock()).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/diagnostics.h"
+#include "model/ids.h"
+#include "model/string_pool.h"
+
+namespace grainscope {
+
+using TimeNs = int64_t;
+
+enum class EventKind : uint8_t {
+  kEnter = 0,         // arg: RegionId. A region (grain, function, communication call) begins.
+  kLeave = 1,         // arg: RegionId. The innermost open region ends.
+  kSend = 2,          // arg: MessageId. A message is sent (blocking send, or non-blocking start).
+  kSendComplete = 3,  // arg: MessageId. The request of a non-blocking send completed.
+  kRecvPost = 4,      // arg: MessageId. A non-blocking receive was posted.
+  kRecv = 5,          // arg: MessageId. The message has been received (receive completion).
+  kCollBegin = 6,     // arg: CollectiveId. This location enters a collective operation.
+  kCollEnd = 7,       // arg: CollectiveId. This location leaves it.
+  kMarker = 8,        // arg: StringId. A user marker (a point in time with a label).
+};
+inline constexpr int kEventKindCount = 9;
+std::string_view EventKindName(EventKind kind);
+
+enum class LocationKind : uint8_t { kProcessor, kProcess, kThread, kRank };
+std::string_view LocationKindName(LocationKind kind);
+
+// What a region stands for; analyses use it to tell computation from communication.
+enum class RegionRole : uint8_t {
+  kGrain,         // a unit of computation in the seed's sense (a task-graph node)
+  kFunction,      // a code region: function, loop, user region
+  kPointToPoint,  // a send or receive call
+  kCollective,    // a collective call (barrier, broadcast, ...)
+  kWait,          // a wait/test call completing non-blocking requests
+  kOther,
+};
+std::string_view RegionRoleName(RegionRole role);
+inline bool IsCommunication(RegionRole r) {
+  return r == RegionRole::kPointToPoint || r == RegionRole::kCollective || r == RegionRole::kWait;
+}
+
+enum class CollectiveOp : uint8_t {
+  kBarrier, kBroadcast, kReduce, kAllreduce, kGather, kScatter, kAllgather, kAlltoall, kScan,
+  kReduceScatter, kOther,
+};
+std::string_view CollectiveOpName(CollectiveOp op);
+// How data flows in a collective; decides which participants wait for which.
+enum class CollectiveShape : uint8_t { kAllToAll, kOneToAll, kAllToOne, kOther };
+CollectiveShape ShapeOf(CollectiveOp op);
+
+struct Location {
+  StringId name;
+  LocationKind kind = LocationKind::kProcessor;
+  int64_t external_id = 0;  // the id the trace used: seed processor id, MPI rank, thread number
+  uint32_t group = 0;       // the process (rank) a thread belongs to; equals its own index otherwise
+};
+
+struct Region {
+  StringId name;
+  RegionRole role = RegionRole::kFunction;
+  int64_t external_id = 0;  // the id the trace used: seed grain id, OTF2 region ref
+};
+
+struct Communicator {
+  StringId name;
+  std::vector<LocationId> members;  // members[rank] = the location with that rank
+};
+
+// One location's events, column-wise. Row i of every column is event i.
+struct EventColumns {
+  std::vector<TimeNs> time;
+  std::vector<EventKind> kind;
+  std::vector<uint32_t> arg;
+
+  size_t size() const { return time.size(); }
+  void Append(TimeNs t, EventKind k, uint32_t a) {
+    time.push_back(t);
+    kind.push_back(k);
+    arg.push_back(a);
+  }
+};
+
+// Point-to-point messages, one row each, column-wise.
+struct MessageTable {
+  std::vector<LocationId> sender;
+  std::vector<LocationId> receiver;
+  std::vector<EventIndex> send_event;  // kSend event on `sender`, or kNoEvent
+  std::vector<EventIndex> recv_event;  // kRecv event on `receiver`, or kNoEvent
+  std::vector<int32_t> tag;
+  std::vector<StringId> name;  // seed structure name; empty string when the format has none
+  std::vector<uint64_t> bytes;
+  std::vector<CommunicatorId> communicator;
+  // The grains that produced and consume the message when the format names them (the seed's
+  // sendBegin/recvBegin lines carry a grain id); invalid otherwise.
+  std::vector<RegionId> send_grain;
+  std::vector<RegionId> recv_grain;
+
+  size_t size() const { return sender.size(); }
+  bool matched(MessageId m) const {
+    return send_event[m.value] != kNoEvent && recv_event[m.value] != kNoEvent;
+  }
+};
+
+// Collective instances: one row per instance, its participants in a flat array.
+struct CollectiveTable {
+  std::vector<CollectiveOp> op;
+  std::vector<CommunicatorId> communicator;
+  std::vector<LocationId> root;           // invalid for rootless operations
+  std::vector<uint32_t> first_member;     // participants of instance c: [first_member[c], first_member[c+1])
+
+  // Participants, grouped by instance, each group in location order.
+  std::vector<LocationId> member_location;
+  std::vector<EventIndex> member_begin;  // kCollBegin event on member_location
+  std::vector<EventIndex> member_end;    // kCollEnd event on member_location
+  std::vector<uint64_t> member_bytes_sent;
+  std::vector<uint64_t> member_bytes_received;
+
+  size_t size() const { return op.size(); }
+  uint32_t member_count(CollectiveId c) const {
+    return first_member[c.value + 1] - first_member[c.value];
+  }
+};
+
+struct MetadataEntry {
+  StringId key;
+  StringId value;
+};
+
+class Trace {
+ public:
+  Trace() = default;
+  Trace(Trace&&) = default;
+  Trace& operator=(Trace&&) = default;
+
+  std::string_view format() const { return format_; }
+  const StringPool& strings() const { return strings_; }
+  std::string_view str(StringId id) const { return strings_.Get(id); }
+
+  std::span<const Location> locations() const { return locations_; }
+  const Location& location(LocationId id) const { return locations_[id.value]; }
+  std::span<const Region> regions() const { return regions_; }
+  const Region& region(RegionId id) const { return regions_[id.value]; }
+  std::span<const Communicator> communicators() const { return communicators_; }
+
+  const EventColumns& events(LocationId id) const { return events_[id.value]; }
+  const MessageTable& messages() const { return messages_; }
+  const CollectiveTable& collectives() const { return collectives_; }
+  std::span<const MetadataEntry> metadata() const { return metadata_; }
+  // The metadata value for `key`, or an empty view.
+  std::string_view Metadata(std::string_view key) const;
+
+  // Problems the reader survived (skipped lines, unknown records, unmatched messages).
+  const Diagnostics& diagnostics() const { return diagnostics_; }
+
+  TimeNs origin_ns() const { return origin_ns_; }
+  // Earliest and latest event time over all locations (origin_ns when there are no events).
+  TimeNs start_ns() const { return start_ns_; }
+  TimeNs end_ns() const { return end_ns_; }
+  uint64_t event_count() const { return event_count_; }
+
+ private:
+  friend class TraceBuilder;
+
+  std::string format_;
+  StringPool strings_;
+  std::vector<Location> locations_;
+  std::vector<Region> regions_;
+  std::vector<Communicator> communicators_;
+  std::vector<EventColumns> events_;
+  MessageTable messages_;
+  CollectiveTable collectives_;
+  std::vector<MetadataEntry> metadata_;
+  Diagnostics diagnostics_;
+  TimeNs origin_ns_ = 0;
+  TimeNs start_ns_ = 0;
+  TimeNs end_ns_ = 0;
+  uint64_t event_count_ = 0;
+};
+
+}  // namespace grainscope

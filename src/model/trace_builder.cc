@@ -1,0 +1,207 @@
+#include "model/trace_builder.h"
+
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace grainscope {
+
+TraceBuilder::TraceBuilder(std::string format) { trace_.format_ = std::move(format); }
+
+LocationId TraceBuilder::AddLocation(std::string_view name, LocationKind kind, int64_t external_id) {
+  LocationId id(static_cast<uint32_t>(trace_.locations_.size()));
+  trace_.locations_.push_back(Location{Intern(name), kind, external_id, id.value});
+  trace_.events_.emplace_back();
+  return id;
+}
+
+RegionId TraceBuilder::AddRegion(std::string_view name, RegionRole role, int64_t external_id) {
+  RegionId id(static_cast<uint32_t>(trace_.regions_.size()));
+  trace_.regions_.push_back(Region{Intern(name), role, external_id});
+  return id;
+}
+
+CommunicatorId TraceBuilder::AddCommunicator(std::string_view name, std::vector<LocationId> members) {
+  CommunicatorId id(static_cast<uint32_t>(trace_.communicators_.size()));
+  trace_.communicators_.push_back(Communicator{Intern(name), std::move(members)});
+  return id;
+}
+
+void TraceBuilder::AddMetadata(std::string_view key, std::string_view value) {
+  trace_.metadata_.push_back(MetadataEntry{Intern(key), Intern(value)});
+}
+
+void TraceBuilder::Reserve(LocationId loc, size_t events) {
+  EventColumns& e = trace_.events_[loc.value];
+  e.time.reserve(events);
+  e.kind.reserve(events);
+  e.arg.reserve(events);
+}
+
+EventIndex TraceBuilder::Append(LocationId loc, TimeNs t, EventKind kind, uint32_t arg) {
+  EventColumns& e = trace_.events_[loc.value];
+  auto index = static_cast<EventIndex>(e.size());
+  e.Append(t, kind, arg);
+  return index;
+}
+
+MessageId TraceBuilder::AddMessage(const MessageInfo& info) {
+  MessageTable& m = trace_.messages_;
+  MessageId id(static_cast<uint32_t>(m.size()));
+  m.sender.push_back(info.sender);
+  m.receiver.push_back(info.receiver);
+  m.send_event.push_back(kNoEvent);
+  m.recv_event.push_back(kNoEvent);
+  m.tag.push_back(info.tag);
+  m.name.push_back(Intern(info.name));
+  m.bytes.push_back(info.bytes);
+  m.communicator.push_back(info.communicator);
+  m.send_grain.push_back(info.send_grain);
+  m.recv_grain.push_back(info.recv_grain);
+  return id;
+}
+
+EventIndex TraceBuilder::Send(LocationId loc, TimeNs t, MessageId m) {
+  EventIndex e = Append(loc, t, EventKind::kSend, m.value);
+  trace_.messages_.send_event[m.value] = e;
+  return e;
+}
+
+EventIndex TraceBuilder::Recv(LocationId loc, TimeNs t, MessageId m) {
+  EventIndex e = Append(loc, t, EventKind::kRecv, m.value);
+  trace_.messages_.recv_event[m.value] = e;
+  return e;
+}
+
+CollectiveId TraceBuilder::AddCollective(CollectiveOp op, CommunicatorId comm, LocationId root) {
+  CollectiveTable& c = trace_.collectives_;
+  CollectiveId id(static_cast<uint32_t>(c.size()));
+  c.op.push_back(op);
+  c.communicator.push_back(comm);
+  c.root.push_back(root);
+  return id;
+}
+
+EventIndex TraceBuilder::CollBegin(LocationId loc, TimeNs t, CollectiveId c, uint64_t bytes_sent,
+                                   uint64_t bytes_received) {
+  EventIndex e = Append(loc, t, EventKind::kCollBegin, c.value);
+  members_.push_back(CollectiveMember{c, loc, e, kNoEvent, bytes_sent, bytes_received});
+  return e;
+}
+
+EventIndex TraceBuilder::CollEnd(LocationId loc, TimeNs t, CollectiveId c) {
+  EventIndex e = Append(loc, t, EventKind::kCollEnd, c.value);
+  // The open membership is almost always among the last few rows.
+  for (auto it = members_.rbegin(); it != members_.rend(); ++it) {
+    if (it->collective == c && it->location == loc && it->end == kNoEvent) {
+      it->end = e;
+      return e;
+    }
+  }
+  members_.push_back(CollectiveMember{c, loc, kNoEvent, e, 0, 0});
+  return e;
+}
+
+Status TraceBuilder::CheckLocation(LocationId loc) const {
+  const EventColumns& e = trace_.events_[loc.value];
+  std::string_view name = trace_.str(trace_.locations_[loc.value].name);
+  std::vector<uint32_t> open;  // regions entered and not yet left
+  for (size_t i = 0; i < e.size(); ++i) {
+    if (i > 0 && e.time[i] < e.time[i - 1]) {
+      return DataLoss(fmt::format("{}: event {} at {} ns is earlier than the event before it ({} ns)",
+                                  name, i, e.time[i], e.time[i - 1]));
+    }
+    const uint32_t arg = e.arg[i];
+    switch (e.kind[i]) {
+      case EventKind::kEnter:
+        if (arg >= trace_.regions_.size())
+          return DataLoss(fmt::format("{}: event {} enters unknown region {}", name, i, arg));
+        open.push_back(arg);
+        break;
+      case EventKind::kLeave:
+        if (open.empty() || open.back() != arg) {
+          return DataLoss(fmt::format(
+              "{}: event {} at {} ns leaves region '{}' which is not the innermost open region",
+              name, i, e.time[i],
+              arg < trace_.regions_.size() ? trace_.str(trace_.regions_[arg].name) : "?"));
+        }
+        open.pop_back();
+        break;
+      case EventKind::kSend:
+      case EventKind::kSendComplete:
+      case EventKind::kRecvPost:
+      case EventKind::kRecv:
+        if (arg >= trace_.messages_.size())
+          return DataLoss(fmt::format("{}: event {} names unknown message {}", name, i, arg));
+        break;
+      case EventKind::kCollBegin:
+      case EventKind::kCollEnd:
+        if (arg >= trace_.collectives_.size())
+          return DataLoss(fmt::format("{}: event {} names unknown collective {}", name, i, arg));
+        break;
+      case EventKind::kMarker:
+        if (arg >= trace_.strings_.size())
+          return DataLoss(fmt::format("{}: event {} names unknown string {}", name, i, arg));
+        break;
+    }
+  }
+  if (!open.empty()) {
+    return DataLoss(fmt::format("{}: region '{}' is entered but never left", name,
+                                trace_.str(trace_.regions_[open.back()].name)));
+  }
+  return OkStatus();
+}
+
+Status TraceBuilder::BuildCollectiveTable() {
+  CollectiveTable& c = trace_.collectives_;
+  std::stable_sort(members_.begin(), members_.end(),
+                   [](const CollectiveMember& a, const CollectiveMember& b) {
+                     if (a.collective != b.collective) return a.collective < b.collective;
+                     return a.location < b.location;
+                   });
+  c.first_member.assign(c.size() + 1, 0);
+  for (const CollectiveMember& m : members_) {
+    if (m.begin == kNoEvent || m.end == kNoEvent) {
+      return DataLoss(fmt::format("{}: collective {} has a {} but no {}",
+                                  trace_.str(trace_.locations_[m.location.value].name),
+                                  m.collective.value, m.begin == kNoEvent ? "end" : "begin",
+                                  m.begin == kNoEvent ? "begin" : "end"));
+    }
+    c.first_member[m.collective.value + 1]++;
+    c.member_location.push_back(m.location);
+    c.member_begin.push_back(m.begin);
+    c.member_end.push_back(m.end);
+    c.member_bytes_sent.push_back(m.bytes_sent);
+    c.member_bytes_received.push_back(m.bytes_received);
+  }
+  for (size_t i = 1; i < c.first_member.size(); ++i) c.first_member[i] += c.first_member[i - 1];
+  members_.clear();
+  return OkStatus();
+}
+
+Result<Trace> TraceBuilder::Finish() {
+  if (trace_.locations_.size() >= std::numeric_limits<uint32_t>::max())
+    return DataLoss("too many locations");
+  uint64_t events = 0;
+  TimeNs start = std::numeric_limits<TimeNs>::max();
+  TimeNs end = std::numeric_limits<TimeNs>::min();
+  for (uint32_t l = 0; l < trace_.locations_.size(); ++l) {
+    GS_RETURN_IF_ERROR(CheckLocation(LocationId(l)));
+    const EventColumns& e = trace_.events_[l];
+    events += e.size();
+    if (e.size() > 0) {
+      start = std::min(start, e.time.front());
+      end = std::max(end, e.time.back());
+    }
+  }
+  GS_RETURN_IF_ERROR(BuildCollectiveTable());
+  trace_.event_count_ = events;
+  trace_.start_ns_ = events > 0 ? start : trace_.origin_ns_;
+  trace_.end_ns_ = events > 0 ? end : trace_.origin_ns_;
+  Trace out = std::move(trace_);
+  trace_ = Trace();
+  return out;
+}
+
+}  // namespace grainscope

@@ -1,0 +1,90 @@
+// TraceBuilder: the only way to make a Trace. Readers add definitions and append each location's
+// events in time order; Finish() checks the invariants listed in trace.h and hands the Trace out.
+//
+// The builder's checks are the last line of defence: a reader that knows line numbers or byte
+// offsets should catch bad input first and say where it is.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "model/trace.h"
+
+namespace grainscope {
+
+struct MessageInfo {
+  LocationId sender;
+  LocationId receiver;
+  int32_t tag = 0;
+  std::string_view name;
+  uint64_t bytes = 0;
+  CommunicatorId communicator;
+  RegionId send_grain;  // optional: the grain that produced it
+  RegionId recv_grain;  // optional: the grain that consumes it
+};
+
+class TraceBuilder {
+ public:
+  explicit TraceBuilder(std::string format);
+
+  StringId Intern(std::string_view s) { return trace_.strings_.Intern(s); }
+  LocationId AddLocation(std::string_view name, LocationKind kind, int64_t external_id);
+  // For threads: the index of the process location they belong to (default: themselves).
+  void SetLocationGroup(LocationId loc, uint32_t group) { trace_.locations_[loc.value].group = group; }
+  RegionId AddRegion(std::string_view name, RegionRole role, int64_t external_id);
+  CommunicatorId AddCommunicator(std::string_view name, std::vector<LocationId> members);
+  void SetOrigin(TimeNs origin) { trace_.origin_ns_ = origin; }
+  void AddMetadata(std::string_view key, std::string_view value);
+  Diagnostics& diagnostics() { return trace_.diagnostics_; }
+
+  size_t location_count() const { return trace_.locations_.size(); }
+  size_t event_count(LocationId loc) const { return trace_.events_[loc.value].size(); }
+  void Reserve(LocationId loc, size_t events);
+
+  EventIndex Enter(LocationId loc, TimeNs t, RegionId r) { return Append(loc, t, EventKind::kEnter, r.value); }
+  EventIndex Leave(LocationId loc, TimeNs t, RegionId r) { return Append(loc, t, EventKind::kLeave, r.value); }
+  EventIndex Marker(LocationId loc, TimeNs t, StringId label) {
+    return Append(loc, t, EventKind::kMarker, label.value);
+  }
+
+  // A message row; its send and receive events are appended separately (they usually come from
+  // different places in the input). A side never appended stays kNoEvent: an unmatched message.
+  MessageId AddMessage(const MessageInfo& info);
+  EventIndex Send(LocationId loc, TimeNs t, MessageId m);
+  EventIndex SendComplete(LocationId loc, TimeNs t, MessageId m) {
+    return Append(loc, t, EventKind::kSendComplete, m.value);
+  }
+  EventIndex RecvPost(LocationId loc, TimeNs t, MessageId m) {
+    return Append(loc, t, EventKind::kRecvPost, m.value);
+  }
+  EventIndex Recv(LocationId loc, TimeNs t, MessageId m);
+
+  CollectiveId AddCollective(CollectiveOp op, CommunicatorId comm, LocationId root);
+  EventIndex CollBegin(LocationId loc, TimeNs t, CollectiveId c, uint64_t bytes_sent,
+                       uint64_t bytes_received);
+  EventIndex CollEnd(LocationId loc, TimeNs t, CollectiveId c);
+
+  // Checks the invariants and returns the Trace; the builder is empty afterwards.
+  Result<Trace> Finish();
+
+ private:
+  struct CollectiveMember {
+    CollectiveId collective;
+    LocationId location;
+    EventIndex begin = kNoEvent;
+    EventIndex end = kNoEvent;
+    uint64_t bytes_sent = 0;
+    uint64_t bytes_received = 0;
+  };
+
+  EventIndex Append(LocationId loc, TimeNs t, EventKind kind, uint32_t arg);
+  Status CheckLocation(LocationId loc) const;
+  Status BuildCollectiveTable();
+
+  Trace trace_;
+  std::vector<CollectiveMember> members_;
+};
+
+}  // namespace grainscope

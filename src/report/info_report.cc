@@ -1,0 +1,66 @@
+#include <nlohmann/json.hpp>
+#include <fmt/format.h>
+
+#include "report/render.h"
+
+namespace grainscope {
+
+Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const RenderOptions& o) {
+  const uint64_t skipped = trace.diagnostics().Count("skipped_lines");
+  if (o.format == OutputFormat::kJson) {
+    nlohmann::ordered_json j;
+    j["file"] = o.source;
+    j["format"] = s.format;
+    j["locations"] = s.locations;
+    j["regions"] = s.regions;
+    j["grains"] = s.grains;
+    j["events"] = s.events;
+    j["messages"] = s.messages;
+    j["unmatched_messages"] = s.unmatched_messages;
+    j["message_bytes"] = s.message_bytes;
+    j["collectives"] = s.collectives;
+    j["origin_ns"] = s.origin_ns;
+    j["start_ns"] = s.start_ns;
+    j["end_ns"] = s.end_ns;
+    if (s.format == "seedtext") {
+      j["skipped_lines"] = skipped;
+    } else {
+      j["skipped_records"] = trace.diagnostics().Count("skipped_records");
+    }
+    nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
+    for (int k = 0; k < kEventKindCount; ++k)
+      kinds[std::string(EventKindName(static_cast<EventKind>(k)))] = s.events_by_kind[k];
+    j["events_by_kind"] = kinds;
+    nlohmann::ordered_json diags = nlohmann::ordered_json::array();
+    for (const Diagnostic& d : trace.diagnostics().entries())
+      diags.push_back({{"name", d.name}, {"count", d.count}, {"example", d.example}});
+    j["diagnostics"] = diags;
+    return j.dump(2) + "\n";
+  }
+  if (o.format != OutputFormat::kText) {
+    return InvalidArgument(fmt::format("info has no {} output (use text or json)", OutputFormatName(o.format)));
+  }
+  std::string out;
+  auto line = [&](std::string_view key, const std::string& value) {
+    out += fmt::format("  {:<20} {}\n", key, value);
+  };
+  out += fmt::format("{}\n", o.source);
+  line("format", s.format);
+  line("locations", fmt::format("{}", s.locations));
+  line("regions", fmt::format("{} ({} grains)", s.regions, s.grains));
+  line("events", fmt::format("{}", s.events));
+  line("messages", fmt::format("{} matched, {} unmatched, {} bytes", s.messages, s.unmatched_messages,
+                               s.message_bytes));
+  line("collectives", fmt::format("{}", s.collectives));
+  line("time span", fmt::format("{} .. {} ({})", FormatDuration(s.start_ns), FormatDuration(s.end_ns),
+                                FormatDuration(s.end_ns - s.start_ns)));
+  if (s.format == "seedtext") line("skipped lines", fmt::format("{}", skipped));
+  if (!trace.diagnostics().empty()) {
+    out += "  warnings:\n";
+    for (const Diagnostic& d : trace.diagnostics().entries())
+      out += fmt::format("    {:<22} {:>8}   first: {}\n", d.name, d.count, d.example);
+  }
+  return out;
+}
+
+}  // namespace grainscope

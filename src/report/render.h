@@ -1,0 +1,31 @@
+// Report writers: turn analysis results into text, JSON, CSV or the seed's file formats.
+// They never compute: every number comes from the result structs. Each returns the whole
+// output as a string, or an error when the format does not apply to that report.
+//
+// JSON follows the contract of SPEC.md §9 (docs/json.md): times are integer nanoseconds in keys
+// ending in _ns, relative to the trace's origin; ratios are plain numbers.
+#pragma once
+
+#include <string>
+
+#include "analysis/profile/profile.h"
+#include "analysis/summary/summary.h"
+#include "analysis/taskgraph/taskgraph.h"
+#include "base/status.h"
+#include "report/units.h"
+
+namespace grainscope {
+
+struct RenderOptions {
+  OutputFormat format = OutputFormat::kText;
+  int64_t unit_ns = 1'000'000;  // integer time unit of the seed's file formats
+  std::string source;           // the input's name, for headings
+};
+
+Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& summary, const RenderOptions& o);
+Result<std::string> RenderProfile(const Trace& trace, const ExecutionProfile& p, const RenderOptions& o);
+Result<std::string> RenderTaskGraph(const Trace& trace, const TaskGraph& g, const RenderOptions& o);
+Result<std::string> RenderGantt(const Trace& trace, const std::vector<GanttLane>& lanes,
+                                const RenderOptions& o);
+
+}  // namespace grainscope

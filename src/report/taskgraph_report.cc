@@ -1,0 +1,106 @@
+#include <nlohmann/json.hpp>
+#include <fmt/format.h>
+
+#include "report/render.h"
+
+namespace grainscope {
+namespace {
+
+int64_t GrainId(const Trace& t, const TaskNode& n) { return t.region(n.grain.region).external_id; }
+int64_t ProcessorId(const Trace& t, const TaskNode& n) { return t.location(n.grain.location).external_id; }
+
+// The seed's Task_Graph file (figure 4.5b): nodes laid out 5 per row for TaskGrapher's screen.
+std::string TaskGraphSeed(const TaskGraph& g, int64_t unit_ns) {
+  std::string out = "Task_Graph <Identifies a Task Graph file >\n";
+  out += fmt::format("{} < Total Number of Nodes >\n", g.nodes.size());
+  for (size_t k = 0; k < g.nodes.size(); ++k) {
+    const TaskNode& n = g.nodes[k];
+    const size_t top = 40 + 40 * (k / 5), left = 80 + 80 * (k % 5);
+    out += fmt::format("{} {} {} {} {} {}\n", n.id, ToUnit(n.grain.duration(), unit_ns), top, left,
+                       n.successors, n.predecessors);
+  }
+  out += fmt::format("{} < Total Number of Edges >\n", g.edges.size());
+  for (const TaskEdge& e : g.edges) out += fmt::format("{} {} {}\n", e.from, e.to, ToUnit(e.delay_ns, unit_ns));
+  return out;
+}
+
+std::string TaskGraphJson(const Trace& t, const TaskGraph& g) {
+  nlohmann::ordered_json j;
+  j["ids_from_grain_ids"] = g.ids_from_grain_ids;
+  nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
+  for (const TaskNode& n : g.nodes) {
+    nlohmann::ordered_json nj;
+    nj["id"] = n.id;
+    nj["time_ns"] = n.grain.duration();
+    nj["grain"] = GrainId(t, n);
+    nj["processor"] = ProcessorId(t, n);
+    nj["start_ns"] = n.grain.start - t.origin_ns();
+    nj["stop_ns"] = n.grain.stop - t.origin_ns();
+    nj["successors"] = n.successors;
+    nj["predecessors"] = n.predecessors;
+    nodes.push_back(std::move(nj));
+  }
+  nlohmann::ordered_json edges = nlohmann::ordered_json::array();
+  for (const TaskEdge& e : g.edges) {
+    nlohmann::ordered_json ej;
+    ej["from"] = e.from;
+    ej["to"] = e.to;
+    ej["delay_ns"] = e.delay_ns;
+    ej["message"] = t.str(t.messages().name[e.message.value]);
+    edges.push_back(std::move(ej));
+  }
+  j["nodes"] = std::move(nodes);
+  j["edges"] = std::move(edges);
+  j["unmatched_messages"] = g.unmatched_messages;
+  j["unattributed_messages"] = g.unattributed_messages;
+  return j.dump(2) + "\n";
+}
+
+// Graphviz, with the `Weight=` attributes task-graph collections use (times in `unit_ns`).
+std::string TaskGraphDot(const Trace& t, const TaskGraph& g, int64_t unit_ns) {
+  std::string out = "digraph taskgraph {\n";
+  for (const TaskNode& n : g.nodes) {
+    out += fmt::format("\t{}\t [Weight={}, label=\"{}\\n{}\"];\n", n.id, ToUnit(n.grain.duration(), unit_ns),
+                       n.id, FormatDuration(n.grain.duration()));
+    (void)t;
+  }
+  for (const TaskEdge& e : g.edges)
+    out += fmt::format("\t{} -> {}\t [Weight={}];\n", e.from, e.to, ToUnit(e.delay_ns, unit_ns));
+  return out + "}\n";
+}
+
+std::string TaskGraphText(const Trace& t, const TaskGraph& g, const RenderOptions& o) {
+  std::string out = fmt::format("Task graph: {} ({} nodes, {} edges)\n", o.source, g.nodes.size(), g.edges.size());
+  out += fmt::format("  {:>6} {:>8} {:>10} {:>14} {:>6} {:>6}\n", "node", "grain", "processor", "time", "succ",
+                     "pred");
+  for (const TaskNode& n : g.nodes) {
+    out += fmt::format("  {:>6} {:>8} {:>10} {:>14} {:>6} {:>6}\n", n.id, GrainId(t, n), ProcessorId(t, n),
+                       FormatDuration(n.grain.duration()), n.successors, n.predecessors);
+  }
+  out += fmt::format("\n  {:>6} {:>6} {:>14}  {}\n", "from", "to", "delay", "message");
+  for (const TaskEdge& e : g.edges) {
+    out += fmt::format("  {:>6} {:>6} {:>14}  {}\n", e.from, e.to, FormatDuration(e.delay_ns),
+                       t.str(t.messages().name[e.message.value]));
+  }
+  if (g.unmatched_messages + g.unattributed_messages > 0) {
+    out += fmt::format("\n  not edges: {} unmatched messages, {} messages outside any grain\n",
+                       g.unmatched_messages, g.unattributed_messages);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> RenderTaskGraph(const Trace& t, const TaskGraph& g, const RenderOptions& o) {
+  switch (o.format) {
+    case OutputFormat::kText: return TaskGraphText(t, g, o);
+    case OutputFormat::kJson: return TaskGraphJson(t, g);
+    case OutputFormat::kSeed: return TaskGraphSeed(g, o.unit_ns);
+    case OutputFormat::kDot: return TaskGraphDot(t, g, o.unit_ns);
+    default:
+      return InvalidArgument(fmt::format("taskgraph has no {} output (use text, json, seed or dot)",
+                                         OutputFormatName(o.format)));
+  }
+}
+
+}  // namespace grainscope
