@@ -19,7 +19,7 @@ inline constexpr int kExitUsage = 2;     // bad command line
 inline constexpr int kExitIo = 3;        // a file could not be read or written
 inline constexpr std::string_view kExitCodesHelp =
     "Exit codes: 0 success, 1 bad or unanalysable input, 2 bad command line, 3 file not readable "
-    "or writable.";
+    "or writable.\n";
 
 struct CommonOptions {
   std::string trace;

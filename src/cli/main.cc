@@ -1,5 +1,7 @@
 // grainscope: measure and explain the performance of parallel programs.
+#include <cstdio>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,9 +31,15 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
+    // One line, like every other failure: what was wrong and where to look.
+    std::string what = e.what();
+    for (char& c : what)
+      if (c == '\n') c = ' ';
+    std::fprintf(stderr, "grainscope: %s (see grainscope --help)\n", what.c_str());
+    return kExitUsage;
   }
   for (auto& [cmd, body] : commands)
     if (cmd->parsed()) return body();

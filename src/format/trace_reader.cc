@@ -16,6 +16,7 @@ Result<Trace> ReadTrace(const std::string& path, std::string_view format) {
                                        fmt::join(ReadableFormats(), ", ")));
   }
   GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
+  if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a trace", path));
   if (format == "auto") {
     constexpr size_t kSniffBytes = 1 << 16;
     if (!LooksLikeSeedText(std::string_view(content).substr(0, kSniffBytes))) {

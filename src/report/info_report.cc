@@ -47,7 +47,7 @@ Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const 
   out += fmt::format("{}\n", o.source);
   line("format", s.format);
   line("locations", fmt::format("{}", s.locations));
-  line("regions", fmt::format("{} ({} grains)", s.regions, s.grains));
+  line("regions", fmt::format("{}, {} of them grains", s.regions, s.grains));
   line("events", fmt::format("{}", s.events));
   line("messages", fmt::format("{} matched, {} unmatched, {} bytes", s.messages, s.unmatched_messages,
                                s.message_bytes));

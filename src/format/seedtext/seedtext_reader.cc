@@ -157,7 +157,10 @@ class SeedTextParser {
     r.grain = *g;
     std::optional<int64_t> t = ParseScaledNs(tok[3], kNsPerMs);
     if (!t) {
-      return ErrorAt(line, "time '{}' is not a non-negative number of milliseconds", tok[3]);
+      return ErrorAt(line,
+                     "time '{}' is not a number of milliseconds from 0 to 9223372036854 with at most "
+                     "6 decimals",
+                     tok[3]);
     }
     r.time = *t;
     records_.push_back(r);

@@ -1,0 +1,40 @@
+# grainscope: the two commands of the README, and a few for developers.
+#   make demo   set up, build, record the bundled example and analyse it
+#   make test   set up, build, run every test; then again under ASan+UBSan
+JOBS ?= $(shell nproc)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+CMAKE_FLAGS ?=
+
+.PHONY: demo test deps build asan test-fast test-asan golden-update clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@bash scripts/demo.sh $(BUILD)/bin
+
+test-fast: build
+	@ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
+
+asan: deps
+	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGRAINSCOPE_SANITIZE=ON \
+	  -DGRAINSCOPE_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+test-asan: asan
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(ASAN_BUILD) -j $(JOBS) --output-on-failure
+
+test: test-fast test-asan
+
+golden-update: build
+	@python3 tests/golden/run_golden.py --grainscope $(BUILD)/bin/grainscope --update
+	@git status --short tests/golden
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,66 @@
+#include "base/file.h"
+
+#include <dirent.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "base/status_matchers.h"
+
+namespace grainscope {
+namespace {
+
+using ::testing::HasSubstr;
+
+class FileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/gs_file_test_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+
+  int CountEntries() const {
+    int n = 0;
+    DIR* d = opendir(dir_.c_str());
+    while (dirent* e = readdir(d)) n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(FileTest, WriteThenReadBack) {
+  const std::string path = dir_ + "/out.txt";
+  ASSERT_THAT(WriteFileAtomically(path, "hello\n"), IsOk());
+  Result<std::string> back = ReadFile(path);
+  ASSERT_THAT(back, IsOk());
+  EXPECT_EQ(*back, "hello\n");
+  EXPECT_EQ(CountEntries(), 1);  // no temporary left behind
+}
+
+TEST_F(FileTest, ReplacesExistingFileWhole) {
+  const std::string path = dir_ + "/out.txt";
+  ASSERT_THAT(WriteFileAtomically(path, std::string(100000, 'a')), IsOk());
+  ASSERT_THAT(WriteFileAtomically(path, "short"), IsOk());
+  EXPECT_EQ(*ReadFile(path), "short");
+}
+
+TEST_F(FileTest, FailureLeavesNothingBehind) {
+  EXPECT_THAT(WriteFileAtomically(dir_ + "/missing/out.txt", "x"),
+              StatusIs(StatusCode::kIoError, HasSubstr("missing/out.txt: cannot create")));
+  EXPECT_EQ(CountEntries(), 0);
+}
+
+TEST_F(FileTest, ReadErrorsNameTheFile) {
+  EXPECT_THAT(ReadFile(dir_ + "/nope"), StatusIs(StatusCode::kIoError, HasSubstr("nope: cannot open")));
+  EXPECT_THAT(ReadFile(dir_), StatusIs(StatusCode::kIoError, HasSubstr("is a directory")));
+}
+
+}  // namespace
+}  // namespace grainscope

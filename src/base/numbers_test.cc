@@ -1,0 +1,44 @@
+#include "base/numbers.h"
+
+#include <gtest/gtest.h>
+
+namespace grainscope {
+namespace {
+
+TEST(ParseNonNegativeInt, AcceptsWholeTokensOnly) {
+  EXPECT_EQ(ParseNonNegativeInt("0"), 0);
+  EXPECT_EQ(ParseNonNegativeInt("290"), 290);
+  EXPECT_EQ(ParseNonNegativeInt("9223372036854775807"), INT64_MAX);
+  EXPECT_EQ(ParseNonNegativeInt(""), std::nullopt);
+  EXPECT_EQ(ParseNonNegativeInt("-1"), std::nullopt);
+  EXPECT_EQ(ParseNonNegativeInt("+1"), std::nullopt);
+  EXPECT_EQ(ParseNonNegativeInt("12a"), std::nullopt);
+  EXPECT_EQ(ParseNonNegativeInt("1.5"), std::nullopt);
+  EXPECT_EQ(ParseNonNegativeInt("9223372036854775808"), std::nullopt);
+}
+
+TEST(ParseScaledNs, MillisecondsToNanosecondsExactly) {
+  constexpr int64_t kMs = 1'000'000;
+  EXPECT_EQ(ParseScaledNs("290", kMs), 290'000'000);
+  EXPECT_EQ(ParseScaledNs("290.5", kMs), 290'500'000);
+  EXPECT_EQ(ParseScaledNs("0.000001", kMs), 1);
+  EXPECT_EQ(ParseScaledNs("1.250001", kMs), 1'250'001);
+  EXPECT_EQ(ParseScaledNs("1.2500010", kMs), 1'250'001);  // a trailing zero below 1 ns is fine
+  EXPECT_EQ(ParseScaledNs("0.0000001", kMs), std::nullopt);  // finer than 1 ns
+  EXPECT_EQ(ParseScaledNs("1.", kMs), std::nullopt);
+  EXPECT_EQ(ParseScaledNs(".5", kMs), std::nullopt);
+  EXPECT_EQ(ParseScaledNs("1.5x", kMs), std::nullopt);
+  EXPECT_EQ(ParseScaledNs("9223372036854", kMs), 9'223'372'036'854'000'000);
+  EXPECT_EQ(ParseScaledNs("9223372036855", kMs), std::nullopt);  // overflows int64 ns
+  EXPECT_EQ(ParseScaledNs("9223372036854.775807", kMs), INT64_MAX);
+  EXPECT_EQ(ParseScaledNs("9223372036854.775808", kMs), std::nullopt);
+}
+
+TEST(ParseScaledNs, NanosecondUnitTakesNoFraction) {
+  EXPECT_EQ(ParseScaledNs("17", 1), 17);
+  EXPECT_EQ(ParseScaledNs("17.0", 1), 17);
+  EXPECT_EQ(ParseScaledNs("17.5", 1), std::nullopt);
+}
+
+}  // namespace
+}  // namespace grainscope

@@ -1,0 +1,174 @@
+#include "model/trace_builder.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "base/status_matchers.h"
+
+namespace grainscope {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(StringPool, InternsOnceAndKeepsViewsStable) {
+  StringPool pool;
+  EXPECT_EQ(pool.Get(StringId(0)), "");
+  StringId a = pool.Intern("MPI_Send");
+  for (int i = 0; i < 10000; ++i) pool.Intern("region " + std::to_string(i));  // force growth
+  EXPECT_EQ(pool.Intern("MPI_Send"), a);
+  EXPECT_EQ(pool.Get(a), "MPI_Send");
+  EXPECT_EQ(pool.Find("region 9999").valid(), true);
+  EXPECT_EQ(pool.Find("absent").valid(), false);
+  StringPool moved = std::move(pool);
+  EXPECT_EQ(moved.Get(a), "MPI_Send");
+}
+
+// Two MPI ranks: rank 0 sends with MPI_Isend inside "solve", rank 1 receives with MPI_Recv,
+// then both meet in a barrier. The model holds what an OTF2 or PMPI trace records.
+Result<Trace> MpiLikeTrace() {
+  TraceBuilder b("test");
+  LocationId r0 = b.AddLocation("rank 0", LocationKind::kRank, 0);
+  LocationId r1 = b.AddLocation("rank 1", LocationKind::kRank, 1);
+  RegionId solve = b.AddRegion("solve", RegionRole::kFunction, 10);
+  RegionId isend = b.AddRegion("MPI_Isend", RegionRole::kPointToPoint, 11);
+  RegionId wait = b.AddRegion("MPI_Wait", RegionRole::kWait, 12);
+  RegionId recv = b.AddRegion("MPI_Recv", RegionRole::kPointToPoint, 13);
+  RegionId barrier = b.AddRegion("MPI_Barrier", RegionRole::kCollective, 14);
+  CommunicatorId world = b.AddCommunicator("MPI_COMM_WORLD", {r0, r1});
+  b.SetOrigin(1000);
+  b.AddMetadata("clock", "tsc");
+
+  MessageInfo info;
+  info.sender = r0;
+  info.receiver = r1;
+  info.tag = 7;
+  info.bytes = 4096;
+  info.communicator = world;
+  MessageId m = b.AddMessage(info);
+  CollectiveId c = b.AddCollective(CollectiveOp::kBarrier, world, LocationId());
+
+  b.Enter(r0, 1000, solve);
+  b.Enter(r0, 1100, isend);
+  b.Send(r0, 1101, m);
+  b.Leave(r0, 1110, isend);
+  b.Enter(r0, 1200, wait);
+  b.SendComplete(r0, 1250, m);
+  b.Leave(r0, 1251, wait);
+  b.Leave(r0, 1300, solve);
+  b.Enter(r0, 1400, barrier);
+  b.CollBegin(r0, 1400, c, 0, 0);
+  b.CollEnd(r0, 1500, c);
+  b.Leave(r0, 1500, barrier);
+
+  b.Enter(r1, 1050, recv);
+  b.Recv(r1, 1120, m);
+  b.Leave(r1, 1121, recv);
+  b.Enter(r1, 1450, barrier);
+  b.CollBegin(r1, 1450, c, 0, 0);
+  b.CollEnd(r1, 1502, c);
+  b.Leave(r1, 1502, barrier);
+  return b.Finish();
+}
+
+TEST(TraceBuilder, HoldsAnMpiTraceColumnWise) {
+  Result<Trace> r = MpiLikeTrace();
+  ASSERT_THAT(r, IsOk());
+  const Trace& t = *r;
+  EXPECT_EQ(t.format(), "test");
+  EXPECT_EQ(t.locations().size(), 2u);
+  EXPECT_EQ(t.event_count(), 19u);
+  EXPECT_EQ(t.origin_ns(), 1000);
+  EXPECT_EQ(t.start_ns(), 1000);
+  EXPECT_EQ(t.end_ns(), 1502);
+  EXPECT_EQ(t.Metadata("clock"), "tsc");
+  EXPECT_EQ(t.Metadata("absent"), "");
+
+  const EventColumns& e0 = t.events(LocationId(0));
+  EXPECT_THAT(e0.kind, ElementsAre(EventKind::kEnter, EventKind::kEnter, EventKind::kSend, EventKind::kLeave,
+                                   EventKind::kEnter, EventKind::kSendComplete, EventKind::kLeave,
+                                   EventKind::kLeave, EventKind::kEnter, EventKind::kCollBegin,
+                                   EventKind::kCollEnd, EventKind::kLeave));
+  EXPECT_EQ(t.str(t.region(RegionId(e0.arg[1])).name), "MPI_Isend");
+
+  const MessageTable& m = t.messages();
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_TRUE(m.matched(MessageId(0)));
+  EXPECT_EQ(m.send_event[0], 2u);
+  EXPECT_EQ(m.recv_event[0], 1u);
+  EXPECT_EQ(m.tag[0], 7);
+  EXPECT_EQ(m.bytes[0], 4096u);
+  EXPECT_EQ(t.str(t.communicators()[m.communicator[0].value].name), "MPI_COMM_WORLD");
+
+  const CollectiveTable& c = t.collectives();
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c.member_count(CollectiveId(0)), 2u);
+  EXPECT_THAT(c.member_location, ElementsAre(LocationId(0), LocationId(1)));
+  EXPECT_THAT(c.member_begin, ElementsAre(9u, 4u));
+  EXPECT_THAT(c.member_end, ElementsAre(10u, 5u));
+  EXPECT_EQ(ShapeOf(c.op[0]), CollectiveShape::kAllToAll);
+}
+
+TEST(TraceBuilder, RejectsTimeGoingBackwards) {
+  TraceBuilder b("test");
+  LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);
+  RegionId r = b.AddRegion("g", RegionRole::kGrain, 0);
+  b.Enter(l, 10, r);
+  b.Leave(l, 9, r);
+  EXPECT_THAT(b.Finish(), StatusIs(StatusCode::kDataLoss, HasSubstr("p: event 1 at 9 ns is earlier")));
+}
+
+TEST(TraceBuilder, RejectsImproperNesting) {
+  TraceBuilder b("test");
+  LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);
+  RegionId a = b.AddRegion("a", RegionRole::kFunction, 0);
+  RegionId c = b.AddRegion("c", RegionRole::kFunction, 1);
+  b.Enter(l, 1, a);
+  b.Enter(l, 2, c);
+  b.Leave(l, 3, a);
+  b.Leave(l, 4, c);
+  EXPECT_THAT(b.Finish(), StatusIs(StatusCode::kDataLoss, HasSubstr("leaves region 'a' which is not the innermost")));
+}
+
+TEST(TraceBuilder, RejectsUnclosedRegionAndHalfCollective) {
+  {
+    TraceBuilder b("test");
+    LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);
+    b.Enter(l, 1, b.AddRegion("a", RegionRole::kFunction, 0));
+    EXPECT_THAT(b.Finish(), StatusIs(StatusCode::kDataLoss, HasSubstr("'a' is entered but never left")));
+  }
+  {
+    TraceBuilder b("test");
+    LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);
+    CollectiveId c = b.AddCollective(CollectiveOp::kBarrier, CommunicatorId(), LocationId());
+    b.CollBegin(l, 1, c, 0, 0);
+    EXPECT_THAT(b.Finish(), StatusIs(StatusCode::kDataLoss, HasSubstr("collective 0 has a begin but no end")));
+  }
+}
+
+TEST(TraceBuilder, UnmatchedMessageKeepsOneSide) {
+  TraceBuilder b("test");
+  LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);
+  MessageInfo info;
+  info.sender = l;
+  MessageId m = b.AddMessage(info);
+  b.Send(l, 5, m);
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  EXPECT_FALSE(t->messages().matched(m));
+  EXPECT_EQ(t->messages().send_event[0], 0u);
+  EXPECT_EQ(t->messages().recv_event[0], kNoEvent);
+}
+
+TEST(TraceBuilder, EmptyTraceSpansItsOrigin) {
+  TraceBuilder b("test");
+  b.SetOrigin(42);
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  EXPECT_EQ(t->event_count(), 0u);
+  EXPECT_EQ(t->start_ns(), 42);
+  EXPECT_EQ(t->end_ns(), 42);
+}
+
+}  // namespace
+}  // namespace grainscope
