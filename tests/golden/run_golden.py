@@ -52,7 +52,9 @@ def run_case(binary, name, update):
         print(f"SKIP {name}: {CORPUS} is absent")
         return SKIP
     line = read(os.path.join(case, "cmd")).strip()
-    line = line.replace("{examples}", os.path.join(ROOT, "examples")).replace("{corpus}", CORPUS)
+    # Relative paths, so the outputs that name an input are the same in every clone.
+    line = line.replace("{examples}", os.path.relpath(os.path.join(ROOT, "examples"), case))
+    line = line.replace("{corpus}", os.path.relpath(CORPUS, case))
     args = [binary] + shlex.split(line)
     env = dict(os.environ, LC_ALL="C", COLUMNS="100")
     try:
