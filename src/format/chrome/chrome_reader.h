@@ -1,0 +1,26 @@
+// Reader for Chrome trace-event JSON: what ChromeJson writes, and common traces from Chrome,
+// Perfetto exports and other tools (the JSON object form with "traceEvents" or a bare array).
+//
+// {"ph":"X","name":"grain 1","cat":"grain","ts":290000.000,"dur":20000.000,"pid":1,"tid":1}
+//
+// Mapping (docs/formats/chrome.md): one location per (pid, tid) track, named by thread_name
+// metadata; a region per (name, cat) of "X" and "B"/"E" slices, its role from the category when
+// that is a role name (grainscope's writer) and kFunction otherwise; flow events ("s"/"f") paired
+// by (cat, id) become messages; instant events markers. Counter, async, sample and other
+// events are counted under "skipped_records". Times: "ts" microseconds -> ns (rounded).
+#pragma once
+
+#include <string_view>
+
+#include "base/status.h"
+#include "model/trace.h"
+
+namespace grainscope {
+
+// `file_name` is only used in messages ("trace.json: byte 17: ...").
+Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_name);
+
+// True when the first non-blank character of `head` opens a JSON object or array.
+bool LooksLikeChromeJson(std::string_view head);
+
+}  // namespace grainscope

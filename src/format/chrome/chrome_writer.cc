@@ -1,0 +1,240 @@
+#include "format/chrome/chrome_writer.h"
+
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/file.h"
+#include "format/chrome/chrome_common.h"
+
+namespace grainscope {
+namespace {
+
+using chrome::kDepthArg;
+
+void AppendEscaped(std::string& out, std::string_view s) {
+  out += '"';
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out += fmt::format("\\u{:04x}", c);
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
+}
+
+// 290000000 ns -> "290000.000" (microseconds, the unit of "ts" and "dur").
+void AppendMicros(std::string& out, TimeNs ns) {
+  const uint64_t magnitude = ns < 0 ? -static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+  fmt::format_to(std::back_inserter(out), "{}{}.{:03d}", ns < 0 ? "-" : "", magnitude / 1000,
+                 magnitude % 1000);
+}
+
+class ChromeJsonWriter {
+ public:
+  explicit ChromeJsonWriter(const Trace& t) : t_(t) {}
+
+  std::string Run() {
+    out_.reserve(64 + t_.event_count() * 96);
+    out_ += "{\"displayTimeUnit\":\"ns\",\"otherData\":{";
+    bool first = true;
+    for (const MetadataEntry& e : t_.metadata()) {
+      if (!first) out_ += ',';
+      first = false;
+      AppendEscaped(out_, t_.str(e.key));
+      out_ += ':';
+      AppendEscaped(out_, t_.str(e.value));
+    }
+    out_ += "},\n\"grainscope\":{\"origin_ns\":" + fmt::format("{}", t_.origin_ns()) + ",\"communicators\":[";
+    for (size_t c = 0; c < t_.communicators().size(); ++c) {
+      const Communicator& comm = t_.communicators()[c];
+      out_ += c > 0 ? ",{\"name\":" : "{\"name\":";
+      AppendEscaped(out_, t_.str(comm.name));
+      out_ += ",\"members\":[";
+      for (size_t k = 0; k < comm.members.size(); ++k) {
+        if (k > 0) out_ += ',';
+        AppendTrackRef(comm.members[k]);
+      }
+      out_ += "]}";
+    }
+    out_ += "]},\n\"traceEvents\":[\n";
+    WriteTrackNames();
+    for (uint32_t l = 0; l < t_.locations().size(); ++l) WriteLocation(LocationId(l));
+    if (out_.ends_with(",\n")) out_.resize(out_.size() - 2), out_ += '\n';
+    out_ += "]}\n";
+    return std::move(out_);
+  }
+
+ private:
+  uint32_t Pid(LocationId l) const {
+    const uint32_t g = t_.location(l).group;
+    return (g < t_.locations().size() ? g : l.value) + 1;
+  }
+  uint32_t Tid(LocationId l) const { return l.value + 1; }
+  void AppendTrackRef(LocationId l) { fmt::format_to(std::back_inserter(out_), "[{},{}]", Pid(l), Tid(l)); }
+
+  // {"ph":"X","name":"grain 1","cat":"grain","ts":290000.000, ... up to the event's own fields.
+  void Begin(std::string_view ph, std::string_view name, std::string_view cat, LocationId l, TimeNs t) {
+    out_ += "{\"ph\":\"";
+    out_ += ph;
+    out_ += "\",\"name\":";
+    AppendEscaped(out_, name);
+    out_ += ",\"cat\":";
+    AppendEscaped(out_, cat);
+    out_ += ",\"ts\":";
+    AppendMicros(out_, t - t_.origin_ns());
+    fmt::format_to(std::back_inserter(out_), ",\"pid\":{},\"tid\":{}", Pid(l), Tid(l));
+  }
+  void End() { out_ += "},\n"; }
+
+  void WriteTrackNames() {
+    for (uint32_t l = 0; l < t_.locations().size(); ++l) {
+      const LocationId id(l);
+      const Location& loc = t_.location(id);
+      if (Pid(id) == Tid(id)) {
+        fmt::format_to(std::back_inserter(out_), "{{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{},\"args\":{{\"name\":", Pid(id));
+        AppendEscaped(out_, t_.str(loc.name));
+        out_ += "}},\n";
+      }
+      fmt::format_to(std::back_inserter(out_), "{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":",
+                     Pid(id), Tid(id));
+      AppendEscaped(out_, t_.str(loc.name));
+      fmt::format_to(std::back_inserter(out_), ",\"{}\":\"{}\",\"{}\":{}}}}},\n", chrome::kKindArg,
+                     LocationKindName(loc.kind), chrome::kExternalIdArg, loc.external_id);
+    }
+  }
+
+  // Each event becomes an item at its position; Leave events are implied by "dur". The reader
+  // rebuilds the nesting from times (ReconstructNesting in chrome_reader.cc); where times alone
+  // are ambiguous (zero-length regions at a region's end, points at its end), the item carries
+  // its nesting depth. open_ends mirrors the reader's stack of region ends.
+  void WriteLocation(LocationId l) {
+    const EventColumns& e = t_.events(l);
+    std::vector<TimeNs> end_of(e.size(), 0);
+    std::vector<uint32_t> stack;
+    for (uint32_t i = 0; i < e.size(); ++i) {
+      if (e.kind[i] == EventKind::kEnter) stack.push_back(i);
+      if (e.kind[i] == EventKind::kLeave && !stack.empty()) {
+        end_of[stack.back()] = e.time[i];
+        stack.pop_back();
+      }
+    }
+    std::vector<TimeNs> reader_stack;  // ends of the regions the reader still has open
+    uint32_t depth = 0;                // regions actually open
+    for (uint32_t i = 0; i < e.size(); ++i) {
+      const TimeNs t = e.time[i];
+      if (e.kind[i] == EventKind::kLeave) {
+        --depth;
+        continue;
+      }
+      const bool is_region = e.kind[i] == EventKind::kEnter;
+      size_t kept = reader_stack.size();
+      while (kept > 0 && (reader_stack[kept - 1] < t || (is_region && reader_stack[kept - 1] == t))) --kept;
+      const bool hint = kept != depth;
+      reader_stack.resize(depth);
+      WriteItem(l, i, end_of[i], hint ? static_cast<int64_t>(depth) : -1);
+      if (is_region) {
+        reader_stack.push_back(end_of[i]);
+        ++depth;
+      }
+    }
+  }
+
+  void AppendDepth(int64_t depth, bool first_arg) {
+    if (depth < 0) return;
+    fmt::format_to(std::back_inserter(out_), "{}\"{}\":{}", first_arg ? "" : ",", kDepthArg, depth);
+  }
+
+  void WriteItem(LocationId l, uint32_t i, TimeNs end, int64_t depth) {
+    const EventColumns& e = t_.events(l);
+    const MessageTable& m = t_.messages();
+    const TimeNs t = e.time[i];
+    const uint32_t a = e.arg[i];
+    switch (e.kind[i]) {
+      case EventKind::kEnter: {
+        const Region& r = t_.region(RegionId(a));
+        Begin("X", t_.str(r.name), RegionRoleName(r.role), l, t);
+        out_ += ",\"dur\":";
+        AppendMicros(out_, end - t);
+        if (depth >= 0) out_ += ",\"args\":{", AppendDepth(depth, true), out_ += '}';
+        return End();
+      }
+      case EventKind::kLeave: return;
+      case EventKind::kSend:
+      case EventKind::kRecv: {
+        const bool send = e.kind[i] == EventKind::kSend;
+        const std::string_view name = t_.str(m.name[a]);
+        Begin(send ? "s" : "f", name.empty() ? "message" : name, chrome::kMessageCategory, l, t);
+        fmt::format_to(std::back_inserter(out_), "{},\"id\":{},\"args\":{{\"bytes\":{},\"tag\":{}",
+                       send ? "" : ",\"bp\":\"e\"", a, m.bytes[a], m.tag[a]);
+        if (!name.empty()) out_ += ",\"name\":", AppendEscaped(out_, name);
+        if (m.communicator[a].valid()) fmt::format_to(std::back_inserter(out_), ",\"communicator\":{}", m.communicator[a].value);
+        const RegionId grain = send ? m.send_grain[a] : m.recv_grain[a];
+        if (grain.valid()) out_ += ",\"grain\":", AppendEscaped(out_, t_.str(t_.region(grain).name));
+        if (!m.matched(MessageId(a))) {
+          out_ += ",\"peer\":";
+          AppendTrackRef(send ? m.receiver[a] : m.sender[a]);
+        }
+        AppendDepth(depth, false);
+        out_ += '}';
+        return End();
+      }
+      case EventKind::kSendComplete:
+      case EventKind::kRecvPost:
+        Begin("i", e.kind[i] == EventKind::kSendComplete ? "send_complete" : "recv_post",
+              chrome::kRequestCategory, l, t);
+        fmt::format_to(std::back_inserter(out_), ",\"s\":\"t\",\"args\":{{\"message\":{}", a);
+        AppendDepth(depth, false);
+        out_ += '}';
+        return End();
+      case EventKind::kCollBegin:
+      case EventKind::kCollEnd: {
+        const CollectiveTable& c = t_.collectives();
+        const bool begin = e.kind[i] == EventKind::kCollBegin;
+        Begin("i", begin ? "collective_begin" : "collective_end", chrome::kCollectiveCategory, l, t);
+        fmt::format_to(std::back_inserter(out_), ",\"s\":\"t\",\"args\":{{\"collective\":{},\"op\":\"{}\"", a,
+                       CollectiveOpName(c.op[a]));
+        if (begin) {
+          if (c.communicator[a].valid()) fmt::format_to(std::back_inserter(out_), ",\"communicator\":{}", c.communicator[a].value);
+          if (c.root[a].valid()) out_ += ",\"root\":", AppendTrackRef(c.root[a]);
+          for (uint32_t k = c.first_member[a]; k < c.first_member[a + 1]; ++k) {
+            if (c.member_location[k] != l) continue;
+            fmt::format_to(std::back_inserter(out_), ",\"bytes_sent\":{},\"bytes_received\":{}",
+                           c.member_bytes_sent[k], c.member_bytes_received[k]);
+          }
+        }
+        AppendDepth(depth, false);
+        out_ += '}';
+        return End();
+      }
+      case EventKind::kMarker:
+        Begin("i", t_.str(StringId(a)), chrome::kMarkerCategory, l, t);
+        out_ += ",\"s\":\"t\"";
+        if (depth >= 0) out_ += ",\"args\":{", AppendDepth(depth, true), out_ += '}';
+        return End();
+    }
+  }
+
+  const Trace& t_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string ChromeJson(const Trace& trace) { return ChromeJsonWriter(trace).Run(); }
+
+Status WriteChromeJson(const Trace& trace, const std::string& path) {
+  return WriteFileAtomically(path, ChromeJson(trace));
+}
+
+}  // namespace grainscope

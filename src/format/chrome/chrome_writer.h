@@ -1,0 +1,27 @@
+// Writer for Chrome trace-event JSON, the format Perfetto UI and chrome://tracing open.
+//
+// One track per location (pid = the location's process, tid = the location; process_name and
+// thread_name metadata events), a complete event ("ph":"X") per region instance, flow events
+// ("ph":"s"/"f", "bp":"e") for messages, instant events ("ph":"i") for markers; non-blocking
+// completions and collectives as instant events in grainscope's own categories. Timestamps are
+// microseconds since the trace's origin with three decimals, so nanoseconds survive exactly.
+// docs/formats/chrome.md describes the layout and what ReadChromeJson takes back.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "model/trace.h"
+
+namespace grainscope {
+
+inline constexpr std::string_view kChromeFormat = "chrome";
+
+// The JSON text of `trace`.
+std::string ChromeJson(const Trace& trace);
+
+// Writes ChromeJson(trace) to `path` atomically.
+Status WriteChromeJson(const Trace& trace, const std::string& path);
+
+}  // namespace grainscope

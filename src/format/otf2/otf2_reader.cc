@@ -1,0 +1,312 @@
+#include "format/otf2/otf2_reader.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <otf2/otf2.h>
+
+#include "format/otf2/otf2_common.h"
+#include "format/otf2/otf2_definitions.h"
+#include "format/otf2/otf2_events.h"
+#include "model/trace_builder.h"
+
+namespace grainscope {
+namespace {
+
+using otf2::CollectiveRecord;
+using otf2::kNone;
+using otf2::Otf2Definitions;
+using otf2::Otf2Events;
+using otf2::P2pRecord;
+
+struct ReaderCloser {
+  void operator()(OTF2_Reader* r) const { OTF2_Reader_Close(r); }
+};
+
+// A message channel: MPI matches in order within (communicator, sender, receiver, tag). The
+// grainscope key splits channels further so that archives we wrote pair exactly as written.
+auto ChannelOf(const P2pRecord& r) {
+  const uint32_t sender = r.is_send ? r.location : r.peer;
+  const uint32_t receiver = r.is_send ? r.peer : r.location;
+  return std::make_tuple(r.comm_ref, sender, receiver, r.tag, r.key);
+}
+
+class Otf2TraceAssembler {
+ public:
+  Otf2TraceAssembler(TraceBuilder& builder, const Otf2Definitions& defs, Otf2Events& events,
+                     std::string_view file)
+      : builder_(builder), defs_(defs), ev_(events), file_(file) {}
+
+  Status Run() {
+    MatchMessages();
+    MatchCollectives();
+    return AppendEvents();
+  }
+
+ private:
+  // Pairs the k-th send of every channel with its k-th receive, in posting order.
+  void MatchMessages() {
+    std::vector<P2pRecord>& p2p = ev_.p2p;
+    std::vector<uint32_t> sends, recvs;
+    for (uint32_t i = 0; i < p2p.size(); ++i) {
+      if (p2p[i].event == kNone) continue;  // an Irecv posted but never completed
+      (p2p[i].is_send ? sends : recvs).push_back(i);
+    }
+    auto by_channel = [&](uint32_t a, uint32_t b) {
+      return std::make_tuple(ChannelOf(p2p[a]), p2p[a].order) <
+             std::make_tuple(ChannelOf(p2p[b]), p2p[b].order);
+    };
+    std::sort(sends.begin(), sends.end(), by_channel);
+    std::sort(recvs.begin(), recvs.end(), by_channel);
+    std::vector<uint32_t> partner(p2p.size(), kNone);
+    size_t i = 0, j = 0;
+    while (i < sends.size() && j < recvs.size()) {
+      const auto s = ChannelOf(p2p[sends[i]]);
+      const auto r = ChannelOf(p2p[recvs[j]]);
+      if (s == r) {
+        partner[sends[i]] = recvs[j];
+        partner[recvs[j]] = sends[i];
+        ++i, ++j;
+      } else if (s < r) {
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+    uint64_t unmatched = 0;
+    std::string example;
+    for (uint32_t k = 0; k < p2p.size(); ++k) {
+      P2pRecord& rec = p2p[k];
+      if (rec.event == kNone || rec.message != kNone) continue;
+      P2pRecord* other = partner[k] == kNone ? nullptr : &p2p[partner[k]];
+      const P2pRecord* send = rec.is_send ? &rec : other;
+      const P2pRecord* recv = rec.is_send ? other : &rec;
+      const P2pRecord& any = send != nullptr ? *send : *recv;
+      MessageInfo info;
+      info.sender = LocationId(send != nullptr ? send->location : recv->peer);
+      info.receiver = LocationId(recv != nullptr ? recv->location : send->peer);
+      info.tag = any.tag;
+      info.bytes = any.bytes;
+      info.communicator = any.communicator;
+      uint32_t name = send != nullptr ? send->name_ref : OTF2_UNDEFINED_STRING;
+      if (name == OTF2_UNDEFINED_STRING && recv != nullptr) name = recv->name_ref;
+      info.name = defs_.String(name);
+      if (send != nullptr) info.send_grain = send->grain;
+      if (recv != nullptr) info.recv_grain = recv->grain;
+      const MessageId id = builder_.AddMessage(info);
+      rec.message = id.value;
+      if (other != nullptr) {
+        other->message = id.value;
+        continue;
+      }
+      if (unmatched++ == 0) {
+        example = fmt::format(
+            "{}: {} location {} at {} ns ({} location {}, tag {}, {} bytes) has no matching {}",
+            file_, rec.is_send ? "send on" : "receive on", defs_.location_refs[rec.location],
+            ev_.locations[rec.location].time[rec.event], rec.is_send ? "to" : "from",
+            defs_.location_refs[rec.peer], rec.tag, rec.bytes, rec.is_send ? "receive" : "send");
+      }
+    }
+    builder_.diagnostics().AddCount("unmatched_messages", unmatched, example);
+  }
+
+  // The k-th collective a location takes part in on a communicator is instance k of it.
+  // Instances are numbered by their earliest begin (then communicator, then sequence).
+  void MatchCollectives() {
+    std::vector<CollectiveRecord>& colls = ev_.collectives;
+    std::vector<uint32_t> done;
+    uint64_t unfinished = 0;
+    for (uint32_t i = 0; i < colls.size(); ++i) {
+      if (colls[i].end_event == kNone) {
+        ++unfinished;
+      } else {
+        done.push_back(i);
+      }
+    }
+    builder_.diagnostics().AddCount(
+        "unfinished_collectives", unfinished,
+        fmt::format("{}: a collective begins but the location's events end before it does", file_));
+    std::sort(done.begin(), done.end(), [&](uint32_t a, uint32_t b) {
+      return std::tie(colls[a].comm_ref, colls[a].location, colls[a].begin_event) <
+             std::tie(colls[b].comm_ref, colls[b].location, colls[b].begin_event);
+    });
+    std::vector<uint32_t> seq(colls.size(), 0);
+    for (size_t k = 1; k < done.size(); ++k) {
+      const CollectiveRecord& a = colls[done[k - 1]];
+      const CollectiveRecord& b = colls[done[k]];
+      if (a.comm_ref == b.comm_ref && a.location == b.location) seq[done[k]] = seq[done[k - 1]] + 1;
+    }
+    std::sort(done.begin(), done.end(), [&](uint32_t a, uint32_t b) {
+      return std::tie(colls[a].comm_ref, seq[a], colls[a].location) <
+             std::tie(colls[b].comm_ref, seq[b], colls[b].location);
+    });
+    struct Instance {
+      TimeNs first_begin;
+      uint32_t comm_ref;
+      uint32_t seq;
+      size_t first, last;  // range in `done`
+    };
+    std::vector<Instance> instances;
+    for (size_t k = 0; k < done.size(); ++k) {
+      const CollectiveRecord& c = colls[done[k]];
+      const TimeNs begin = ev_.locations[c.location].time[c.begin_event];
+      if (instances.empty() || instances.back().comm_ref != c.comm_ref ||
+          instances.back().seq != seq[done[k]]) {
+        instances.push_back(Instance{begin, c.comm_ref, seq[done[k]], k, k + 1});
+      } else {
+        instances.back().first_begin = std::min(instances.back().first_begin, begin);
+        instances.back().last = k + 1;
+      }
+    }
+    std::sort(instances.begin(), instances.end(), [](const Instance& a, const Instance& b) {
+      return std::tie(a.first_begin, a.comm_ref, a.seq) < std::tie(b.first_begin, b.comm_ref, b.seq);
+    });
+    for (const Instance& inst : instances) {
+      const CollectiveRecord& first = colls[done[inst.first]];
+      const CollectiveId id = builder_.AddCollective(first.op, first.communicator, first.root);
+      for (size_t k = inst.first; k < inst.last; ++k) colls[done[k]].instance = id.value;
+    }
+  }
+
+  Status AppendEvents() {
+    uint64_t incomplete_receives = 0;
+    for (uint32_t l = 0; l < ev_.locations.size(); ++l) {
+      otf2::RawEvents& raw = ev_.locations[l];
+      const LocationId loc(l);
+      builder_.Reserve(loc, raw.size());
+      for (uint32_t i = 0; i < raw.size(); ++i) {
+        const TimeNs t = raw.time[i];
+        const uint32_t arg = raw.arg[i];
+        switch (raw.kind[i]) {
+          case EventKind::kEnter: builder_.Enter(loc, t, RegionId(arg)); break;
+          case EventKind::kLeave: builder_.Leave(loc, t, RegionId(arg)); break;
+          case EventKind::kMarker: builder_.Marker(loc, t, StringId(arg)); break;
+          case EventKind::kSend: builder_.Send(loc, t, MessageId(ev_.p2p[arg].message)); break;
+          case EventKind::kRecv: builder_.Recv(loc, t, MessageId(ev_.p2p[arg].message)); break;
+          case EventKind::kSendComplete:
+            builder_.SendComplete(loc, t, MessageId(ev_.p2p[arg].message));
+            break;
+          case EventKind::kRecvPost:
+            if (ev_.p2p[arg].message == kNone) {
+              ++incomplete_receives;
+            } else {
+              builder_.RecvPost(loc, t, MessageId(ev_.p2p[arg].message));
+            }
+            break;
+          case EventKind::kCollBegin: {
+            const CollectiveRecord& c = ev_.collectives[arg];
+            if (c.instance != kNone) {
+              builder_.CollBegin(loc, t, CollectiveId(c.instance), c.bytes_sent, c.bytes_received);
+            }
+            break;
+          }
+          case EventKind::kCollEnd:
+            builder_.CollEnd(loc, t, CollectiveId(ev_.collectives[arg].instance));
+            break;
+        }
+      }
+      raw = otf2::RawEvents();  // release as we go: the builder now holds the events
+    }
+    builder_.diagnostics().AddCount(
+        "incomplete_receives", incomplete_receives,
+        fmt::format("{}: a non-blocking receive was posted (MpiIrecvRequest) but never completed", file_));
+    return OkStatus();
+  }
+
+  TraceBuilder& builder_;
+  const Otf2Definitions& defs_;
+  Otf2Events& ev_;
+  std::string_view file_;
+};
+
+TimeNs OriginOf(const Otf2Definitions& defs, const Otf2Events& events) {
+  if (defs.has_clock_properties) return defs.global_offset_ns;
+  if (events.has_program_begin) return events.earliest_program_begin;
+  bool any = false;
+  TimeNs first = 0;
+  for (const otf2::RawEvents& e : events.locations) {
+    if (e.size() == 0) continue;
+    first = any ? std::min(first, e.time.front()) : e.time.front();
+    any = true;
+  }
+  return first;
+}
+
+// grainscope's own archives carry the Trace's metadata; others get their creator recorded.
+void AddMetadata(OTF2_Reader* reader, TraceBuilder& builder) {
+  char* value = nullptr;
+  if (OTF2_Reader_GetProperty(reader, otf2::kMetadataProperty, &value) == OTF2_SUCCESS && value) {
+    nlohmann::json meta = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
+    std::free(value);
+    if (meta.is_object()) {
+      for (auto& [key, v] : meta.items())
+        if (v.is_string()) builder.AddMetadata(key, v.get<std::string>());
+      return;
+    }
+  }
+  char* creator = nullptr;
+  if (OTF2_Reader_GetCreator(reader, &creator) == OTF2_SUCCESS && creator != nullptr) {
+    if (*creator != '\0') builder.AddMetadata("creator", creator);
+    std::free(creator);
+  }
+}
+
+}  // namespace
+
+Result<std::string> FindOtf2Anchor(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (!fs::exists(st)) return NotFound(fmt::format("{}: no such file or directory", path));
+  if (!fs::is_directory(st)) return path;
+  std::vector<std::string> anchors;
+  for (const fs::directory_entry& e : fs::directory_iterator(path, ec))
+    if (e.path().extension() == ".otf2" && e.is_regular_file()) anchors.push_back(e.path().string());
+  if (anchors.size() != 1) {
+    return NotFound(fmt::format("{}: a directory holding {} OTF2 anchor files (*.otf2); name the one to read",
+                                path, anchors.size()));
+  }
+  return anchors.front();
+}
+
+Result<Trace> ReadOtf2(const std::string& anchor_path) {
+  GS_ASSIGN_OR_RETURN(std::string anchor, FindOtf2Anchor(anchor_path));
+  // Anchor files start "\x03BOTF2\0" (a chunk header, then the signature). Checked here because
+  // libotf2 leaks its archive object when it fails to open something else.
+  {
+    char head[8] = {};
+    std::ifstream in(anchor, std::ios::binary);
+    in.read(head, sizeof head);
+    if (std::string_view(head, static_cast<size_t>(in.gcount())).find("OTF2") == std::string_view::npos) {
+      return DataLoss(fmt::format("{}: not an OTF2 anchor file (no OTF2 signature in its first bytes)", anchor));
+    }
+  }
+  otf2::SilenceOtf2Errors();
+  std::unique_ptr<OTF2_Reader, ReaderCloser> reader(OTF2_Reader_Open(anchor.c_str()));
+  if (reader == nullptr) return DataLoss(fmt::format("{}: not an OTF2 anchor file", anchor));
+  OTF2_ErrorCode rc = OTF2_Reader_SetSerialCollectiveCallbacks(reader.get());
+  if (rc != OTF2_SUCCESS) return otf2::Otf2Error(rc, anchor);
+  uint64_t locations = 0;
+  rc = OTF2_Reader_GetNumberOfLocations(reader.get(), &locations);
+  if (rc != OTF2_SUCCESS) return otf2::Otf2Error(rc, fmt::format("{}: not a readable OTF2 archive", anchor));
+
+  TraceBuilder builder{std::string(kOtf2Format)};
+  GS_ASSIGN_OR_RETURN(Otf2Definitions defs, otf2::ReadOtf2Definitions(reader.get(), builder, anchor));
+  Otf2Events events;
+  GS_RETURN_IF_ERROR(otf2::ReadOtf2Events(reader.get(), defs, builder, anchor, &events));
+  builder.SetOrigin(OriginOf(defs, events));
+  AddMetadata(reader.get(), builder);
+  GS_RETURN_IF_ERROR(Otf2TraceAssembler(builder, defs, events, anchor).Run());
+  reader.reset();
+  Result<Trace> trace = builder.Finish();
+  if (!trace.ok()) return DataLoss(fmt::format("{}: {}", anchor, trace.status().message()));
+  return trace;
+}
+
+}  // namespace grainscope

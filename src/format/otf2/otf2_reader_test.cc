@@ -1,0 +1,139 @@
+#include "format/otf2/otf2_reader.h"
+
+#include <filesystem>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "base/status_matchers.h"
+#include "format/trace_reader.h"
+
+namespace grainscope {
+namespace {
+
+using ::testing::HasSubstr;
+
+// The corpus (../shared/corpus beside the project) holds real Score-P traces; absent elsewhere.
+std::string CorpusTrace(std::string_view name) {
+  return std::string(GRAINSCOPE_CORPUS_DIR) + "/pipit/" + std::string(name) + "/traces.otf2";
+}
+#define SKIP_WITHOUT(path)                                                            \
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "corpus trace " << (path)      \
+                                                   << " is absent (../shared/corpus)"
+
+struct Direction {
+  uint64_t messages = 0;
+  uint64_t bytes = 0;
+};
+
+// Messages and bytes per (sender rank -> receiver rank), matched ones only.
+std::map<std::pair<int64_t, int64_t>, Direction> Traffic(const Trace& t) {
+  std::map<std::pair<int64_t, int64_t>, Direction> out;
+  const MessageTable& m = t.messages();
+  for (uint32_t i = 0; i < m.size(); ++i) {
+    if (!m.matched(MessageId(i))) continue;
+    Direction& d = out[{t.location(m.sender[i]).external_id, t.location(m.receiver[i]).external_id}];
+    d.messages++;
+    d.bytes += m.bytes[i];
+  }
+  return out;
+}
+
+void ExpectPingPongFacts(const Trace& t) {
+  ASSERT_EQ(t.locations().size(), 2u);
+  for (uint32_t l = 0; l < 2; ++l) {
+    EXPECT_EQ(t.location(LocationId(l)).kind, LocationKind::kRank);
+    EXPECT_EQ(t.location(LocationId(l)).external_id, l);
+  }
+  EXPECT_EQ(t.str(t.location(LocationId(0)).name), "MPI Rank 0");
+  auto traffic = Traffic(t);
+  ASSERT_EQ(traffic.size(), 2u);
+  EXPECT_EQ((traffic[{0, 1}].messages), 8u);
+  EXPECT_EQ((traffic[{0, 1}].bytes), 4'177'920u);
+  EXPECT_EQ((traffic[{1, 0}].messages), 8u);
+  EXPECT_EQ((traffic[{1, 0}].bytes), 4'177'920u);
+  EXPECT_EQ(t.messages().size(), 16u);
+  EXPECT_EQ(t.diagnostics().Count("unmatched_messages"), 0u);
+  EXPECT_EQ(t.collectives().size(), 0u);
+  ASSERT_EQ(t.communicators().size(), 3u);
+  EXPECT_EQ(t.str(t.communicators()[1].name), "MPI_COMM_WORLD");
+  // 60 records per location: 2 program begin/end, 50 enter/leave, 8 send/recv; the program
+  // records only set the origin.
+  EXPECT_EQ(t.events(LocationId(0)).size(), 58u);
+  EXPECT_EQ(t.events(LocationId(1)).size(), 58u);
+}
+
+TEST(Otf2Reader, PingPongCorpusTrace) {
+  const std::string path = CorpusTrace("ping-pong-otf2");
+  SKIP_WITHOUT(path);
+  Result<Trace> r = ReadOtf2(path);
+  ASSERT_THAT(r, IsOk());
+  const Trace& t = *r;
+  EXPECT_EQ(t.format(), "otf2");
+  ExpectPingPongFacts(t);
+  EXPECT_EQ(t.diagnostics().Count("skipped_records"), 0u);
+  EXPECT_EQ(t.diagnostics().Count("ignored_attributes"), 2u);  // ProcessId on ProgramBegin
+  // Ticks at 2,095,197,216 per second; the origin is the clock's global offset, which is the
+  // first ProgramBegin: 7397466976977800 ticks = 3530678124468164.4 ns.
+  EXPECT_EQ(t.origin_ns(), 3'530'678'124'468'164);
+  EXPECT_EQ(t.start_ns() - t.origin_ns(), 30'083);  // rank 1 enters main 63,030 ticks later
+  const Region& main = t.region(RegionId(t.events(LocationId(0)).arg[0]));
+  EXPECT_EQ(t.str(main.name), "int main(int, char**)");
+  EXPECT_EQ(main.role, RegionRole::kFunction);
+  // Rank 0 enters main, MPI_Init, MPI_Comm_size, MPI_Comm_rank, then MPI_Send and sends.
+  const Region& send = t.region(RegionId(t.events(LocationId(0)).arg[7]));
+  EXPECT_EQ(t.str(send.name), "MPI_Send");
+  EXPECT_EQ(send.role, RegionRole::kPointToPoint);
+  EXPECT_EQ(t.events(LocationId(0)).kind[8], EventKind::kSend);
+  for (const Region& r : t.regions()) {
+    if (t.str(r.name) == "MPI_Wait" || t.str(r.name) == "MPI_Testall") {
+      EXPECT_EQ(r.role, RegionRole::kWait);
+    }
+    if (t.str(r.name) == "MPI_Bcast" || t.str(r.name) == "MPI_Barrier") {
+      EXPECT_EQ(r.role, RegionRole::kCollective);
+    }
+  }
+}
+
+TEST(Otf2Reader, PapiCorpusTraceSkipsMetricRecords) {
+  const std::string path = CorpusTrace("ping-pong-otf2-papi");
+  SKIP_WITHOUT(path);
+  Result<Trace> r = ReadOtf2(path);
+  ASSERT_THAT(r, IsOk());
+  ExpectPingPongFacts(*r);
+  EXPECT_EQ(r->diagnostics().Count("skipped_records"), 84u);
+  for (const Diagnostic& d : r->diagnostics().entries()) {
+    if (d.name == "skipped_records") {
+      EXPECT_THAT(d.example, HasSubstr("84 Metric (first on location"));
+    }
+  }
+}
+
+TEST(Otf2Reader, ReadTraceDispatchesByExtensionAndDirectory) {
+  const std::string path = CorpusTrace("ping-pong-otf2");
+  SKIP_WITHOUT(path);
+  Result<Trace> by_extension = ReadTrace(path);
+  ASSERT_THAT(by_extension, IsOk());
+  EXPECT_EQ(by_extension->format(), "otf2");
+  Result<Trace> by_directory = ReadTrace(std::filesystem::path(path).parent_path().string(), "otf2");
+  ASSERT_THAT(by_directory, IsOk());
+  EXPECT_EQ(by_directory->event_count(), 116u);
+}
+
+TEST(Otf2Reader, MissingArchiveIsACleanError) {
+  EXPECT_THAT(ReadOtf2("/nonexistent/traces.otf2"),
+              StatusIs(StatusCode::kNotFound, HasSubstr("/nonexistent/traces.otf2: no such file")));
+}
+
+TEST(Otf2Reader, NotAnArchiveIsACleanError) {
+  const std::string path = ::testing::TempDir() + "/not-an-archive.otf2";
+  FILE* f = fopen(path.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  fputs("hello\n", f);
+  fclose(f);
+  Result<Trace> r = ReadOtf2(path);
+  EXPECT_THAT(r, StatusIs(StatusCode::kDataLoss, HasSubstr(path + ": not an OTF2 anchor file")));
+}
+
+}  // namespace
+}  // namespace grainscope

@@ -1,0 +1,36 @@
+#include "format/trace_writer.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "format/chrome/chrome_writer.h"
+#include "format/otf2/otf2_writer.h"
+#include "format/otf2/otf2_reader.h"
+
+namespace grainscope {
+
+std::vector<std::string_view> WritableFormats() { return {"auto", kOtf2Format, kChromeFormat}; }
+
+Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format) {
+  if (format == "auto") {
+    const std::string extension = std::filesystem::path(path).extension().string();
+    if (extension == ".otf2") {
+      format = kOtf2Format;
+    } else if (extension == ".json") {
+      format = kChromeFormat;
+    } else {
+      return InvalidArgument(fmt::format(
+          "{}: cannot tell the output format from the extension '{}' (.otf2 or .json); name it "
+          "(known: {})",
+          path, extension, fmt::join(WritableFormats(), ", ")));
+    }
+  }
+  if (format == kOtf2Format) return WriteOtf2(trace, path);
+  if (format == kChromeFormat) return WriteChromeJson(trace, path);
+  return InvalidArgument(fmt::format("unknown output format '{}' (known: {})", format,
+                                     fmt::join(WritableFormats(), ", ")));
+}
+
+}  // namespace grainscope

@@ -1,0 +1,21 @@
+// One entry point for every trace format grainscope writes (the `convert` subcommand's back end):
+// picks the writer by name or, with "auto", by the output path's extension.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "model/trace.h"
+
+namespace grainscope {
+
+// Names accepted by WriteTrace's `format` ("auto" included).
+std::vector<std::string_view> WritableFormats();
+
+// "auto" chooses by extension: .otf2 -> OTF2 (an anchor file plus its .def file and directory),
+// .json -> Chrome trace-event JSON. Every writer leaves either the complete output or nothing.
+Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format = "auto");
+
+}  // namespace grainscope
