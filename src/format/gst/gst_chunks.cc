@@ -1,0 +1,248 @@
+#include "format/gst/gst_chunks.h"
+
+#include <fmt/format.h>
+#include <zstd.h>
+
+namespace grainscope::gst {
+namespace {
+
+std::string_view ChunkTypeName(uint32_t type) {
+  switch (type) {
+    case kChunkMetadata: return "metadata";
+    case kChunkClock: return "clock";
+    case kChunkRegionDef: return "region definition";
+    case kChunkStringDef: return "string definition";
+    case kChunkLocationDef: return "location definition";
+    case kChunkEventBlock: return "event block";
+    case kChunkEnd: return "end of trace";
+    default: return "unknown";
+  }
+}
+
+class ChunkParser {
+ public:
+  ChunkParser(std::span<const unsigned char> bytes, std::string_view file) : bytes_(bytes), file_(file) {}
+
+  Result<Chunks> Run() {
+    GS_RETURN_IF_ERROR(ParseHeader());
+    uint64_t offset = header_size_;
+    while (offset < bytes_.size()) {
+      GS_ASSIGN_OR_RETURN(offset, ParseChunk(offset));
+    }
+    return std::move(out_);
+  }
+
+ private:
+  template <typename... Args>
+  Status ErrorAt(uint64_t offset, fmt::format_string<Args...> f, Args&&... args) {
+    return DataLoss(fmt::format("{}: byte {}: {}", file_, offset, fmt::format(f, std::forward<Args>(args)...)));
+  }
+
+  Status ParseHeader() {
+    if (bytes_.size() < sizeof(FileHeader)) {
+      if (bytes_.size() >= 4 && std::memcmp(bytes_.data(), kMagic, 4) != 0)
+        return DataLoss(fmt::format("{}: not a .gst trace (no .gst magic number at byte 0)", file_));
+      return ErrorAt(bytes_.size(), "file ends inside the {}-byte .gst header (the file is {} bytes long)",
+                     sizeof(FileHeader), bytes_.size());
+    }
+    const auto h = Load<FileHeader>(bytes_.data());
+    if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
+      return DataLoss(fmt::format("{}: not a .gst trace (no .gst magic number at byte 0)", file_));
+    if (h.version_major != kVersionMajor) {
+      return ErrorAt(8, "format version {}.{} is not supported (this reader reads version {}.x)",
+                     h.version_major, h.version_minor, kVersionMajor);
+    }
+    if (h.record_size != sizeof(Record))
+      return ErrorAt(16, "record size is {}, expected {}", h.record_size, sizeof(Record));
+    if (h.header_size < sizeof(FileHeader) || h.header_size > bytes_.size()) {
+      return ErrorAt(12, "header size {} is impossible (at least {}, at most the file's {} bytes)",
+                     h.header_size, sizeof(FileHeader), bytes_.size());
+    }
+    header_size_ = h.header_size;
+    out_.version_minor = h.version_minor;
+    return OkStatus();
+  }
+
+  // Parses the chunk at `offset`; returns the offset of the next one.
+  Result<uint64_t> ParseChunk(uint64_t offset) {
+    const uint64_t remaining = bytes_.size() - offset;
+    if (remaining < sizeof(ChunkHeader)) {
+      return ErrorAt(offset, "truncated: a {}-byte chunk header was expected, only {} bytes remain",
+                     sizeof(ChunkHeader), remaining);
+    }
+    const auto h = Load<ChunkHeader>(bytes_.data() + offset);
+    if (h.type == 0 && h.stored_size == 0 && h.raw_size == 0) {
+      return ErrorAt(offset, "zero-filled chunk header: a write the recording process never finished "
+                             "(it was killed while writing the trace)");
+    }
+    const uint64_t payload_offset = offset + sizeof(ChunkHeader);
+    if (h.stored_size > remaining - sizeof(ChunkHeader)) {
+      return ErrorAt(offset, "truncated: {} chunk needs {} payload bytes, only {} remain",
+                     ChunkTypeName(h.type), h.stored_size, remaining - sizeof(ChunkHeader));
+    }
+    std::span<const unsigned char> payload = bytes_.subspan(payload_offset, h.stored_size);
+    const uint64_t next = payload_offset + h.stored_size;
+    if ((h.flags & kChunkZstd) == 0 && h.raw_size != h.stored_size) {
+      return ErrorAt(offset, "{} chunk is not compressed but its raw size {} differs from its stored size {}",
+                     ChunkTypeName(h.type), h.raw_size, h.stored_size);
+    }
+    switch (h.type) {
+      case kChunkEventBlock: GS_RETURN_IF_ERROR(ParseEventBlock(offset, h, payload)); break;
+      case kChunkRegionDef: GS_RETURN_IF_ERROR(ParseRegion(offset, h, payload)); break;
+      case kChunkStringDef: GS_RETURN_IF_ERROR(ParseString(offset, h, payload)); break;
+      case kChunkLocationDef: GS_RETURN_IF_ERROR(ParseLocation(offset, h, payload)); break;
+      case kChunkMetadata: GS_RETURN_IF_ERROR(ParseMetadata(offset, h, payload)); break;
+      case kChunkClock: {
+        GS_RETURN_IF_ERROR(ExpectUncompressedSize(offset, h, sizeof(ClockSample)));
+        const auto sample = Load<ClockSample>(payload.data());
+        if (sample.clock != kClockMonotonic && sample.clock != kClockTsc)
+          return ErrorAt(payload_offset, "clock kind {} is unknown (0 monotonic, 1 tsc)", sample.clock);
+        out_.clock_samples.push_back(sample);
+        break;
+      }
+      case kChunkEnd:
+        GS_RETURN_IF_ERROR(ExpectUncompressedSize(offset, h, sizeof(EndOfTrace)));
+        out_.end = Load<EndOfTrace>(payload.data());
+        break;
+      default:
+        if (out_.skipped_chunks++ == 0) {
+          out_.first_skipped_chunk =
+              fmt::format("{}: byte {}: chunk of unknown type {} ({} bytes) skipped", file_, offset, h.type, h.stored_size);
+        }
+        break;
+    }
+    return next;
+  }
+
+  Status ExpectUncompressedSize(uint64_t offset, const ChunkHeader& h, size_t at_least) {
+    if (h.flags & kChunkZstd) return ErrorAt(offset, "{} chunk is compressed; only event blocks may be", ChunkTypeName(h.type));
+    if (h.stored_size < at_least) {
+      return ErrorAt(offset, "{} chunk has {} payload bytes, expected at least {}", ChunkTypeName(h.type),
+                     h.stored_size, at_least);
+    }
+    return OkStatus();
+  }
+
+  Status ParseEventBlock(uint64_t offset, const ChunkHeader& h, std::span<const unsigned char> payload) {
+    if (h.raw_size % sizeof(Record) != 0) {
+      return ErrorAt(offset, "event block of {} bytes is not a whole number of {}-byte records", h.raw_size,
+                     sizeof(Record));
+    }
+    if (h.raw_size > kMaxChunkRawSize)
+      return ErrorAt(offset, "event block claims {} bytes, more than the limit of {}", h.raw_size, kMaxChunkRawSize);
+    EventBlock block;
+    block.sequence = h.sequence;
+    block.chunk_offset = offset;
+    if (h.flags & kChunkZstd) {
+      block.compressed = true;
+      const unsigned long long content = ZSTD_getFrameContentSize(payload.data(), payload.size());
+      if (content != h.raw_size) {
+        return ErrorAt(offset + sizeof(ChunkHeader), "zstd frame of an event block: expected {} decompressed bytes, the frame says {}",
+                       h.raw_size, content == ZSTD_CONTENTSIZE_UNKNOWN ? std::string("unknown")
+                                   : content == ZSTD_CONTENTSIZE_ERROR ? std::string("it is not a zstd frame")
+                                                                       : std::to_string(content));
+      }
+      block.inflated.resize(h.raw_size);
+      const size_t n = ZSTD_decompress(block.inflated.data(), block.inflated.size(), payload.data(), payload.size());
+      if (ZSTD_isError(n) || n != h.raw_size) {
+        return ErrorAt(offset + sizeof(ChunkHeader), "corrupt zstd frame in an event block: {}",
+                       ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short output");
+      }
+      block.records = block.inflated;
+    } else {
+      block.records = payload;
+    }
+    out_.streams[h.stream].blocks.push_back(std::move(block));
+    return OkStatus();
+  }
+
+  // Reads `size` bytes of text at `at` within `payload`, or fails naming the definition.
+  Result<std::string> Text(uint64_t payload_offset, std::span<const unsigned char> payload, size_t at, uint32_t size,
+                           std::string_view what) {
+    if (at > payload.size() || size > payload.size() - at) {
+      return ErrorAt(payload_offset + at, "{} of {} bytes runs past the end of its chunk ({} bytes left)", what,
+                     size, payload.size() - std::min(at, payload.size()));
+    }
+    return std::string(reinterpret_cast<const char*>(payload.data() + at), size);
+  }
+
+  Status ParseRegion(uint64_t offset, const ChunkHeader& h, std::span<const unsigned char> payload) {
+    GS_RETURN_IF_ERROR(ExpectUncompressedSize(offset, h, sizeof(RegionDef)));
+    const uint64_t at = offset + sizeof(ChunkHeader);
+    const auto def = Load<RegionDef>(payload.data());
+    if (def.id == 0) return ErrorAt(at, "region definition with id 0 (ids start at 1)");
+    RegionDefinition r;
+    r.role = def.role;
+    r.external_id = def.external_id;
+    r.line = def.line;
+    GS_ASSIGN_OR_RETURN(r.name, Text(at, payload, sizeof def, def.name_size, "region name"));
+    GS_ASSIGN_OR_RETURN(r.file, Text(at, payload, sizeof def + def.name_size, def.file_size, "region file name"));
+    auto [it, inserted] = out_.regions.emplace(def.id, r);
+    if (!inserted && (it->second.name != r.name || it->second.role != r.role || it->second.external_id != r.external_id))
+      return ErrorAt(at, "region {} is defined twice, as '{}' and as '{}'", def.id, it->second.name, r.name);
+    return OkStatus();
+  }
+
+  Status ParseString(uint64_t offset, const ChunkHeader& h, std::span<const unsigned char> payload) {
+    GS_RETURN_IF_ERROR(ExpectUncompressedSize(offset, h, sizeof(StringDef)));
+    const uint64_t at = offset + sizeof(ChunkHeader);
+    const auto def = Load<StringDef>(payload.data());
+    if (def.id == 0) return ErrorAt(at, "string definition with id 0 (ids start at 1)");
+    GS_ASSIGN_OR_RETURN(std::string text, Text(at, payload, sizeof def, def.size, "string"));
+    auto [it, inserted] = out_.strings.emplace(def.id, text);
+    if (!inserted && it->second != text)
+      return ErrorAt(at, "string {} is defined twice, as '{}' and as '{}'", def.id, it->second, text);
+    return OkStatus();
+  }
+
+  Status ParseLocation(uint64_t offset, const ChunkHeader& h, std::span<const unsigned char> payload) {
+    GS_RETURN_IF_ERROR(ExpectUncompressedSize(offset, h, sizeof(LocationDef)));
+    const uint64_t at = offset + sizeof(ChunkHeader);
+    const auto def = Load<LocationDef>(payload.data());
+    LocationDefinition loc;
+    loc.os_thread_id = def.os_thread_id;
+    loc.thread_index = def.thread_index;
+    GS_ASSIGN_OR_RETURN(loc.name, Text(at, payload, sizeof def, def.name_size, "thread name"));
+    out_.streams[h.stream].location = std::move(loc);
+    return OkStatus();
+  }
+
+  // (u32 size, bytes) pairs: key, value, key, value, ...
+  Status ParseMetadata(uint64_t offset, const ChunkHeader& h, std::span<const unsigned char> payload) {
+    GS_RETURN_IF_ERROR(ExpectUncompressedSize(offset, h, 0));
+    const uint64_t at = offset + sizeof(ChunkHeader);
+    size_t pos = 0;
+    while (pos < payload.size()) {
+      std::string kv[2];
+      for (std::string& s : kv) {
+        if (payload.size() - pos < 4) {
+          return ErrorAt(at + pos, "metadata entry: a 4-byte length was expected, only {} bytes remain in the chunk",
+                         payload.size() - pos);
+        }
+        const auto size = Load<uint32_t>(payload.data() + pos);
+        GS_ASSIGN_OR_RETURN(s, Text(at, payload, pos + 4, size, &s == &kv[0] ? "metadata key" : "metadata value"));
+        pos += 4 + size;
+      }
+      out_.metadata.emplace_back(std::move(kv[0]), std::move(kv[1]));
+    }
+    return OkStatus();
+  }
+
+  std::span<const unsigned char> bytes_;
+  std::string_view file_;
+  uint64_t header_size_ = 0;
+  Chunks out_;
+};
+
+}  // namespace
+
+std::string EventBlock::Where(size_t index) const {
+  if (compressed) return fmt::format("record {} of the zstd event block at byte {}", index, chunk_offset);
+  return fmt::format("byte {}", chunk_offset + sizeof(ChunkHeader) + index * sizeof(Record));
+}
+
+Result<Chunks> ParseChunks(std::span<const unsigned char> bytes, std::string_view file) {
+  return ChunkParser(bytes, file).Run();
+}
+
+}  // namespace grainscope::gst

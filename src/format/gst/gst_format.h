@@ -1,0 +1,194 @@
+// The native grainscope trace format (.gst): constants and on-disk layouts shared by the writer
+// in the recording runtime (src/record) and the reader (gst_reader.cc). docs/formats/gst.md is the
+// specification; this header is its executable form and must stay in step with it.
+//
+// A file is a header followed by chunks. Every chunk starts with a ChunkHeader giving its type and
+// the exact number of payload bytes that follow, so a reader can skip a chunk it does not know and
+// can check every length against the bytes actually present. Chunks are appended by several
+// writers at once (each thread's blocks, definitions, clock samples), each chunk in one piece at an
+// offset reserved for it, so chunks of different kinds and streams interleave in the file.
+//
+// Event records are fixed-size 16-byte slots in kEventBlock chunks, one stream per thread. A record
+// may own continuation slots after it (`extra`), which is how a reader skips kinds it does not know.
+//
+// Header-only and dependency-free: the recording runtime includes it and must stay light.
+// Everything is little-endian; the structs below are exactly their on-disk layout on the
+// little-endian machines we support (x86-64, aarch64), checked by the static_asserts.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace grainscope::gst {
+
+// "\x89GST\r\n\x1a\n": the high byte catches 7-bit transfers, CR-LF and ^Z catch text-mode mangling
+// (the PNG trick).
+inline constexpr unsigned char kMagic[8] = {0x89, 'G', 'S', 'T', '\r', '\n', 0x1a, '\n'};
+inline constexpr uint16_t kVersionMajor = 1;  // incompatible changes
+inline constexpr uint16_t kVersionMinor = 0;  // additions old readers may ignore
+
+struct FileHeader {
+  unsigned char magic[8];
+  uint16_t version_major;
+  uint16_t version_minor;
+  uint32_t header_size;   // bytes from the start of the file to the first chunk (>= 32)
+  uint32_t record_size;   // 16
+  uint32_t flags;         // 0; no flags defined yet
+  uint64_t reserved;      // 0
+};
+static_assert(sizeof(FileHeader) == 32);
+
+enum ChunkType : uint32_t {
+  kChunkMetadata = 1,    // key/value strings: program, host, clock, overhead, ...
+  kChunkClock = 2,       // one ClockSample
+  kChunkRegionDef = 3,   // RegionDef + name + file
+  kChunkStringDef = 4,   // StringDef + text
+  kChunkLocationDef = 5, // LocationDef + name; the last one of a stream wins
+  kChunkEventBlock = 6,  // records of one stream, possibly zstd-compressed
+  kChunkEnd = 7,         // EndOfTrace; the run finished writing the trace
+};
+
+enum ChunkFlags : uint32_t {
+  kChunkZstd = 1u << 0,  // payload is one zstd frame; raw_size is its decompressed size
+};
+
+struct ChunkHeader {
+  uint32_t type;         // ChunkType
+  uint32_t flags;        // ChunkFlags
+  uint32_t stored_size;  // payload bytes following this header in the file
+  uint32_t raw_size;     // payload bytes after decompression (== stored_size when not compressed)
+  uint32_t stream;       // event blocks and location definitions: the stream (thread); else 0
+  uint32_t sequence;     // event blocks: 0, 1, 2, ... per stream, in recording order; else 0
+};
+static_assert(sizeof(ChunkHeader) == 24);
+
+// Upper bound on a chunk's raw payload, so a corrupt size cannot make a reader allocate gigabytes.
+inline constexpr uint32_t kMaxChunkRawSize = 64u << 20;
+
+// ---- Event records --------------------------------------------------------------------------
+
+enum RecordKind : uint8_t {
+  kRecordRegionBegin = 1,  // id: region
+  kRecordRegionEnd = 2,    // id: region
+  kRecordSendBegin = 3,    // id: message name (string); extra = 1: MessageSlot
+  kRecordSendEnd = 4,      // id: message name
+  kRecordRecvBegin = 5,    // id: message name
+  kRecordRecvEnd = 6,      // id: message name; extra = 1: MessageSlot
+  kRecordMarker = 7,       // id: label (string)
+  kRecordProcessor = 8,    // id: the seed processor id this thread runs from now on
+  kRecordOrigin = 9,       // id: 0. The seed's initialize_clock(): the run's time zero
+};
+inline constexpr uint8_t kLastKnownRecordKind = kRecordOrigin;
+
+struct Record {
+  uint64_t time;   // raw clock value (see ClockSample for the conversion to ns)
+  uint8_t kind;    // RecordKind; unknown kinds are skipped with their `extra` slots
+  uint8_t extra;   // continuation slots that follow and belong to this record
+  uint16_t reserved;
+  uint32_t id;     // region or string id, by kind
+};
+static_assert(sizeof(Record) == 16);
+
+inline constexpr uint32_t kNoRegion = 0;  // ids start at 1; 0 means "none"
+inline constexpr int32_t kNoPeer = -1;
+
+// The continuation slot of kRecordSendBegin and kRecordRecvEnd.
+struct MessageSlot {
+  uint64_t bytes;  // payload size the program reported (0 when unknown)
+  int32_t peer;    // receiving (for a send) or sending (for a receive) thread/rank, or kNoPeer
+  uint32_t grain;  // region id of the grain the message belongs to, or kNoRegion
+};
+static_assert(sizeof(MessageSlot) == sizeof(Record));
+
+// Packs the second half of a Record (kind, extra, id) into one 64-bit store for the hot path.
+constexpr uint64_t PackKindId(uint8_t kind, uint8_t extra, uint32_t id) {
+  return uint64_t{kind} | (uint64_t{extra} << 8) | (uint64_t{id} << 32);
+}
+
+// ---- Definitions ----------------------------------------------------------------------------
+
+enum RegionRole : uint8_t {  // what a region stands for (maps onto the model's RegionRole)
+  kRoleFunction = 0,         // a code region: function, loop, phase
+  kRoleGrain = 1,            // a unit of computation in the seed's sense (task-graph node)
+  kRoleCommunication = 2,    // a user-marked communication call
+  kRoleOther = 3,
+};
+
+// kChunkRegionDef payload: RegionDef, then name_size bytes of name, then file_size bytes of file.
+struct RegionDef {
+  uint32_t id;           // >= 1
+  uint8_t role;          // RegionRole
+  uint8_t reserved[3];
+  int64_t external_id;   // the program's own id (seed grain id), or kNoExternalId
+  uint32_t line;         // source line of the descriptor, 0 when unknown
+  uint32_t name_size;
+  uint32_t file_size;
+  uint32_t reserved2;
+};
+static_assert(sizeof(RegionDef) == 32);
+inline constexpr int64_t kNoExternalId = INT64_MIN;
+
+// kChunkStringDef payload: StringDef then `size` bytes of text (message names, marker labels).
+struct StringDef {
+  uint32_t id;  // >= 1
+  uint32_t size;
+};
+static_assert(sizeof(StringDef) == 8);
+
+// kChunkLocationDef payload: LocationDef then name_size bytes of name. ChunkHeader.stream is the
+// stream it describes.
+struct LocationDef {
+  uint64_t os_thread_id;  // gettid()
+  uint32_t thread_index;  // order in which threads started recording, from 0
+  uint32_t name_size;
+};
+static_assert(sizeof(LocationDef) == 16);
+
+enum ClockKind : uint32_t {
+  kClockMonotonic = 0,  // raw values are CLOCK_MONOTONIC nanoseconds
+  kClockTsc = 1,        // raw values are invariant TSC ticks
+};
+
+// kChunkClock payload: one simultaneous reading of the raw clock and CLOCK_MONOTONIC. The first
+// sample is taken before any event; further samples during and at the end of the run. A reader
+// converts raw values with the line through the first and the last sample; with a single sample
+// it uses nominal_ticks_per_ns (the start-up calibration).
+struct ClockSample {
+  uint32_t clock;               // ClockKind
+  uint32_t reserved;
+  uint64_t raw;                 // raw clock value
+  int64_t monotonic_ns;         // CLOCK_MONOTONIC at the same moment
+  double nominal_ticks_per_ns;  // start-up estimate of the raw clock's rate (1.0 for monotonic)
+};
+static_assert(sizeof(ClockSample) == 32);
+
+// kChunkMetadata payload: entries of (uint32 key_size, key, uint32 value_size, value).
+// Keys written by the runtime: program, command_line, host, pid, clock, start_unix_ns,
+// overhead_per_event_ns, overhead_calibration, compression, grainscope_version.
+
+enum EndReason : uint32_t {
+  kEndExit = 0,    // exit(), return from main, or gs_trace_close()
+  kEndSignal = 1,  // a fatal signal; EndOfTrace.signal says which
+};
+
+// kChunkEnd payload. The last chunk the runtime writes; its absence means the run was killed
+// before it could finish the trace (SIGKILL, power loss) and blocks may be missing.
+struct EndOfTrace {
+  uint64_t dropped_events;  // events the runtime could not record (see docs/formats/gst.md)
+  uint32_t reason;          // EndReason
+  int32_t signal;           // the signal number for kEndSignal, else 0
+  uint32_t streams;         // number of streams (threads) that recorded
+  uint32_t reserved;
+};
+static_assert(sizeof(EndOfTrace) == 24);
+
+// Reads a T from possibly unaligned bytes (memory-mapped files give no alignment guarantee).
+template <typename T>
+inline T Load(const unsigned char* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+}  // namespace grainscope::gst

@@ -1,0 +1,554 @@
+#include "format/gst/gst_reader.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "format/gst/gst_chunks.h"
+#include "format/gst/gst_format.h"
+#include "model/trace_builder.h"
+
+namespace grainscope {
+namespace {
+
+using gst::Chunks;
+using gst::ClockSample;
+
+// A read-only mapping of a whole file, unmapped on destruction.
+class MappedFile {
+ public:
+  MappedFile() = default;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile() {
+    if (data_ != nullptr) munmap(data_, size_);
+  }
+
+  Status Open(const std::string& path) {
+    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+      close(fd);
+      return IoError(fmt::format("{}: is not a regular file", path));
+    }
+    size_ = static_cast<size_t>(st.st_size);
+    if (size_ > 0) {
+      void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p == MAP_FAILED) {
+        const int saved = errno;
+        close(fd);
+        return IoError(fmt::format("{}: cannot map: {}", path, std::strerror(saved)));
+      }
+      data_ = p;
+      madvise(data_, size_, MADV_SEQUENTIAL);
+    }
+    close(fd);
+    return OkStatus();
+  }
+
+  std::span<const unsigned char> bytes() const { return {static_cast<const unsigned char*>(data_), size_}; }
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Raw clock values to ns since the first clock sample: the line through the first sample and the
+// sample furthest from it in raw value (a fit over the whole run), or the first sample's nominal
+// rate when the run was too short (< 1 ms) or the samples are missing.
+class ClockConverter {
+ public:
+  static Result<ClockConverter> Make(const std::vector<ClockSample>& samples, std::string_view file) {
+    if (samples.empty()) {
+      return DataLoss(fmt::format("{}: no clock chunk: the raw timestamps cannot be converted to time (the "
+                                  "runtime writes one before any event)", file));
+    }
+    ClockConverter c;
+    c.first_ = samples.front();
+    c.tsc_ = c.first_.clock == gst::kClockTsc;
+    const ClockSample* last = &samples.front();
+    for (const ClockSample& s : samples) {
+      if (s.clock != c.first_.clock)
+        return DataLoss(fmt::format("{}: clock samples disagree about the clock kind ({} and {})", file, c.first_.clock, s.clock));
+      if (s.raw > last->raw) last = &s;
+    }
+    if (!c.tsc_) return c;
+    const int64_t span_ns = last->monotonic_ns - c.first_.monotonic_ns;
+    if (span_ns >= 1'000'000 && last->raw > c.first_.raw) {
+      c.fit_ = true;
+      c.span_raw_ = last->raw - c.first_.raw;
+      c.span_ns_ = span_ns;
+      c.ticks_per_ns_ = static_cast<double>(c.span_raw_) / static_cast<double>(span_ns);
+    } else {
+      c.ticks_per_ns_ = c.first_.nominal_ticks_per_ns;
+      if (!(c.ticks_per_ns_ > 0) || !std::isfinite(c.ticks_per_ns_))
+        return DataLoss(fmt::format("{}: the clock sample has no usable TSC rate ({})", file, c.ticks_per_ns_));
+    }
+    return c;
+  }
+
+  TimeNs ToNs(uint64_t raw) const {
+    const auto delta = static_cast<int64_t>(raw - first_.raw);
+    if (!tsc_) return delta;
+    if (fit_) return static_cast<TimeNs>(static_cast<__int128>(delta) * span_ns_ / static_cast<__int128>(span_raw_));
+    return static_cast<TimeNs>(std::llround(static_cast<double>(delta) / ticks_per_ns_));
+  }
+
+  bool tsc() const { return tsc_; }
+  double ticks_per_ns() const { return ticks_per_ns_; }
+
+ private:
+  ClockSample first_{};
+  bool tsc_ = false;
+  bool fit_ = false;
+  uint64_t span_raw_ = 1;
+  int64_t span_ns_ = 1;
+  double ticks_per_ns_ = 1.0;
+};
+
+// One decoded record of a stream.
+struct Event {
+  TimeNs time;
+  uint8_t kind;
+  uint32_t id;
+  uint64_t bytes = 0;
+  int32_t peer = gst::kNoPeer;
+  uint32_t grain = gst::kNoRegion;
+  uint32_t block;  // index into the stream's sorted blocks, for messages
+  uint32_t index;  // record index in that block
+  TimeNs end_time = 0;  // send begin: the time of its send end (FIFO order of completion)
+};
+
+struct Stream {
+  uint32_t id;
+  gst::StreamChunks* chunks;
+  std::vector<Event> events;
+  std::set<int64_t> processors;
+  LocationId location;
+};
+
+// A message end taking part in name matching: stream index, event index.
+struct MessageEnd {
+  TimeNs order_time;
+  uint32_t stream;
+  uint32_t event;
+};
+
+class GstTraceBuilder {
+ public:
+  GstTraceBuilder(Chunks chunks, std::string_view file)
+      : chunks_(std::move(chunks)), file_(file), builder_(std::string(kGstFormat)) {}
+
+  Result<Trace> Run() {
+    GS_ASSIGN_OR_RETURN(clock_, ClockConverter::Make(chunks_.clock_samples, file_));
+    for (auto& [id, stream_chunks] : chunks_.streams) {
+      Stream s{id, &stream_chunks, {}, {}, {}};
+      GS_RETURN_IF_ERROR(Decode(s));
+      // A thread that only set the origin or its processor id (the seed's main thread calling
+      // initialize_clock()) is not a location: it did nothing the analyses could show.
+      const bool has_events = std::any_of(s.events.begin(), s.events.end(), [](const Event& e) {
+        return e.kind != gst::kRecordProcessor && e.kind != gst::kRecordOrigin;
+      });
+      if (has_events) streams_.push_back(std::move(s));
+    }
+    for (Stream& s : streams_) GS_RETURN_IF_ERROR(CheckNesting(s));
+    AddLocations();
+    AddRegions();
+    MatchMessages();
+    for (Stream& s : streams_) AppendEvents(s);
+    AddMetadataAndDiagnostics();
+    return builder_.Finish();
+  }
+
+ private:
+  template <typename... Args>
+  Status ErrorAt(const Stream& s, const Event& e, fmt::format_string<Args...> f, Args&&... args) {
+    return DataLoss(fmt::format("{}: {} (stream {}): {}", file_, s.chunks->blocks[e.block].Where(e.index), s.id,
+                                fmt::format(f, std::forward<Args>(args)...)));
+  }
+
+  std::string RegionName(uint32_t id) const {
+    auto it = chunks_.regions.find(id);
+    return it == chunks_.regions.end() ? fmt::format("#{}", id) : it->second.name;
+  }
+  std::string StringText(uint32_t id) const {
+    auto it = chunks_.strings.find(id);
+    return it == chunks_.strings.end() ? fmt::format("#{}", id) : it->second;
+  }
+
+  // Orders the stream's blocks, decodes their records and checks that every id is defined.
+  Status Decode(Stream& s) {
+    auto& blocks = s.chunks->blocks;
+    std::stable_sort(blocks.begin(), blocks.end(),
+                     [](const gst::EventBlock& a, const gst::EventBlock& b) { return a.sequence < b.sequence; });
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      if (b > 0 && blocks[b].sequence == blocks[b - 1].sequence) {
+        return DataLoss(fmt::format("{}: byte {}: stream {} has two event blocks with sequence number {} (the "
+                                    "other at byte {})", file_, blocks[b].chunk_offset, s.id, blocks[b].sequence,
+                                    blocks[b - 1].chunk_offset));
+      }
+      const uint32_t expected = b == 0 ? 0 : blocks[b - 1].sequence + 1;
+      if (blocks[b].sequence != expected) {
+        missing_blocks_ += blocks[b].sequence - expected;
+        if (first_missing_.empty()) {
+          first_missing_ = fmt::format("{}: stream {}: event blocks {} to {} are missing (next block at byte {})", file_,
+                                       s.id, expected, blocks[b].sequence - 1, blocks[b].chunk_offset);
+        }
+      }
+      GS_RETURN_IF_ERROR(DecodeBlock(s, static_cast<uint32_t>(b)));
+    }
+    return OkStatus();
+  }
+
+  Status DecodeBlock(Stream& s, uint32_t b) {
+    const gst::EventBlock& block = s.chunks->blocks[b];
+    const size_t count = block.records.size() / sizeof(gst::Record);
+    const unsigned char* base = block.records.data();
+    for (size_t i = 0; i < count; ++i) {
+      const auto r = gst::Load<gst::Record>(base + i * sizeof(gst::Record));
+      Event e{0, r.kind, r.id, 0, gst::kNoPeer, gst::kNoRegion, b, static_cast<uint32_t>(i)};
+      if (r.extra >= count - i) {
+        return ErrorAt(s, e, "record of kind {} claims {} continuation slots, only {} remain in its block", r.kind,
+                       r.extra, count - i - 1);
+      }
+      const size_t first_extra = i + 1;
+      i += r.extra;
+      if (r.kind == 0 || r.kind > gst::kLastKnownRecordKind) {
+        if (skipped_records_++ == 0)
+          first_skipped_record_ = fmt::format("{}: {}: record of unknown kind {} skipped", file_, block.Where(e.index), r.kind);
+        continue;
+      }
+      e.time = clock_.ToNs(r.time);
+      if (!s.events.empty() && e.time < s.events.back().time) {
+        if (backwards_++ == 0) {
+          first_backwards_ = fmt::format("{}: {}: stream {}: time goes back by {} ns; clamped", file_,
+                                         block.Where(e.index), s.id, s.events.back().time - e.time);
+        }
+        e.time = s.events.back().time;
+      }
+      const bool has_message_slot = r.kind == gst::kRecordSendBegin || r.kind == gst::kRecordRecvEnd;
+      if (has_message_slot) {
+        if (r.extra < 1) return ErrorAt(s, e, "{} record without its message slot", KindName(r.kind));
+        const auto m = gst::Load<gst::MessageSlot>(base + first_extra * sizeof(gst::Record));
+        e.bytes = m.bytes;
+        e.peer = m.peer;
+        e.grain = m.grain;
+        if (e.grain != gst::kNoRegion && !chunks_.regions.count(e.grain))
+          return ErrorAt(s, e, "message names grain region {}, which has no definition", e.grain);
+      }
+      switch (r.kind) {
+        case gst::kRecordRegionBegin:
+        case gst::kRecordRegionEnd:
+          if (!chunks_.regions.count(r.id)) return ErrorAt(s, e, "{} of region {}, which has no definition", KindName(r.kind), r.id);
+          break;
+        case gst::kRecordSendBegin:
+        case gst::kRecordSendEnd:
+        case gst::kRecordRecvBegin:
+        case gst::kRecordRecvEnd:
+        case gst::kRecordMarker:
+          if (!chunks_.strings.count(r.id)) return ErrorAt(s, e, "{} names string {}, which has no definition", KindName(r.kind), r.id);
+          break;
+        case gst::kRecordProcessor:
+          s.processors.insert(static_cast<int32_t>(r.id));
+          break;
+        case gst::kRecordOrigin:
+          if (!origin_ || e.time < *origin_) origin_ = e.time;
+          break;
+        default:
+          break;
+      }
+      s.events.push_back(e);
+    }
+    return OkStatus();
+  }
+
+  static std::string_view KindName(uint8_t kind) {
+    switch (kind) {
+      case gst::kRecordRegionBegin: return "region begin";
+      case gst::kRecordRegionEnd: return "region end";
+      case gst::kRecordSendBegin: return "send begin";
+      case gst::kRecordSendEnd: return "send end";
+      case gst::kRecordRecvBegin: return "receive begin";
+      case gst::kRecordRecvEnd: return "receive end";
+      case gst::kRecordMarker: return "marker";
+      default: return "record";
+    }
+  }
+
+  // Regions, sends and receives must nest on each stream. What is still open at the end of a
+  // stream (the run died inside it) is closed at the stream's last event, and counted.
+  Status CheckNesting(Stream& s) {
+    struct Open {
+      uint8_t kind;
+      uint32_t id;
+      uint32_t event;
+    };
+    std::vector<Open> open;
+    for (uint32_t i = 0; i < s.events.size(); ++i) {
+      Event& e = s.events[i];
+      uint8_t opener = 0;
+      switch (e.kind) {
+        case gst::kRecordRegionBegin:
+        case gst::kRecordSendBegin:
+        case gst::kRecordRecvBegin:
+          open.push_back({e.kind, e.id, i});
+          continue;
+        case gst::kRecordRegionEnd: opener = gst::kRecordRegionBegin; break;
+        case gst::kRecordSendEnd: opener = gst::kRecordSendBegin; break;
+        case gst::kRecordRecvEnd: opener = gst::kRecordRecvBegin; break;
+        default: continue;
+      }
+      const bool is_region = e.kind == gst::kRecordRegionEnd;
+      const std::string what = is_region ? fmt::format("region '{}'", RegionName(e.id))
+                                         : fmt::format("message '{}'", StringText(e.id));
+      if (open.empty())
+        return ErrorAt(s, e, "{} of {} but nothing is open on this thread", KindName(e.kind), what);
+      const Open& top = open.back();
+      if (top.kind != opener || top.id != e.id) {
+        const Event& te = s.events[top.event];
+        return ErrorAt(s, e, "{} of {} but the innermost open one is the {} of {} at {}: begins and ends must nest",
+                       KindName(e.kind), what, KindName(top.kind),
+                       top.kind == gst::kRecordRegionBegin ? fmt::format("region '{}'", RegionName(top.id))
+                                                          : fmt::format("message '{}'", StringText(top.id)),
+                       s.chunks->blocks[te.block].Where(te.index));
+      }
+      if (e.kind == gst::kRecordSendEnd) s.events[top.event].end_time = e.time;
+      open.pop_back();
+    }
+    const TimeNs last = s.events.back().time;
+    while (!open.empty()) {
+      const Open o = open.back();
+      open.pop_back();
+      if (unclosed_++ == 0) {
+        const Event& e = s.events[o.event];
+        first_unclosed_ = fmt::format("{}: {}: stream {}: the {} of '{}' is never ended (the run stopped inside it); "
+                                      "closed at the stream's last event", file_, s.chunks->blocks[e.block].Where(e.index),
+                                      s.id, KindName(o.kind), o.kind == gst::kRecordRegionBegin ? RegionName(o.id) : StringText(o.id));
+      }
+      Event end{last, 0, o.id, 0, gst::kNoPeer, gst::kNoRegion, 0, 0};
+      if (o.kind == gst::kRecordRegionBegin) end.kind = gst::kRecordRegionEnd;
+      if (o.kind == gst::kRecordSendBegin) {
+        end.kind = gst::kRecordSendEnd;
+        s.events[o.event].end_time = last;
+      }
+      if (o.kind == gst::kRecordRecvBegin) end.kind = kSyntheticRecvClose;
+      s.events.push_back(end);
+    }
+    return OkStatus();
+  }
+
+  // Threads that recorded exactly one seed processor id, used by no other thread, become
+  // "processor <id>"; the others are threads. Processors come first, by id; then threads.
+  void AddLocations() {
+    std::map<int64_t, int> claims;
+    for (const Stream& s : streams_)
+      for (int64_t p : s.processors) claims[p]++;
+    std::vector<std::pair<int64_t, Stream*>> processors, threads;
+    for (Stream& s : streams_) {
+      if (s.processors.size() == 1 && claims[*s.processors.begin()] == 1) {
+        processors.emplace_back(*s.processors.begin(), &s);
+      } else {
+        threads.emplace_back(s.id, &s);
+        if (!s.processors.empty()) ++shared_processors_;
+      }
+    }
+    std::sort(processors.begin(), processors.end());
+    for (auto& [id, s] : processors) {
+      const auto& def = s->chunks->location;
+      std::string name = def && !def->name.empty() ? def->name : fmt::format("processor {}", id);
+      s->location = builder_.AddLocation(name, LocationKind::kProcessor, id);
+    }
+    for (auto& [id, s] : threads) {
+      const auto& def = s->chunks->location;
+      std::string name = def && !def->name.empty() ? def->name : fmt::format("thread {}", id);
+      s->location = builder_.AddLocation(name, LocationKind::kThread, id);
+    }
+  }
+
+  void AddRegions() {
+    for (const auto& [id, def] : chunks_.regions) {
+      RegionRole role = RegionRole::kFunction;
+      if (def.role == gst::kRoleGrain) role = RegionRole::kGrain;
+      if (def.role == gst::kRoleCommunication) role = RegionRole::kPointToPoint;
+      if (def.role == gst::kRoleOther) role = RegionRole::kOther;
+      regions_[id] = builder_.AddRegion(def.name, role, def.external_id == gst::kNoExternalId ? id : def.external_id);
+    }
+    send_region_ = builder_.AddRegion("send", RegionRole::kPointToPoint, -1);
+    recv_region_ = builder_.AddRegion("receive", RegionRole::kPointToPoint, -1);
+  }
+
+  // FIFO per name, in order of completion (see gst_reader.h).
+  void MatchMessages() {
+    std::map<uint32_t, std::vector<MessageEnd>> sends, recvs;
+    for (uint32_t si = 0; si < streams_.size(); ++si) {
+      const Stream& s = streams_[si];
+      for (uint32_t i = 0; i < s.events.size(); ++i) {
+        const Event& e = s.events[i];
+        if (e.kind == gst::kRecordSendBegin) sends[e.id].push_back({e.end_time, si, i});
+        if (e.kind == gst::kRecordRecvEnd) recvs[e.id].push_back({e.time, si, i});
+      }
+    }
+    auto by_completion = [this](const MessageEnd& a, const MessageEnd& b) {
+      if (a.order_time != b.order_time) return a.order_time < b.order_time;
+      if (streams_[a.stream].id != streams_[b.stream].id) return streams_[a.stream].id < streams_[b.stream].id;
+      return a.event < b.event;
+    };
+    struct Pair {
+      TimeNs time;
+      uint32_t stream_id;
+      uint32_t event;
+      const MessageEnd* send;
+      const MessageEnd* recv;
+    };
+    std::vector<Pair> pairs;
+    for (auto& [name, list] : sends) std::sort(list.begin(), list.end(), by_completion);
+    for (auto& [name, list] : recvs) std::sort(list.begin(), list.end(), by_completion);
+    for (auto& [name, list] : sends) {
+      const auto& r = recvs[name];
+      for (size_t k = 0; k < list.size(); ++k) {
+        const Event& e = streams_[list[k].stream].events[list[k].event];
+        pairs.push_back({e.time, streams_[list[k].stream].id, list[k].event, &list[k], k < r.size() ? &r[k] : nullptr});
+      }
+    }
+    for (auto& [name, list] : recvs) {
+      const size_t sent = sends.count(name) ? sends[name].size() : 0;
+      for (size_t k = sent; k < list.size(); ++k) {
+        const Event& e = streams_[list[k].stream].events[list[k].event];
+        pairs.push_back({e.time, streams_[list[k].stream].id, list[k].event, nullptr, &list[k]});
+      }
+    }
+    // Message ids in order of the send (or, unsent, the receive), ties by stream and position.
+    std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
+      if (a.time != b.time) return a.time < b.time;
+      if (a.stream_id != b.stream_id) return a.stream_id < b.stream_id;
+      return a.event < b.event;
+    });
+    for (const Pair& p : pairs) {
+      MessageInfo info;
+      const Event* send = p.send ? &streams_[p.send->stream].events[p.send->event] : nullptr;
+      const Event* recv = p.recv ? &streams_[p.recv->stream].events[p.recv->event] : nullptr;
+      const Event& any = send ? *send : *recv;
+      const std::string name = StringText(any.id);
+      info.name = name;
+      if (send) {
+        info.sender = streams_[p.send->stream].location;
+        info.bytes = send->bytes;
+        if (send->grain != gst::kNoRegion) info.send_grain = regions_.at(send->grain);
+      }
+      if (recv) {
+        info.receiver = streams_[p.recv->stream].location;
+        if (info.bytes == 0) info.bytes = recv->bytes;
+        if (recv->grain != gst::kNoRegion) info.recv_grain = regions_.at(recv->grain);
+      }
+      const MessageId m = builder_.AddMessage(info);
+      if (send) message_of_[{p.send->stream, p.send->event}] = m;
+      if (recv) message_of_[{p.recv->stream, p.recv->event}] = m;
+      if (!send && unsent_++ == 0) first_unsent_ = fmt::format("{}: message '{}' is received but never sent", file_, name);
+      if (!recv && unreceived_++ == 0) first_unreceived_ = fmt::format("{}: message '{}' is sent but never received", file_, name);
+    }
+  }
+
+  void AppendEvents(const Stream& s) {
+    const LocationId loc = s.location;
+    builder_.Reserve(loc, s.events.size() + s.events.size() / 4);
+    for (uint32_t i = 0; i < s.events.size(); ++i) {
+      const Event& e = s.events[i];
+      const uint32_t si = static_cast<uint32_t>(&s - streams_.data());
+      switch (e.kind) {
+        case gst::kRecordRegionBegin: builder_.Enter(loc, e.time, regions_.at(e.id)); break;
+        case gst::kRecordRegionEnd: builder_.Leave(loc, e.time, regions_.at(e.id)); break;
+        case gst::kRecordSendBegin:
+          builder_.Enter(loc, e.time, send_region_);
+          builder_.Send(loc, e.time, message_of_.at({si, i}));
+          break;
+        case gst::kRecordSendEnd: builder_.Leave(loc, e.time, send_region_); break;
+        case gst::kRecordRecvBegin: builder_.Enter(loc, e.time, recv_region_); break;
+        case gst::kRecordRecvEnd:
+          builder_.Recv(loc, e.time, message_of_.at({si, i}));
+          builder_.Leave(loc, e.time, recv_region_);
+          break;
+        case kSyntheticRecvClose: builder_.Leave(loc, e.time, recv_region_); break;
+        case gst::kRecordMarker: builder_.Marker(loc, e.time, builder_.Intern(StringText(e.id))); break;
+        default: break;  // processor and origin records are not events of the model
+      }
+    }
+  }
+
+  void AddMetadataAndDiagnostics() {
+    builder_.SetOrigin(origin_.value_or(0));
+    for (const auto& [key, value] : chunks_.metadata) builder_.AddMetadata(key, value);
+    builder_.AddMetadata("gst_version", fmt::format("{}.{}", gst::kVersionMajor, chunks_.version_minor));
+    Diagnostics& d = builder_.diagnostics();
+    if (chunks_.end) {
+      builder_.AddMetadata("dropped_events", fmt::format("{}", chunks_.end->dropped_events));
+      builder_.AddMetadata("end", chunks_.end->reason == gst::kEndSignal ? fmt::format("signal {}", chunks_.end->signal) : "exit");
+      if (chunks_.end->dropped_events > 0) {
+        d.AddCount("dropped_events", chunks_.end->dropped_events,
+                   fmt::format("{}: the recording runtime could not record {} event(s)", file_, chunks_.end->dropped_events));
+      }
+    } else {
+      builder_.AddMetadata("dropped_events", "unknown");
+      builder_.AddMetadata("end", "missing");
+      d.Add("trace_not_finished", fmt::format("{}: no end-of-trace chunk: the recording process was killed before it "
+                                              "finished the trace; the last events of each thread may be missing", file_));
+    }
+    if (chunks_.skipped_chunks > 0) d.AddCount("skipped_chunks", chunks_.skipped_chunks, chunks_.first_skipped_chunk);
+    if (skipped_records_ > 0) d.AddCount("skipped_records", skipped_records_, first_skipped_record_);
+    if (missing_blocks_ > 0) d.AddCount("missing_blocks", missing_blocks_, first_missing_);
+    if (backwards_ > 0) d.AddCount("time_went_backwards", backwards_, first_backwards_);
+    if (unclosed_ > 0) d.AddCount("unclosed_regions", unclosed_, first_unclosed_);
+    if (unsent_ > 0) d.AddCount("unsent_messages", unsent_, first_unsent_);
+    if (unreceived_ > 0) d.AddCount("unreceived_messages", unreceived_, first_unreceived_);
+    if (shared_processors_ > 0) {
+      d.AddCount("shared_processor_ids", shared_processors_,
+                 fmt::format("{}: {} thread(s) recorded a seed processor id that is not theirs alone; they are "
+                             "reported as threads", file_, shared_processors_));
+    }
+  }
+
+  // Closes a receive that never ended (no message arrives): not a kind in the file.
+  static constexpr uint8_t kSyntheticRecvClose = 0xff;
+
+  Chunks chunks_;
+  std::string_view file_;
+  TraceBuilder builder_;
+  ClockConverter clock_;
+  std::vector<Stream> streams_;
+  std::map<uint32_t, RegionId> regions_;
+  RegionId send_region_, recv_region_;
+  std::map<std::pair<uint32_t, uint32_t>, MessageId> message_of_;  // (stream index, event) -> message
+  std::optional<TimeNs> origin_;
+  uint64_t skipped_records_ = 0, missing_blocks_ = 0, backwards_ = 0, unclosed_ = 0, unsent_ = 0, unreceived_ = 0;
+  uint64_t shared_processors_ = 0;
+  std::string first_skipped_record_, first_missing_, first_backwards_, first_unclosed_, first_unsent_, first_unreceived_;
+};
+
+}  // namespace
+
+Result<Trace> ReadGst(std::span<const unsigned char> bytes, std::string_view file_name) {
+  GS_ASSIGN_OR_RETURN(Chunks chunks, gst::ParseChunks(bytes, file_name));
+  return GstTraceBuilder(std::move(chunks), file_name).Run();
+}
+
+Result<Trace> ReadGstFile(const std::string& path) {
+  MappedFile file;
+  GS_RETURN_IF_ERROR(file.Open(path));
+  return ReadGst(file.bytes(), path);
+}
+
+bool LooksLikeGst(std::string_view head) {
+  return head.size() >= sizeof gst::kMagic && std::memcmp(head.data(), gst::kMagic, sizeof gst::kMagic) == 0;
+}
+
+}  // namespace grainscope

@@ -1,0 +1,343 @@
+#include "format/gst/gst_reader.h"
+
+#include <gtest/gtest.h>
+#include <zstd.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "format/gst/gst_format.h"
+
+namespace grainscope {
+namespace {
+
+using Bytes = std::vector<unsigned char>;
+
+// Builds .gst images chunk by chunk, the way the runtime writes them.
+class GstImage {
+ public:
+  GstImage() {
+    gst::FileHeader h{};
+    std::memcpy(h.magic, gst::kMagic, 8);
+    h.version_major = gst::kVersionMajor;
+    h.version_minor = gst::kVersionMinor;
+    h.header_size = sizeof h;
+    h.record_size = 16;
+    Put(&h, sizeof h);
+  }
+
+  template <typename T>
+  void Put(const T* p, size_t n) {
+    Append(bytes_, p, n);
+  }
+
+  static void Append(Bytes& to, const void* p, size_t n) {
+    const size_t at = to.size();
+    to.resize(at + n);
+    if (n > 0) std::memcpy(to.data() + at, p, n);
+  }
+
+  void Chunk(uint32_t type, const Bytes& payload, uint32_t stream = 0, uint32_t sequence = 0, uint32_t flags = 0,
+             uint32_t raw_size = UINT32_MAX) {
+    gst::ChunkHeader h{type, flags, static_cast<uint32_t>(payload.size()),
+                       raw_size == UINT32_MAX ? static_cast<uint32_t>(payload.size()) : raw_size, stream, sequence};
+    Put(&h, sizeof h);
+    Put(payload.data(), payload.size());
+  }
+
+  void Clock(uint32_t kind = gst::kClockMonotonic, uint64_t raw = 1000, int64_t mono = 1000, double rate = 1.0) {
+    gst::ClockSample s{kind, 0, raw, mono, rate};
+    Chunk(gst::kChunkClock, Of(s));
+  }
+
+  void Region(uint32_t id, const std::string& name, uint8_t role = gst::kRoleGrain, int64_t external = gst::kNoExternalId) {
+    gst::RegionDef d{};
+    d.id = id;
+    d.role = role;
+    d.external_id = external;
+    d.name_size = static_cast<uint32_t>(name.size());
+    Bytes p = Of(d);
+    Append(p, name.data(), name.size());
+    Chunk(gst::kChunkRegionDef, p);
+  }
+
+  void String(uint32_t id, const std::string& text) {
+    gst::StringDef d{id, static_cast<uint32_t>(text.size())};
+    Bytes p = Of(d);
+    Append(p, text.data(), text.size());
+    Chunk(gst::kChunkStringDef, p);
+  }
+
+  void Block(uint32_t stream, uint32_t sequence, const std::vector<gst::Record>& records, bool zstd = false) {
+    Bytes raw(records.size() * 16);
+    if (!records.empty()) std::memcpy(raw.data(), records.data(), raw.size());
+    if (!zstd) return Chunk(gst::kChunkEventBlock, raw, stream, sequence);
+    Bytes packed(ZSTD_compressBound(raw.size()));
+    packed.resize(ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 1));
+    Chunk(gst::kChunkEventBlock, packed, stream, sequence, gst::kChunkZstd, static_cast<uint32_t>(raw.size()));
+  }
+
+  void End(uint64_t dropped = 0) {
+    gst::EndOfTrace e{dropped, gst::kEndExit, 0, 1, 0};
+    Chunk(gst::kChunkEnd, Of(e));
+  }
+
+  template <typename T>
+  static Bytes Of(const T& v) {
+    Bytes b(sizeof v);
+    std::memcpy(b.data(), &v, sizeof v);
+    return b;
+  }
+
+  Bytes& bytes() { return bytes_; }
+
+ private:
+  Bytes bytes_;
+};
+
+gst::Record R(uint64_t t, uint8_t kind, uint32_t id, uint8_t extra = 0) { return {t, kind, extra, 0, id}; }
+gst::Record Slot(uint64_t bytes, int32_t peer, uint32_t grain) {
+  gst::Record r;
+  gst::MessageSlot m{bytes, peer, grain};
+  std::memcpy(&r, &m, sizeof r);
+  return r;
+}
+
+// Two threads: thread 0 runs grain 1 and sends "x" (64 bytes); thread 1 receives it inside grain 2.
+GstImage TwoThreads(bool zstd = false) {
+  GstImage g;
+  g.Clock();
+  g.Region(1, "producer", gst::kRoleGrain, 1);
+  g.Region(2, "consumer", gst::kRoleGrain, 2);
+  g.String(1, "x");
+  g.Block(0, 0, {R(1100, gst::kRecordRegionBegin, 1), R(1200, gst::kRecordRegionEnd, 1),
+                 R(1210, gst::kRecordSendBegin, 1, 1), Slot(64, 1, 1), R(1220, gst::kRecordSendEnd, 1)}, zstd);
+  g.Block(1, 0, {R(1050, gst::kRecordRegionBegin, 2), R(1060, gst::kRecordRecvBegin, 1),
+                 R(1230, gst::kRecordRecvEnd, 1, 1), Slot(64, 0, 0), R(1300, gst::kRecordRegionEnd, 2)}, zstd);
+  g.End();
+  return g;
+}
+
+Result<Trace> Read(const Bytes& b) { return ReadGst(b, "t.gst"); }
+
+std::string ErrorOf(const Bytes& b) {
+  Result<Trace> r = Read(b);
+  return r.ok() ? std::string("(no error)") : r.status().message();
+}
+
+TEST(GstReader, ReadsTwoThreadsWithAMessage) {
+  for (bool zstd : {false, true}) {
+    GstImage g = TwoThreads(zstd);
+    Result<Trace> r = Read(g.bytes());
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    const Trace& t = *r;
+    EXPECT_EQ(t.format(), "gst");
+    ASSERT_EQ(t.locations().size(), 2u);
+    EXPECT_EQ(t.str(t.location(LocationId(0)).name), "thread 0");
+    const EventColumns& e0 = t.events(LocationId(0));
+    ASSERT_EQ(e0.size(), 5u);  // enter, leave, enter(send), send, leave(send)
+    EXPECT_EQ(e0.kind[2], EventKind::kEnter);
+    EXPECT_EQ(e0.kind[3], EventKind::kSend);
+    EXPECT_EQ(e0.time[0], 100);  // ns since the first clock sample
+    const EventColumns& e1 = t.events(LocationId(1));
+    ASSERT_EQ(e1.size(), 5u);  // enter grain, enter(recv), recv, leave(recv), leave grain
+    EXPECT_EQ(e1.kind[2], EventKind::kRecv);
+    EXPECT_EQ(e1.kind[3], EventKind::kLeave);
+    ASSERT_EQ(t.messages().size(), 1u);
+    EXPECT_TRUE(t.messages().matched(MessageId(0)));
+    EXPECT_EQ(t.messages().bytes[0], 64u);
+    EXPECT_EQ(t.str(t.messages().name[0]), "x");
+    EXPECT_EQ(t.region(t.messages().send_grain[0]).external_id, 1);
+    EXPECT_EQ(t.Metadata("dropped_events"), "0");
+    EXPECT_EQ(t.Metadata("end"), "exit");
+    EXPECT_TRUE(t.diagnostics().empty());
+  }
+}
+
+TEST(GstReader, TscTimesUseTheFitBetweenFirstAndLastSample) {
+  GstImage g;
+  g.Clock(gst::kClockTsc, 1'000'000, 5'000'000, 3.0);     // 3 ticks per ns nominally
+  g.Region(1, "r", gst::kRoleFunction);
+  g.Block(0, 0, {R(1'000'000 + 3'000, gst::kRecordRegionBegin, 1), R(1'000'000 + 6'000'000, gst::kRecordRegionEnd, 1)});
+  g.Clock(gst::kClockTsc, 1'000'000 + 7'000'000, 5'000'000 + 2'000'000, 3.0);  // measured: 3.5 ticks/ns
+  g.End();
+  Result<Trace> r = Read(g.bytes());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const EventColumns& e = r->events(LocationId(0));
+  EXPECT_EQ(e.time[0], 857);  // 3000 / 3.5
+  EXPECT_EQ(e.time[1], 1'714'285);
+}
+
+TEST(GstReader, RejectsWhatIsNotAGstFile) {
+  EXPECT_EQ(ErrorOf(Bytes{'h', 'e', 'l', 'l', 'o', '\n'}), "t.gst: not a .gst trace (no .gst magic number at byte 0)");
+  Bytes header = TwoThreads().bytes();
+  header.resize(20);
+  EXPECT_EQ(ErrorOf(header), "t.gst: byte 20: file ends inside the 32-byte .gst header (the file is 20 bytes long)");
+  Bytes v2 = TwoThreads().bytes();
+  v2[8] = 2;
+  EXPECT_EQ(ErrorOf(v2), "t.gst: byte 8: format version 2.0 is not supported (this reader reads version 1.x)");
+}
+
+TEST(GstReader, TruncatedChunkNamesOffsetAndSizes) {
+  Bytes b = TwoThreads().bytes();
+  b.resize(b.size() - 10);  // into the end chunk's payload
+  const std::string e = ErrorOf(b);
+  EXPECT_NE(e.find("truncated: end of trace chunk needs 24 payload bytes, only 14 remain"), std::string::npos) << e;
+  EXPECT_EQ(e.rfind("t.gst: byte ", 0), 0u) << e;
+}
+
+TEST(GstReader, EveryTruncationIsAnErrorOrAnUnfinishedTrace) {
+  for (bool zstd : {false, true}) {
+    const Bytes full = TwoThreads(zstd).bytes();
+    for (size_t n = 0; n < full.size(); ++n) {
+      Bytes cut(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n));
+      Result<Trace> r = Read(cut);
+      if (r.ok()) {
+        // Cut exactly between two chunks: readable, and it says it is incomplete.
+        EXPECT_EQ(r->Metadata("end"), "missing") << n;
+        EXPECT_EQ(r->diagnostics().Count("trace_not_finished"), 1u) << n;
+      } else {
+        EXPECT_FALSE(r.status().message().empty());
+      }
+    }
+  }
+}
+
+TEST(GstReader, RandomCorruptionNeverCrashes) {
+  std::mt19937 rng(42);
+  const Bytes full = TwoThreads(true).bytes();
+  for (int trial = 0; trial < 2000; ++trial) {
+    Bytes b = full;
+    const int flips = 1 + static_cast<int>(rng() % 4);
+    for (int f = 0; f < flips; ++f) b[rng() % b.size()] ^= static_cast<unsigned char>(1u << (rng() % 8));
+    (void)Read(b);  // any outcome but a crash or a sanitizer report
+  }
+}
+
+TEST(GstReader, ZeroFilledChunkIsAnUnfinishedWrite) {
+  GstImage g = TwoThreads();
+  Bytes b = g.bytes();
+  b.resize(b.size() + 40, 0);
+  const std::string e = ErrorOf(b);
+  EXPECT_NE(e.find("zero-filled chunk header: a write the recording process never finished"), std::string::npos) << e;
+}
+
+TEST(GstReader, RecordWhoseContinuationLeavesItsBlock) {
+  GstImage g;
+  g.Clock();
+  g.String(1, "x");
+  g.Block(0, 0, {R(1100, gst::kRecordSendBegin, 1, 1)});
+  const std::string e = ErrorOf(g.bytes());
+  EXPECT_NE(e.find("record of kind 3 claims 1 continuation slots, only 0 remain in its block"), std::string::npos) << e;
+  EXPECT_NE(e.find("(stream 0)"), std::string::npos) << e;
+}
+
+TEST(GstReader, BlockThatIsNotWholeRecords) {
+  GstImage g;
+  g.Clock();
+  g.Chunk(gst::kChunkEventBlock, Bytes(20, 1));
+  EXPECT_NE(ErrorOf(g.bytes()).find("event block of 20 bytes is not a whole number of 16-byte records"), std::string::npos);
+}
+
+TEST(GstReader, UndefinedRegionIsAnErrorWithItsOffset) {
+  GstImage g;
+  g.Clock();
+  g.Block(0, 0, {R(1100, gst::kRecordRegionBegin, 7)});
+  // Header 32 + clock chunk (24 + 32) + block header 24 = record at byte 112.
+  EXPECT_EQ(ErrorOf(g.bytes()), "t.gst: byte 112 (stream 0): region begin of region 7, which has no definition");
+}
+
+TEST(GstReader, EndsMustNestWithTheirBegins) {
+  GstImage g;
+  g.Clock();
+  g.Region(1, "a", gst::kRoleFunction);
+  g.Region(2, "b", gst::kRoleFunction);
+  g.Block(0, 0, {R(1100, gst::kRecordRegionBegin, 1), R(1110, gst::kRecordRegionBegin, 2), R(1120, gst::kRecordRegionEnd, 1)});
+  const std::string e = ErrorOf(g.bytes());
+  EXPECT_NE(e.find("region end of region 'a' but the innermost open one is the region begin of region 'b'"),
+            std::string::npos) << e;
+}
+
+TEST(GstReader, UnknownRecordKindsAndChunksAreSkippedAndCounted) {
+  GstImage g;
+  g.Clock();
+  g.Region(1, "a", gst::kRoleFunction);
+  g.Chunk(99, Bytes{1, 2, 3});
+  g.Block(0, 0, {R(1100, gst::kRecordRegionBegin, 1), R(1105, 200, 0, 2), R(0, 0, 0), R(0, 0, 0),
+                 R(1120, gst::kRecordRegionEnd, 1)});
+  g.End();
+  Result<Trace> r = Read(g.bytes());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->events(LocationId(0)).size(), 2u);
+  EXPECT_EQ(r->diagnostics().Count("skipped_records"), 1u);
+  EXPECT_EQ(r->diagnostics().Count("skipped_chunks"), 1u);
+}
+
+TEST(GstReader, CorruptZstdBlock) {
+  GstImage g;
+  g.Clock();
+  g.Chunk(gst::kChunkEventBlock, Bytes(40, 7), 0, 0, gst::kChunkZstd, 32);
+  const std::string e = ErrorOf(g.bytes());
+  EXPECT_NE(e.find("zstd frame of an event block: expected 32 decompressed bytes, the frame says it is not a zstd frame"),
+            std::string::npos) << e;
+}
+
+TEST(GstReader, MissingClockAndDuplicateBlocks) {
+  GstImage no_clock;
+  no_clock.Region(1, "a");
+  EXPECT_NE(ErrorOf(no_clock.bytes()).find("no clock chunk"), std::string::npos);
+
+  GstImage twice;
+  twice.Clock();
+  twice.Region(1, "a");
+  twice.Block(0, 0, {R(1100, gst::kRecordRegionBegin, 1)});
+  twice.Block(0, 0, {R(1200, gst::kRecordRegionEnd, 1)});
+  EXPECT_NE(ErrorOf(twice.bytes()).find("stream 0 has two event blocks with sequence number 0"), std::string::npos);
+}
+
+TEST(GstReader, MissingBlocksAndOpenRegionsAreDiagnosed) {
+  GstImage g;
+  g.Clock();
+  g.Region(1, "a");
+  g.Block(0, 0, {R(1100, gst::kRecordRegionBegin, 1)});
+  g.Block(0, 2, {R(1300, gst::kRecordMarker, 1)});
+  g.String(1, "m");
+  Result<Trace> r = Read(g.bytes());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->diagnostics().Count("missing_blocks"), 1u);
+  EXPECT_EQ(r->diagnostics().Count("unclosed_regions"), 1u);
+  EXPECT_EQ(r->diagnostics().Count("trace_not_finished"), 1u);
+  const EventColumns& e = r->events(LocationId(0));
+  ASSERT_EQ(e.size(), 3u);  // enter, marker, leave added at the last event
+  EXPECT_EQ(e.kind[2], EventKind::kLeave);
+  EXPECT_EQ(e.time[2], 300);
+}
+
+TEST(GstReader, SeedProcessorIdsNameLocations) {
+  GstImage g;
+  g.Clock();
+  g.Region(1, "grain 0", gst::kRoleGrain, 0);
+  g.Block(0, 0, {R(1000, gst::kRecordOrigin, 0), R(1100, gst::kRecordProcessor, 2), R(1100, gst::kRecordRegionBegin, 1),
+                 R(1200, gst::kRecordRegionEnd, 1)});
+  g.Region(2, "grain 1", gst::kRoleGrain, 1);
+  g.Block(1, 0, {R(1100, gst::kRecordProcessor, 1), R(1100, gst::kRecordRegionBegin, 2), R(1150, gst::kRecordRegionEnd, 2)});
+  g.Block(2, 0, {R(999, gst::kRecordOrigin, 0)});  // only the origin: not a location
+  g.End();
+  Result<Trace> r = Read(g.bytes());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->locations().size(), 2u);
+  EXPECT_EQ(r->str(r->location(LocationId(0)).name), "processor 1");  // processors ordered by id
+  EXPECT_EQ(r->location(LocationId(1)).external_id, 2);
+  EXPECT_EQ(r->origin_ns(), -1);  // the earliest origin record, 1 ns before the first clock sample
+}
+
+TEST(GstReader, LooksLikeGst) {
+  EXPECT_TRUE(LooksLikeGst(std::string_view(reinterpret_cast<const char*>(gst::kMagic), 8)));
+  EXPECT_FALSE(LooksLikeGst(" start 1 0 290"));
+  EXPECT_FALSE(LooksLikeGst(""));
+}
+
+}  // namespace
+}  // namespace grainscope

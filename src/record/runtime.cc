@@ -1,0 +1,326 @@
+#include "record/runtime.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "grainscope/trace.h"
+#include "record/clock.h"
+#include "record/crash.h"
+#include "record/flusher.h"
+#include "record/registry.h"
+#include "record/stream.h"
+
+namespace grainscope::record {
+
+std::atomic<uint32_t> g_state{kUninitialized};
+std::atomic<uint32_t> g_generation{0};
+Sink g_sink;
+Options g_options;
+std::atomic<uint64_t> g_dropped_events{0};
+double g_nominal_ticks_per_ns = 1.0;
+
+namespace {
+
+pthread_mutex_t g_control_mutex = PTHREAD_MUTEX_INITIALIZER;
+char g_path[PATH_MAX];
+double g_overhead_ns = 0;
+std::atomic<int64_t> g_seed_origin_ns{0};
+bool g_process_hooks_installed = false;
+
+bool EnvFlag(const char* name, bool fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  return !(std::strcmp(v, "0") == 0 || std::strcmp(v, "off") == 0 || std::strcmp(v, "no") == 0 ||
+           std::strcmp(v, "false") == 0);
+}
+
+// glibc (errno.h, _GNU_SOURCE): the basename of argv[0].
+const char* ProgramName() {
+  return program_invocation_short_name != nullptr && *program_invocation_short_name != '\0'
+             ? program_invocation_short_name
+             : "program";
+}
+
+// GRAINSCOPE_TRACE, or ./grainscope-<program>-<pid>.gst; a directory gets the default name inside.
+void ChoosePath(const char* requested, char* out, size_t size) {
+  char name[NAME_MAX];
+  std::snprintf(name, sizeof name, "grainscope-%s-%ld.gst", ProgramName(), static_cast<long>(getpid()));
+  struct stat st {};
+  if (requested == nullptr || *requested == '\0') {
+    std::snprintf(out, size, "%s", name);
+  } else if (stat(requested, &st) == 0 && S_ISDIR(st.st_mode)) {
+    std::snprintf(out, size, "%s/%s", requested, name);
+  } else {
+    std::snprintf(out, size, "%s", requested);
+  }
+}
+
+// Metadata chunk payload builder: (u32 size, bytes) pairs, in a fixed buffer.
+class MetadataWriter {
+ public:
+  void Add(const char* key, const char* value) {
+    Put(key);
+    Put(value);
+  }
+  void AddNumber(const char* key, double value, const char* format) {
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    Add(key, text);
+  }
+  void Write() {
+    LockDefinitions();
+    WriteSmallChunk(gst::kChunkMetadata, 0, buffer_, size_);
+    UnlockDefinitions();
+  }
+
+ private:
+  void Put(const char* s) {
+    uint32_t n = static_cast<uint32_t>(std::strlen(s));
+    if (n > 4000) n = 4000;
+    if (size_ + 4 + n > sizeof buffer_) return;
+    std::memcpy(buffer_ + size_, &n, 4);
+    std::memcpy(buffer_ + size_ + 4, s, n);
+    size_ += 4 + n;
+  }
+  unsigned char buffer_[16384];
+  uint32_t size_ = 0;
+};
+
+void ReadCommandLine(char* out, size_t size) {
+  out[0] = '\0';
+  FILE* f = std::fopen("/proc/self/cmdline", "re");
+  if (f == nullptr) return;
+  size_t n = std::fread(out, 1, size - 1, f);
+  std::fclose(f);
+  for (size_t i = 0; i + 1 < n; ++i)
+    if (out[i] == '\0') out[i] = ' ';
+  out[n] = '\0';
+}
+
+// TAU's method (SPEC.md section 5): time kRuns loops of kPairs null begin/end pairs through the
+// public API into a scratch stream, keep the fastest loop, divide by its event count. The minimum
+// rejects interrupts and cold caches; what remains is the cost a program pays per event.
+double CalibrateOverheadTicks() {
+  constexpr int kPairs = 1000;
+  constexpr int kRuns = 10;
+  static ThreadStream scratch;  // only the calling thread touches it, only here
+  static gst::Record records[2 * kPairs];
+  static gs_region probe = {"calibration", "", 0, GS_ROLE_OTHER, GS_NO_EXTERNAL_ID, UINT32_MAX};
+  ThreadStream* saved = t_stream;
+  t_stream = &scratch;
+  uint64_t best = UINT64_MAX;
+  for (int run = 0; run < kRuns; ++run) {
+    scratch.cur.store(records, std::memory_order_relaxed);
+    scratch.end.store(records + 2 * kPairs, std::memory_order_relaxed);
+    const uint64_t t0 = ReadClock();
+    for (int i = 0; i < kPairs; ++i) {
+      gs_region_begin(&probe);
+      gs_region_end(&probe);
+    }
+    const uint64_t t1 = ReadClock();
+    if (t1 - t0 < best) best = t1 - t0;
+  }
+  t_stream = saved;
+  return static_cast<double>(best) / (2.0 * kPairs);
+}
+
+void OnExit() { Close(); }
+
+void OnForkChild() {
+  // The child shares the parent's file descriptor but not its threads or offsets: it records
+  // nothing (docs/recording.md).
+  g_state.store(kDisabled, std::memory_order_release);
+  t_stream = &g_null_stream;
+}
+
+void InstallProcessHooks() {
+  if (g_process_hooks_installed) return;
+  g_process_hooks_installed = true;
+  InitThreadExitHook();
+  std::atexit(OnExit);
+  std::at_quick_exit(OnExit);
+  pthread_atfork(nullptr, nullptr, OnForkChild);
+}
+
+void WriteEnd(gst::EndReason reason, int signal, bool in_crash_handler);
+
+}  // namespace
+
+Options OptionsFromEnvironment() {
+  Options o;
+  o.path = std::getenv("GRAINSCOPE_TRACE");
+  o.enable = EnvFlag("GRAINSCOPE_ENABLE", true);
+  o.compress = EnvFlag("GRAINSCOPE_COMPRESS", true);
+  o.signals = EnvFlag("GRAINSCOPE_SIGNALS", true);
+  const char* flush = std::getenv("GRAINSCOPE_FLUSH");
+  o.background_flush = !(flush != nullptr && std::strcmp(flush, "owner") == 0);
+  if (const char* kb = std::getenv("GRAINSCOPE_BUFFER_KB"); kb != nullptr && std::atoi(kb) > 0)
+    o.buffer_kib = static_cast<uint32_t>(std::atoi(kb));
+  o.clock = std::getenv("GRAINSCOPE_CLOCK");
+  if (const char* t = std::getenv("GRAINSCOPE_SEED_TEXT"); t != nullptr && *t != '\0' && std::strcmp(t, "0") != 0)
+    o.seed_text = std::strcmp(t, "precise") == 0 ? SeedText::kPrecise : SeedText::kMilliseconds;
+  return o;
+}
+
+bool Open(const Options& options) {
+  pthread_mutex_lock(&g_control_mutex);
+  const uint32_t state = g_state.load(std::memory_order_acquire);
+  if (state == kRecording || state == kCrashing) {
+    pthread_mutex_unlock(&g_control_mutex);
+    return state == kRecording;
+  }
+  g_options = options;
+  if (g_seed_origin_ns.load() == 0) g_seed_origin_ns.store(MonotonicNs());
+  if (!options.enable) {
+    g_state.store(kDisabled, std::memory_order_release);
+    pthread_mutex_unlock(&g_control_mutex);
+    return true;
+  }
+  ChoosePath(options.path, g_path, sizeof g_path);
+  if (!g_sink.Open(g_path)) {
+    std::fprintf(stderr, "grainscope: cannot create the trace file '%s': %s; recording is off\n", g_path,
+                 std::strerror(errno));
+    g_state.store(kDisabled, std::memory_order_release);
+    pthread_mutex_unlock(&g_control_mutex);
+    return false;
+  }
+  InstallProcessHooks();
+  const ClockChoice clock = SelectClock(options.clock);
+  g_dropped_events.store(0);
+  g_crashing.store(false);
+
+  // The first clock sample, the overhead calibration, a second sample: the calibration loop is
+  // the interval over which the start-up estimate of the TSC rate is taken.
+  const gst::ClockSample first = SampleClock(1.0);
+  const double overhead_ticks = CalibrateOverheadTicks();
+  const int64_t spin_until = MonotonicNs() + 200'000;  // at least 0.2 ms between the samples
+  while (MonotonicNs() < spin_until) {
+  }
+  const gst::ClockSample second = SampleClock(1.0);
+  g_nominal_ticks_per_ns = clock.tsc && second.monotonic_ns > first.monotonic_ns
+                               ? static_cast<double>(second.raw - first.raw) /
+                                     static_cast<double>(second.monotonic_ns - first.monotonic_ns)
+                               : 1.0;
+  g_overhead_ns = overhead_ticks / g_nominal_ticks_per_ns;
+
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
+  LockDefinitions();
+  gst::ClockSample start = first;
+  start.nominal_ticks_per_ns = g_nominal_ticks_per_ns;
+  WriteSmallChunk(gst::kChunkClock, 0, &start, sizeof start);
+  RewriteDefinitions();
+  UnlockDefinitions();
+
+  MetadataWriter meta;
+  char text[4096];
+  meta.Add("program", ProgramName());
+  ReadCommandLine(text, sizeof text);
+  meta.Add("command_line", text);
+  if (gethostname(text, sizeof text) != 0) std::snprintf(text, sizeof text, "unknown");
+  text[sizeof text - 1] = '\0';
+  meta.Add("host", text);
+  meta.AddNumber("pid", static_cast<double>(getpid()), "%.0f");
+  meta.Add("clock", clock.tsc ? "tsc" : "monotonic");
+  meta.Add("clock_reason", clock.reason);
+  meta.AddNumber("tsc_ticks_per_ns", g_nominal_ticks_per_ns, "%.6f");
+  timespec wall{};
+  clock_gettime(CLOCK_REALTIME, &wall);
+  std::snprintf(text, sizeof text, "%lld%09ld", static_cast<long long>(wall.tv_sec), wall.tv_nsec);
+  meta.Add("start_unix_ns", text);
+  meta.AddNumber("overhead_per_event_ns", g_overhead_ns, "%.2f");
+  meta.Add("overhead_calibration", "min of 10 runs of 1000 begin/end pairs, per event");
+  meta.Add("compression", options.compress ? "zstd" : "none");
+  meta.Add("grainscope_version", "0.1.0");
+  meta.Write();
+
+  if (options.signals) InstallCrashHandlers();
+  g_state.store(kRecording, std::memory_order_seq_cst);
+  if (options.background_flush) StartFlusher();
+  pthread_mutex_unlock(&g_control_mutex);
+  return true;
+}
+
+void EnsureStarted() {
+  if (GS_LIKELY(g_state.load(std::memory_order_acquire) != kUninitialized)) return;
+  pthread_mutex_lock(&g_control_mutex);
+  const bool undecided = g_state.load(std::memory_order_acquire) == kUninitialized;
+  pthread_mutex_unlock(&g_control_mutex);
+  if (undecided) Open(OptionsFromEnvironment());
+}
+
+void Close() {
+  pthread_mutex_lock(&g_control_mutex);
+  if (g_state.load(std::memory_order_acquire) != kRecording) {
+    pthread_mutex_unlock(&g_control_mutex);
+    return;
+  }
+  g_state.store(kClosed, std::memory_order_seq_cst);
+  DrainStreamsForClose();
+  WriteClockSample(false);
+  WriteEnd(gst::kEndExit, 0, false);
+  g_sink.Close();
+  // The calling thread's next event re-registers if a new trace is opened.
+  pthread_mutex_unlock(&g_control_mutex);
+}
+
+const char* TracePath() { return g_path; }
+double OverheadPerEventNs() { return g_overhead_ns; }
+bool ClockIsTsc() { return g_clock_is_tsc; }
+
+int64_t SeedTextOriginNs() {
+  int64_t origin = g_seed_origin_ns.load(std::memory_order_relaxed);
+  if (origin == 0) {
+    int64_t expected = 0;
+    g_seed_origin_ns.compare_exchange_strong(expected, MonotonicNs());
+    origin = g_seed_origin_ns.load(std::memory_order_relaxed);
+  }
+  return origin;
+}
+
+void SetSeedTextOrigin(int64_t monotonic_ns) { g_seed_origin_ns.store(monotonic_ns, std::memory_order_relaxed); }
+
+void WriteClockSample(bool in_crash_handler) {
+  gst::ClockSample sample = SampleClock(g_nominal_ticks_per_ns);
+  if (in_crash_handler) {
+    static WriterSlot slot;
+    gst::ChunkHeader h{gst::kChunkClock, 0, sizeof sample, sizeof sample, 0, 0};
+    g_sink.Write(slot, h, &sample, true);
+    return;
+  }
+  LockDefinitions();
+  WriteSmallChunk(gst::kChunkClock, 0, &sample, sizeof sample);
+  UnlockDefinitions();
+}
+
+void CloseForCrash(int signal) {
+  // No lock, no allocation: the state and the definitions lock may be held by the thread the
+  // signal interrupted.
+  g_state.store(kCrashing, std::memory_order_seq_cst);
+  WriteClockSample(true);
+  WriteEnd(gst::kEndSignal, signal, true);
+}
+
+namespace {
+
+void WriteEnd(gst::EndReason reason, int signal, bool in_crash_handler) {
+  gst::EndOfTrace end{};
+  end.dropped_events = g_dropped_events.load(std::memory_order_relaxed);
+  end.reason = reason;
+  end.signal = signal;
+  end.streams = g_stream_count.load(std::memory_order_relaxed);
+  gst::ChunkHeader h{gst::kChunkEnd, 0, sizeof end, sizeof end, 0, 0};
+  static WriterSlot slot;  // close holds the control lock; the crash handler runs once
+  g_sink.Write(slot, h, &end, in_crash_handler);
+}
+
+}  // namespace
+
+}  // namespace grainscope::record

@@ -1,0 +1,298 @@
+// Round trips through the recording API: events recorded -> .gst file -> Trace, with exact counts
+// and order per thread, under the buffer, flush and compression settings the runtime offers.
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "grainscope/trace.h"
+#include "grainscope/trace.hpp"
+#include "record/test_util.h"
+
+namespace grainscope::record {
+namespace {
+
+GS_DEFINE_GRAIN(g_outer, "outer", 7);
+GS_DEFINE_REGION(g_inner, "inner");
+GS_DEFINE_MESSAGE(g_ping, "ping");
+
+TEST(RecordRuntime, RoundTripOneThreadExactEventsInOrder) {
+  ScratchDir dir;
+  const std::string path = dir.File("one.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  gs_region_begin(&g_outer);
+  gs_region_begin(&g_inner);
+  gs_marker(gs_intern("halfway"));
+  gs_region_end(&g_inner);
+  gs_send_begin(gs_message_id(&g_ping), 128, 0);
+  gs_send_end(gs_message_id(&g_ping));
+  gs_recv_begin(gs_message_id(&g_ping));
+  gs_recv_end(gs_message_id(&g_ping), 128, 0);
+  gs_region_end(&g_outer);
+  Close();
+
+  Trace t = MustRead(path);
+  ASSERT_EQ(t.locations().size(), 1u);
+  const EventColumns& e = t.events(LocationId(0));
+  const std::vector<EventKind> expected = {
+      EventKind::kEnter, EventKind::kEnter, EventKind::kMarker, EventKind::kLeave,  // outer, inner, marker
+      EventKind::kEnter, EventKind::kSend,  EventKind::kLeave,                      // send
+      EventKind::kEnter, EventKind::kRecv,  EventKind::kLeave,                      // receive
+      EventKind::kLeave};
+  ASSERT_EQ(e.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(e.kind[i], expected[i]) << "event " << i;
+  for (size_t i = 1; i < e.size(); ++i) EXPECT_LE(e.time[i - 1], e.time[i]);
+  EXPECT_EQ(t.str(t.region(RegionId(e.arg[0])).name), "outer");
+  EXPECT_EQ(t.region(RegionId(e.arg[0])).role, RegionRole::kGrain);
+  EXPECT_EQ(t.region(RegionId(e.arg[0])).external_id, 7);
+  EXPECT_EQ(t.str(t.region(RegionId(e.arg[1])).name), "inner");
+  EXPECT_EQ(t.str(StringId(e.arg[2])), "halfway");
+  ASSERT_EQ(t.messages().size(), 1u);
+  EXPECT_TRUE(t.messages().matched(MessageId(0)));
+  EXPECT_EQ(t.messages().bytes[0], 128u);
+  // The metadata the analyses and the reports rely on.
+  EXPECT_EQ(t.Metadata("dropped_events"), "0");
+  EXPECT_EQ(t.Metadata("end"), "exit");
+  EXPECT_FALSE(t.Metadata("program").empty());
+  EXPECT_FALSE(t.Metadata("host").empty());
+  EXPECT_TRUE(t.Metadata("clock") == "tsc" || t.Metadata("clock") == "monotonic");
+  EXPECT_GT(std::stod(std::string(t.Metadata("overhead_per_event_ns"))), 0.0);
+  EXPECT_TRUE(t.diagnostics().empty());
+}
+
+// Many blocks, with and without compression, with and without the background flusher: every
+// event arrives, in order.
+struct Setting {
+  bool compress;
+  bool background;
+  uint32_t buffer_kib;
+};
+
+class RecordSettings : public ::testing::TestWithParam<Setting> {};
+
+TEST_P(RecordSettings, EveryEventArrivesInOrder) {
+  ScratchDir dir;
+  const std::string path = dir.File("many.gst");
+  Options o = TestOptions(path);
+  o.compress = GetParam().compress;
+  o.background_flush = GetParam().background;
+  o.buffer_kib = GetParam().buffer_kib;
+  ASSERT_TRUE(Open(o));
+  constexpr int kPairs = 150'000;  // 300k records: 73 blocks of 4096
+  for (int i = 0; i < kPairs; ++i) {
+    gs_region_begin(i % 2 ? &g_inner : &g_outer);
+    gs_region_end(i % 2 ? &g_inner : &g_outer);
+  }
+  Close();
+  Trace t = MustRead(path);
+  ASSERT_EQ(t.locations().size(), 1u);
+  const EventColumns& e = t.events(LocationId(0));
+  ASSERT_EQ(e.size(), 2u * kPairs);
+  const uint32_t outer = e.arg[0], inner = e.arg[2];
+  for (int i = 0; i < kPairs; ++i) {
+    ASSERT_EQ(e.arg[2 * i], i % 2 ? inner : outer) << i;
+    ASSERT_EQ(e.kind[2 * i + 1], EventKind::kLeave) << i;
+  }
+  EXPECT_EQ(t.Metadata("dropped_events"), "0");
+  if (GetParam().compress && GetParam().background) {
+    // The flusher compressed at least part of it (it may fall behind: owners then write raw).
+    EXPECT_LT(std::filesystem::file_size(path), 2u * kPairs * 16) << "no block was compressed";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Flush, RecordSettings,
+                         ::testing::Values(Setting{true, true, 512}, Setting{false, true, 512},
+                                           Setting{false, false, 128}, Setting{true, false, 128}));
+
+TEST(RecordRuntime, ManyThreadsRecordConcurrently) {
+  ScratchDir dir;
+  const std::string path = dir.File("threads.gst");
+  Options o = TestOptions(path);
+  o.buffer_kib = 128;  // small rings: owners and the flusher both write blocks
+  ASSERT_TRUE(Open(o));
+  constexpr int kThreads = 8;
+  constexpr int kPairs = 40'000;
+  std::vector<std::thread> threads;
+  for (int k = 0; k < kThreads; ++k) {
+    threads.emplace_back([k] {
+      gs_thread_name(("worker " + std::to_string(k)).c_str());
+      for (int i = 0; i < kPairs; ++i) {
+        GS_SCOPE("body");
+        if (i % 1000 == 0) GS_MARKER("tick");
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  Close();
+
+  Trace t = MustRead(path);
+  ASSERT_EQ(t.locations().size(), static_cast<size_t>(kThreads));
+  for (int k = 0; k < kThreads; ++k) {
+    const LocationId loc = FindLocation(t, "worker " + std::to_string(k));
+    ASSERT_TRUE(loc.valid()) << k;
+    const EventColumns& e = t.events(loc);
+    ASSERT_EQ(e.size(), 2u * kPairs + kPairs / 1000);
+    size_t i = 0;
+    for (int p = 0; p < kPairs; ++p) {
+      ASSERT_EQ(e.kind[i++], EventKind::kEnter);
+      if (p % 1000 == 0) {
+        ASSERT_EQ(e.kind[i++], EventKind::kMarker);
+      }
+      ASSERT_EQ(e.kind[i++], EventKind::kLeave);
+    }
+  }
+  EXPECT_EQ(t.Metadata("dropped_events"), "0");
+}
+
+// A producer and a consumer exchange messages of one name through a queue: every message is
+// paired, in FIFO order, with the right sender and receiver.
+TEST(RecordRuntime, MessagesArePairedAcrossThreads) {
+  ScratchDir dir;
+  const std::string path = dir.File("messages.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<int> queue;
+  constexpr int kMessages = 2000;
+  std::thread producer([&] {
+    gs_thread_name("producer");
+    for (int i = 0; i < kMessages; ++i) {
+      GS_SEND("item", sizeof(int), 1);
+      std::lock_guard<std::mutex> lock(mu);
+      queue.push_back(i);
+      cv.notify_one();
+    }
+  });
+  std::thread consumer([&] {
+    gs_thread_name("consumer");
+    for (int i = 0; i < kMessages; ++i) {
+      GS_RECV(in, "item");
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait(lock, [&] { return !queue.empty(); });
+      queue.pop_front();
+      in.received(sizeof(int), 0);
+    }
+  });
+  producer.join();
+  consumer.join();
+  Close();
+
+  Trace t = MustRead(path);
+  const LocationId p = FindLocation(t, "producer"), c = FindLocation(t, "consumer");
+  ASSERT_TRUE(p.valid() && c.valid());
+  const MessageTable& m = t.messages();
+  ASSERT_EQ(m.size(), static_cast<size_t>(kMessages));
+  for (uint32_t i = 0; i < m.size(); ++i) {
+    ASSERT_TRUE(m.matched(MessageId(i))) << i;
+    EXPECT_EQ(m.sender[i], p);
+    EXPECT_EQ(m.receiver[i], c);
+    // A message is received after it is sent.
+    EXPECT_LE(t.events(p).time[m.send_event[i]], t.events(c).time[m.recv_event[i]]) << i;
+  }
+}
+
+TEST(RecordRuntime, ThreadsThatExitEarlyKeepTheirEvents) {
+  ScratchDir dir;
+  const std::string path = dir.File("exit.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  for (int round = 0; round < 20; ++round) {  // streams of exited threads are reused
+    std::thread([] {
+      for (int i = 0; i < 100; ++i) {
+        GS_SCOPE("short");
+      }
+    }).join();
+  }
+  Close();
+  Trace t = MustRead(path);
+  ASSERT_EQ(t.locations().size(), 20u);
+  for (const Location& l : t.locations()) {
+    EXPECT_EQ(t.events(LocationId(static_cast<uint32_t>(&l - t.locations().data()))).size(), 200u);
+  }
+}
+
+TEST(RecordRuntime, ReopeningStartsAFreshTraceWithAllDefinitions) {
+  ScratchDir dir;
+  const std::string first = dir.File("first.gst"), second = dir.File("second.gst");
+  ASSERT_TRUE(Open(TestOptions(first)));
+  gs_region_begin(&g_outer);
+  gs_region_end(&g_outer);
+  Close();
+  gs_region_begin(&g_outer);  // not recording: dropped silently
+  gs_region_end(&g_outer);
+  ASSERT_TRUE(Open(TestOptions(second)));
+  gs_region_begin(&g_outer);  // registered during the first trace; defined again in the second
+  gs_region_begin(&g_inner);
+  gs_region_end(&g_inner);
+  gs_region_end(&g_outer);
+  Close();
+  EXPECT_EQ(MustRead(first).event_count(), 2u);
+  Trace t = MustRead(second);
+  EXPECT_EQ(t.event_count(), 4u);
+}
+
+TEST(RecordRuntime, RegionsLeftOpenAtCloseAreClosedAndCounted) {
+  ScratchDir dir;
+  const std::string path = dir.File("open.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  gs_region_begin(&g_outer);
+  Close();
+  Trace t = MustRead(path);
+  EXPECT_EQ(t.event_count(), 2u);
+  EXPECT_EQ(t.diagnostics().Count("unclosed_regions"), 1u);
+}
+
+TEST(RecordRuntime, DisabledRecordsNothingAndCreatesNoFile) {
+  ScratchDir dir;
+  const std::string path = dir.File("off.gst");
+  Options o = TestOptions(path);
+  o.enable = false;
+  ASSERT_TRUE(Open(o));
+  gs_region_begin(&g_outer);
+  gs_region_end(&g_outer);
+  EXPECT_EQ(gs_trace_enabled(), 0);
+  Close();
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST(RecordRuntime, MonotonicClockFallback) {
+  ScratchDir dir;
+  const std::string path = dir.File("mono.gst");
+  Options o = TestOptions(path);
+  o.clock = "monotonic";
+  ASSERT_TRUE(Open(o));
+  gs_region_begin(&g_outer);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  gs_region_end(&g_outer);
+  Close();
+  Trace t = MustRead(path);
+  EXPECT_EQ(t.Metadata("clock"), "monotonic");
+  const EventColumns& e = t.events(LocationId(0));
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_GE(e.time[1] - e.time[0], 2'000'000);
+  EXPECT_LT(e.time[1] - e.time[0], 200'000'000);
+}
+
+TEST(RecordRuntime, DirectoryGetsTheDefaultName) {
+  ScratchDir dir;
+  ASSERT_TRUE(Open(TestOptions(dir.path())));
+  gs_marker(gs_intern("m"));
+  Close();
+  const std::string expected = "grainscope-" + std::string(program_invocation_short_name) + "-" +
+                               std::to_string(getpid()) + ".gst";
+  EXPECT_EQ(std::string(TracePath()), dir.path() + "/" + expected);
+  EXPECT_EQ(MustRead(TracePath()).event_count(), 1u);
+}
+
+TEST(RecordRuntime, UnwritableOutputDisablesRecordingWithoutFailingTheProgram) {
+  ASSERT_FALSE(Open(TestOptions("/nonexistent-dir/x/y.gst")));
+  gs_region_begin(&g_outer);
+  gs_region_end(&g_outer);
+  EXPECT_EQ(gs_trace_enabled(), 0);
+}
+
+}  // namespace
+}  // namespace grainscope::record

@@ -1,0 +1,130 @@
+// The seed's timing routines: the appendix C program shape (a start grain sends the interval to
+// workers, an aggregate grain collects the partial sums) on two threads standing for the seed's
+// two processors. The .gst trace and the seed text printed on stdout must tell the same story.
+#include "grainscope/seed_compat.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include "base/file.h"
+#include "format/seedtext/seedtext_reader.h"
+#include "record/test_util.h"
+
+namespace grainscope::record {
+namespace {
+
+// Processor 1 runs grains 0, 2, 6; processor 2 runs grain 1. Arcs: 0 -> 1, 0 -> 2, 1 -> 6, 2 -> 6.
+void AppendixCShape() {
+  initialize_clock();
+  std::thread p2([] {
+    get_recv_begin_time(1, "superGlue01");
+    // (the interval would be taken from a queue here)
+    get_recv_end_time(1, "superGlue01");
+    get_grain_start_time(2, 1);
+    get_grain_stop_time(2, 1);
+    get_send_begin_time(1, "superGlue16");
+    get_send_end_time(1, "superGlue16");
+  });
+  get_grain_start_time(1, 0);
+  get_grain_stop_time(1, 0);
+  get_send_begin_time(0, "superGlue01");
+  get_send_end_time(0, "superGlue01");
+  get_send_begin_time(0, "superGlue02");
+  get_send_end_time(0, "superGlue02");
+  get_recv_begin_time(2, "superGlue02");
+  get_recv_end_time(2, "superGlue02");
+  get_grain_start_time(1, 2);
+  get_grain_stop_time(1, 2);
+  get_send_begin_time(2, "superGlue26");
+  get_send_end_time(2, "superGlue26");
+  p2.join();
+  get_recv_begin_time(6, "superGlue26");
+  get_recv_end_time(6, "superGlue26");
+  get_recv_begin_time(6, "superGlue16");
+  get_recv_end_time(6, "superGlue16");
+  get_grain_start_time(1, 6);
+  get_grain_stop_time(1, 6);
+}
+
+TEST(SeedCompat, RecordsGrainsProcessorsAndArcsAndPrintsTheSeedText) {
+  ScratchDir dir;
+  const std::string path = dir.File("pi.gst"), text = dir.File("pi.txt");
+  Options o = TestOptions(path);
+  o.seed_text = SeedText::kPrecise;
+  ASSERT_TRUE(Open(o));
+  std::fflush(stdout);
+  const int saved = dup(STDOUT_FILENO);
+  const int fd = open(text.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  dup2(fd, STDOUT_FILENO);
+  AppendixCShape();
+  std::fflush(stdout);
+  dup2(saved, STDOUT_FILENO);
+  close(fd);
+  close(saved);
+  Close();
+
+  Trace gst = MustRead(path);
+  ASSERT_EQ(gst.locations().size(), 2u);
+  EXPECT_EQ(gst.str(gst.location(LocationId(0)).name), "processor 1");
+  EXPECT_EQ(gst.location(LocationId(1)).external_id, 2);
+  EXPECT_EQ(gst.messages().size(), 4u);
+  for (uint32_t m = 0; m < gst.messages().size(); ++m) {
+    EXPECT_TRUE(gst.messages().matched(MessageId(m))) << gst.str(gst.messages().name[m]);
+    EXPECT_TRUE(gst.messages().send_grain[m].valid());
+    EXPECT_TRUE(gst.messages().recv_grain[m].valid());
+  }
+  EXPECT_GE(gst.origin_ns(), 0);
+
+  Result<std::string> content = ReadFile(text);
+  ASSERT_TRUE(content.ok());
+  Result<Trace> seed = ReadSeedText(*content, text);
+  ASSERT_TRUE(seed.ok()) << seed.status().message() << "\n" << *content;
+  ASSERT_EQ(seed->locations().size(), 2u);
+  EXPECT_EQ(seed->messages().size(), gst.messages().size());
+  EXPECT_EQ(seed->event_count(), gst.event_count());
+  // Same grains, same processors, same arcs with the same grain ends.
+  for (uint32_t m = 0; m < gst.messages().size(); ++m) {
+    const std::string_view name = gst.str(gst.messages().name[m]);
+    bool found = false;
+    for (uint32_t k = 0; k < seed->messages().size(); ++k) {
+      if (seed->str(seed->messages().name[k]) != name) continue;
+      found = true;
+      EXPECT_EQ(seed->region(seed->messages().send_grain[k]).external_id,
+                gst.region(gst.messages().send_grain[m]).external_id);
+      EXPECT_EQ(seed->region(seed->messages().recv_grain[k]).external_id,
+                gst.region(gst.messages().recv_grain[m]).external_id);
+    }
+    EXPECT_TRUE(found) << name;
+  }
+}
+
+TEST(SeedCompat, TextOnlyWhenRecordingIsOff) {
+  ScratchDir dir;
+  const std::string path = dir.File("off.gst"), text = dir.File("off.txt");
+  Options o = TestOptions(path);
+  o.enable = false;
+  o.seed_text = SeedText::kMilliseconds;
+  ASSERT_TRUE(Open(o));
+  std::fflush(stdout);
+  const int saved = dup(STDOUT_FILENO);
+  const int fd = open(text.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  dup2(fd, STDOUT_FILENO);
+  initialize_clock();
+  get_grain_start_time(1, 0);
+  get_grain_stop_time(1, 0);
+  std::fflush(stdout);
+  dup2(saved, STDOUT_FILENO);
+  close(fd);
+  close(saved);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  Result<std::string> content = ReadFile(text);
+  ASSERT_TRUE(content.ok());
+  EXPECT_EQ(*content, " start \t1\t0\t\t0\n stop \t1\t0\t\t0\n");
+}
+
+}  // namespace
+}  // namespace grainscope::record

@@ -1,0 +1,338 @@
+#include "record/stream.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+#include "record/flusher.h"
+#include "record/registry.h"
+#include "record/runtime.h"
+
+namespace grainscope::record {
+
+constinit thread_local ThreadStream* t_stream __attribute__((tls_model("initial-exec"))) = &g_null_stream;
+constinit ThreadStream g_null_stream;  // cur == end == nullptr: every event takes the slow path
+ThreadStream* g_streams[kMaxStreams];
+std::atomic<uint32_t> g_stream_count{0};
+
+namespace {
+
+pthread_mutex_t g_streams_mutex = PTHREAD_MUTEX_INITIALIZER;
+pthread_key_t g_exit_key;
+uint32_t g_next_stream_id = 0;        // per generation; guarded by g_streams_mutex
+uint32_t g_stream_id_generation = 0;  // the generation g_next_stream_id counts for
+
+void PauseBriefly() { sched_yield(); }
+
+void SleepMicroseconds(long us) {
+  timespec ts{0, us * 1000};
+  nanosleep(&ts, nullptr);
+}
+
+uint32_t BlockCountFor(uint32_t buffer_kib) {
+  uint32_t blocks = buffer_kib / (kBlockRecords * sizeof(gst::Record) / 1024);
+  if (blocks < 2) blocks = 2;
+  if (blocks > kMaxBlocks) blocks = kMaxBlocks;
+  return blocks;
+}
+
+// Starts filling block `index`.
+void BeginBlock(ThreadStream& s, uint32_t index) {
+  Block& b = s.blocks[index];
+  b.state.store(kFilling, std::memory_order_relaxed);
+  s.current = index;
+  s.current_shared.store(index, std::memory_order_relaxed);
+  s.end.store(b.data + kBlockRecords, std::memory_order_relaxed);
+  s.cur.store(b.data, std::memory_order_release);
+}
+
+// Publishes the block being filled, if it holds any record.
+void PublishCurrent(ThreadStream& s) {
+  Block& b = s.blocks[s.current];
+  if (b.state.load(std::memory_order_relaxed) != kFilling) return;
+  const gst::Record* cur = s.cur.load(std::memory_order_relaxed);
+  b.count = static_cast<uint32_t>(cur - b.data);
+  if (b.count == 0) {
+    b.state.store(kFree, std::memory_order_release);
+    return;
+  }
+  b.sequence = s.next_sequence++;
+  b.stream = s.id;
+  b.state.store(kFull, std::memory_order_release);
+}
+
+// Owner: waits until block `index` can be filled again, writing it itself if the flusher has not.
+void ReclaimBlock(ThreadStream& s, uint32_t index) {
+  Block& b = s.blocks[index];
+  for (;;) {
+    uint32_t st = b.state.load(std::memory_order_acquire);
+    if (st == kFree) return;
+    if (st == kFull) {
+      if (b.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) {
+        b.writer.store(s.tid, std::memory_order_relaxed);
+        if (!WriteBlock(b, s.writer, false, nullptr, nullptr, 0))
+          g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
+        b.state.store(kFree, std::memory_order_release);
+        return;
+      }
+      continue;
+    }
+    if (g_crashing.load(std::memory_order_relaxed)) return;  // the handler takes it from here
+    PauseBriefly();  // kWriting: the flusher is on it
+  }
+}
+
+// Sets up (or, for a stream of an earlier trace, resets) the calling thread's stream. A new
+// thread takes over the stream of an exited one: blocks that thread published and the flusher
+// has not written yet keep their own stream id and sequence and are written as usual (by the
+// flusher, or by the new owner when it comes round to them), so a program that starts short
+// threads over and over neither waits for the flusher nor maps new buffers.
+ThreadStream* RegisterThread(ThreadStream* previous) {
+  pthread_mutex_lock(&g_streams_mutex);
+  const uint32_t generation = g_generation.load(std::memory_order_acquire);
+  if (g_stream_id_generation != generation) {
+    g_stream_id_generation = generation;
+    g_next_stream_id = 0;
+  }
+  ThreadStream* s = previous;
+  if (s == nullptr) {
+    const uint32_t n = g_stream_count.load(std::memory_order_relaxed);
+    for (uint32_t i = 0; i < n && s == nullptr; ++i)
+      if (g_streams[i]->exited.load(std::memory_order_acquire) != 0) s = g_streams[i];
+  }
+  if (s == nullptr && g_stream_count.load(std::memory_order_relaxed) < kMaxStreams) {
+    const uint32_t blocks = BlockCountFor(g_options.buffer_kib);
+    const size_t bytes = size_t{blocks} * kBlockRecords * sizeof(gst::Record);
+    // Populated now, so the hot path never takes a page fault on a fresh buffer.
+    void* memory = mmap(nullptr, bytes + sizeof(ThreadStream), PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (memory != MAP_FAILED) {
+      s = new (memory) ThreadStream();
+      s->memory = reinterpret_cast<gst::Record*>(static_cast<char*>(memory) + sizeof(ThreadStream));
+      s->block_count = blocks;
+      for (uint32_t b = 0; b < blocks; ++b) s->blocks[b].data = s->memory + size_t{b} * kBlockRecords;
+      g_streams[g_stream_count.load(std::memory_order_relaxed)] = s;
+      g_stream_count.fetch_add(1, std::memory_order_release);
+    }
+  }
+  if (s == nullptr) {
+    pthread_mutex_unlock(&g_streams_mutex);
+    return nullptr;
+  }
+  s->id = g_next_stream_id++;
+  s->generation = generation;
+  s->tid = CurrentTid();
+  s->next_sequence = 0;
+  s->processor = gst::kNoExternalId;
+  s->exited.store(0, std::memory_order_release);
+  pthread_mutex_unlock(&g_streams_mutex);
+
+  // Start in a free block, searching from the one after the last used: the previous owner's
+  // last blocks may still wait for the flusher, and writing them here would put a system call on
+  // the new thread's first event.
+  uint32_t first = (s->current + 1) % s->block_count;
+  for (uint32_t k = 0; k < s->block_count; ++k) {
+    const uint32_t b = (s->current + 1 + k) % s->block_count;
+    if (s->blocks[b].state.load(std::memory_order_acquire) == kFree) {
+      first = b;
+      break;
+    }
+  }
+  ReclaimBlock(*s, first);
+  BeginBlock(*s, first);
+  pthread_setspecific(g_exit_key, s);
+  t_stream = s;
+  return s;
+}
+
+// pthread key destructor: the thread is exiting; publish what it recorded.
+void OnThreadExit(void* arg) {
+  auto* s = static_cast<ThreadStream*>(arg);
+  s->busy.store(1, std::memory_order_seq_cst);
+  // Published without waking the flusher: a system call here would lengthen every join of a
+  // short thread; the flusher comes by within its idle period (50 ms), and a crash or close
+  // writes the block anyway.
+  if (g_state.load(std::memory_order_seq_cst) == kRecording &&
+      s->generation == g_generation.load(std::memory_order_relaxed)) {
+    PublishCurrent(*s);
+  }
+  s->end.store(nullptr, std::memory_order_relaxed);
+  t_stream = &g_null_stream;
+  s->exited.store(1, std::memory_order_release);
+  s->busy.store(0, std::memory_order_release);
+}
+
+// Writes the records [data, data + count) of a block that is not published (the one being
+// filled at close or crash) as the stream's next block.
+void WritePartialBlock(ThreadStream& s, Block& b, uint32_t count, WriterSlot& slot, bool crash) {
+  if (count == 0) return;
+  b.count = count;
+  b.sequence = s.next_sequence++;
+  b.stream = s.id;
+  if (!WriteBlock(b, slot, crash, nullptr, nullptr, 0)) g_dropped_events.fetch_add(count, std::memory_order_relaxed);
+}
+
+// Records in the block being filled, from the owner's published end.
+uint32_t FilledCount(const ThreadStream& s, const Block& b) {
+  const gst::Record* cur = s.cur.load(std::memory_order_acquire);
+  if (cur < b.data || cur > b.data + kBlockRecords) return 0;
+  return static_cast<uint32_t>(cur - b.data);
+}
+
+bool ThisGeneration(const ThreadStream& s) {
+  return s.generation == g_generation.load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void InitThreadExitHook() { pthread_key_create(&g_exit_key, OnThreadExit); }
+
+gst::Record* AcquireSlow(uint32_t slots) {
+  ThreadStream* s = t_stream;
+  if (s == &g_null_stream) {
+    EnsureStarted();
+    if (g_state.load(std::memory_order_acquire) != kRecording) return nullptr;
+    s = RegisterThread(nullptr);
+    if (s == nullptr) {
+      g_dropped_events.fetch_add(1, std::memory_order_relaxed);
+      return nullptr;
+    }
+    return s->cur.load(std::memory_order_relaxed);
+  }
+  // Announce before looking at the state; close sets the state, then waits for busy == 0.
+  s->busy.store(1, std::memory_order_seq_cst);
+  gst::Record* result = nullptr;
+  if (g_state.load(std::memory_order_seq_cst) != kRecording) {
+    // Not recording (closed, crashing): drop the event.
+  } else if (!ThisGeneration(*s)) {
+    s->busy.store(0, std::memory_order_release);
+    s = RegisterThread(s);  // a trace opened after the one this stream wrote to
+    return s == nullptr ? nullptr : s->cur.load(std::memory_order_relaxed);
+  } else if (s->end.load(std::memory_order_relaxed) != nullptr) {
+    (void)slots;  // a block always has room for the largest record (2 slots) when it starts
+    PublishCurrent(*s);
+    WakeFlusher();
+    const uint32_t next = (s->current + 1) % s->block_count;
+    ReclaimBlock(*s, next);
+    if (!g_crashing.load(std::memory_order_relaxed)) {
+      BeginBlock(*s, next);
+      result = s->cur.load(std::memory_order_relaxed);
+    }
+  }
+  s->busy.store(0, std::memory_order_release);
+  return result;
+}
+
+bool WriteBlock(const Block& block, WriterSlot& slot, bool in_crash_handler, void* zstd_context,
+                void* scratch, size_t scratch_size) {
+  gst::ChunkHeader h{};
+  h.type = gst::kChunkEventBlock;
+  h.stream = block.stream;
+  h.sequence = block.sequence;
+  h.raw_size = block.count * static_cast<uint32_t>(sizeof(gst::Record));
+  h.stored_size = h.raw_size;
+  const void* payload = block.data;
+  if (zstd_context != nullptr) {
+    const size_t n = CompressBlock(zstd_context, block.data, h.raw_size, scratch, scratch_size);
+    if (n > 0) {
+      h.flags = gst::kChunkZstd;
+      h.stored_size = static_cast<uint32_t>(n);
+      payload = scratch;
+    }
+  }
+  return g_sink.Write(slot, h, payload, in_crash_handler);
+}
+
+void DrainStreamsForClose() {
+  const uint32_t n = g_stream_count.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < n; ++i) g_streams[i]->end.store(nullptr, std::memory_order_relaxed);
+  // Owners already in their slow path finish it (state is no longer kRecording).
+  for (uint32_t i = 0; i < n; ++i)
+    while (g_streams[i]->busy.load(std::memory_order_seq_cst) != 0) PauseBriefly();
+  StopFlusher();
+  WriterSlot slot;
+  for (uint32_t i = 0; i < n; ++i) {
+    ThreadStream& s = *g_streams[i];
+    if (!ThisGeneration(s)) continue;
+    // Published blocks in sequence order, then the one being filled.
+    for (uint32_t k = 1; k <= s.block_count; ++k) {
+      Block& b = s.blocks[(s.current_shared.load(std::memory_order_relaxed) + k) % s.block_count];
+      uint32_t st = kFull;
+      if (b.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) {
+        if (!WriteBlock(b, slot, false, nullptr, nullptr, 0))
+          g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
+        b.state.store(kFree, std::memory_order_release);
+      }
+    }
+    // A thread that exited after the state changed left its block being filled: written here.
+    Block& filling = s.blocks[s.current_shared.load(std::memory_order_relaxed)];
+    if (filling.state.load(std::memory_order_acquire) == kFilling) {
+      WritePartialBlock(s, filling, FilledCount(s, filling), slot, false);
+      filling.state.store(kFree, std::memory_order_release);
+    }
+  }
+}
+
+void DrainStreamsForCrash(uint32_t done_stream, uint32_t done_sequence) {
+  static WriterSlot slot;  // the handler runs once; no stack space needed for it
+  const pid_t self = CurrentTid();
+  const uint32_t n = g_stream_count.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < n; ++i) g_streams[i]->end.store(nullptr, std::memory_order_relaxed);
+  // Other threads may be in the middle of a block write: give them a moment (they run on while
+  // this thread handles the signal). Blocks stuck in kWriting after that are lost.
+  for (int waited_ms = 0; waited_ms < 500; ++waited_ms) {
+    bool busy = false;
+    for (uint32_t i = 0; i < n && !busy; ++i) {
+      const ThreadStream& s = *g_streams[i];
+      for (uint32_t b = 0; b < s.block_count && !busy; ++b) {
+        busy = s.blocks[b].state.load(std::memory_order_acquire) == kWriting && s.blocks[b].writer.load(std::memory_order_relaxed) != self;
+      }
+    }
+    if (!busy) break;
+    SleepMicroseconds(1000);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    ThreadStream& s = *g_streams[i];
+    if (!ThisGeneration(s)) continue;
+    const uint32_t current = s.current_shared.load(std::memory_order_relaxed);
+    for (uint32_t k = 1; k <= s.block_count; ++k) {
+      Block& b = s.blocks[(current + k) % s.block_count];
+      uint32_t st = b.state.load(std::memory_order_acquire);
+      // A block this very thread was writing when the signal came: the crash handler has redone
+      // that write from its writer slot if it had reserved space (done_stream/done_sequence),
+      // else it is written here.
+      const bool interrupted_here = st == kWriting && b.writer.load(std::memory_order_relaxed) == self &&
+                                    !(b.stream == done_stream && b.sequence == done_sequence);
+      if (st == kFull || interrupted_here) {
+        if (!WriteBlock(b, slot, true, nullptr, nullptr, 0))
+          g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
+        b.state.store(kFree, std::memory_order_release);
+      }
+    }
+    Block& filling = s.blocks[current];
+    if (filling.state.load(std::memory_order_acquire) == kFilling) {
+      WritePartialBlock(s, filling, FilledCount(s, filling), slot, true);
+      filling.state.store(kFree, std::memory_order_release);
+    }
+  }
+}
+
+void WriteLocationDef(const ThreadStream& stream, const char* name) {
+  unsigned char buffer[sizeof(gst::LocationDef) + 256];
+  size_t name_size = std::strlen(name);
+  if (name_size > 256) name_size = 256;
+  gst::LocationDef def{};
+  def.os_thread_id = static_cast<uint64_t>(stream.tid);
+  def.thread_index = stream.id;
+  def.name_size = static_cast<uint32_t>(name_size);
+  std::memcpy(buffer, &def, sizeof def);
+  std::memcpy(buffer + sizeof def, name, name_size);
+  WriteSmallChunk(gst::kChunkLocationDef, stream.id, buffer, static_cast<uint32_t>(sizeof def + name_size));
+}
+
+}  // namespace grainscope::record
