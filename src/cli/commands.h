@@ -13,5 +13,6 @@ CommandBody AddInfoCommand(CLI::App& app);
 CommandBody AddReportCommand(CLI::App& app);
 CommandBody AddTaskGraphCommand(CLI::App& app);
 CommandBody AddGanttCommand(CLI::App& app);
+CommandBody AddCritPathCommand(CLI::App& app);
 
 }  // namespace grainscope::cli

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "base/file.h"
+#include "base/numbers.h"
 #include "format/trace_reader.h"
 
 namespace grainscope::cli {
@@ -27,6 +28,15 @@ void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::st
         ->capture_default_str();
   }
   cmd.footer(std::string(kExitCodesHelp));
+}
+
+CLI::Validator NonNegativeInteger(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& value) -> std::string {
+        if (ParseNonNegativeInt(value)) return {};
+        return "expected a non-negative integer number of " + what + ", got '" + value + "'";
+      },
+      "NS>=0");
 }
 
 Result<RenderOptions> MakeRenderOptions(const CommonOptions& o) {

@@ -36,6 +36,9 @@ void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::st
 // Resolves --format and --unit into RenderOptions.
 Result<RenderOptions> MakeRenderOptions(const CommonOptions& o);
 
+// Accepts integers >= 0; `what` names the unit in the error ("nanoseconds").
+CLI::Validator NonNegativeInteger(const std::string& what);
+
 // Writes to stdout, or atomically to `path`.
 Status Emit(const std::string& content, const std::string& path);
 

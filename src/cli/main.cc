@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   add(AddReportCommand);
   add(AddTaskGraphCommand);
   add(AddGanttCommand);
+  add(AddCritPathCommand);
 
   try {
     app.parse(argc, argv);

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "analysis/critpath/critpath.h"
 #include "analysis/profile/profile.h"
 #include "analysis/summary/summary.h"
 #include "analysis/taskgraph/taskgraph.h"
@@ -25,6 +26,7 @@ struct RenderOptions {
 Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& summary, const RenderOptions& o);
 Result<std::string> RenderProfile(const Trace& trace, const ExecutionProfile& p, const RenderOptions& o);
 Result<std::string> RenderTaskGraph(const Trace& trace, const TaskGraph& g, const RenderOptions& o);
+Result<std::string> RenderCriticalPath(const Trace& trace, const CriticalPath& cp, const RenderOptions& o);
 Result<std::string> RenderGantt(const Trace& trace, const std::vector<GanttLane>& lanes,
                                 const RenderOptions& o);
 
