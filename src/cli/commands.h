@@ -14,5 +14,6 @@ CommandBody AddReportCommand(CLI::App& app);
 CommandBody AddTaskGraphCommand(CLI::App& app);
 CommandBody AddGanttCommand(CLI::App& app);
 CommandBody AddCritPathCommand(CLI::App& app);
+CommandBody AddReplayCommand(CLI::App& app);
 
 }  // namespace grainscope::cli

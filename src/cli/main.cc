@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   add(AddTaskGraphCommand);
   add(AddGanttCommand);
   add(AddCritPathCommand);
+  add(AddReplayCommand);
 
   try {
     app.parse(argc, argv);

@@ -1,5 +1,7 @@
 #include "analysis/critpath/critpath.h"
 
+#include "analysis/replay/measured_waits.h"
+
 #include <algorithm>
 #include <map>
 
@@ -7,21 +9,23 @@
 namespace grainscope {
 namespace {
 
-// Bellenot's cost model: work costs its duration, waiting costs nothing, edges cost the latency.
+// Bellenot's cost model: work costs its duration, waiting (measured_waits.h) costs nothing,
+// edges cost the latency.
 class CritPathModel {
  public:
-  CritPathModel(const Trace& t, TimeNs latency) : trace_(t), latency_(latency) {}
+  CritPathModel(const HbGraph& g, TimeNs latency) : trace_(g.trace()), waits_(g), latency_(latency) {}
   TimeNs Start(LocationId) const { return 0; }
   TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
-    if (blocking) return 0;
     const EventColumns& ev = trace_.events(l);
-    return ev.time[e] - ev.time[e - 1];
+    const TimeNs d = ev.time[e] - ev.time[e - 1];
+    return blocking ? d - waits_.Wait(l, e) : d;
   }
   TimeNs Message(MessageId) const { return latency_; }
-  TimeNs Collective(CollectiveId) const { return latency_; }
+  TimeNs Collective(CollectiveId, uint32_t) const { return latency_; }
 
  private:
   const Trace& trace_;
+  MeasuredWaits waits_;
   TimeNs latency_;
 };
 
@@ -152,13 +156,13 @@ void ComputeWork(const HbGraph& g, const CritPathModel& model, CriticalPath& cp,
 }  // namespace
 
 Result<ForwardSweep> SweepCriticalPath(const HbGraph& g, const CritPathOptions& options) {
-  return SweepForward(g, CritPathModel(g.trace(), options.message_latency_ns));
+  return SweepForward(g, CritPathModel(g, options.message_latency_ns));
 }
 
 Result<CriticalPath> ComputeCriticalPath(const Trace& trace, const CritPathOptions& options) {
   if (trace.event_count() == 0) return FailedPrecondition("the trace has no events");
   HbGraph g(trace);
-  CritPathModel model(trace, options.message_latency_ns);
+  CritPathModel model(g, options.message_latency_ns);
   GS_ASSIGN_OR_RETURN(ForwardSweep f, SweepForward(g, model));
 
   CriticalPath cp;

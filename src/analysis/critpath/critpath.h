@@ -1,7 +1,8 @@
 // Critical path, post mortem (SPEC.md §3; Bellenot's cputime generalised to a trace).
 //
 // cp(event) is the length of the longest chain of work that ends at that event: compute segments
-// add their duration, time spent blocked in a receive or a collective adds nothing, a receive
+// add their duration, time spent waiting in a receive or a collective for a partner that was not
+// ready adds nothing (analysis/replay/measured_waits.h says what was waiting), a receive
 // takes the max of its own chain and the sender's chain at the send (+ an optional latency), a
 // collective end the max over the begins that feed it. The critical-path length is the largest cp
 // over all locations; the path is found by walking back along the inputs that realised each max.

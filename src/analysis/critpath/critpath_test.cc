@@ -142,11 +142,13 @@ TEST(CriticalPath, EqualArrivalsTieToTheLowestLocation) {
   s.Join(0, c, 10, 11);
   s.Join(1, c, 10, 11);
   s.Join(2, c, 4, 11);
-  s.Work(2, "after", 11, 12);
+  s.Work(2, "after", 11, 15);
   Trace t = s.Finish();
   Result<CriticalPath> cp = ComputeCriticalPath(t);
   ASSERT_THAT(cp, IsOk());
-  EXPECT_EQ(cp->length_ns, 11);  // 10 before the allreduce + 1 after it; the 1 ns inside is waiting
+  // rank 2 waited 6 of its 7 ns in the allreduce; its last 1 ns (after everyone had arrived) is
+  // work, but the chain from the latest arrivals (10) is longer: 10 + 4.
+  EXPECT_EQ(cp->length_ns, 14);
   EXPECT_EQ(cp->end_location, LocationId(2));
   ASSERT_GE(cp->path.size(), 2u);
   EXPECT_EQ(cp->path[0].location, LocationId(0));  // rank 0 and 1 tie; rank 0 wins
@@ -167,9 +169,9 @@ TEST(CriticalPath, BroadcastWaitsForTheRootOnly) {
   Trace t = s.Finish();
   Result<CriticalPath> cp = ComputeCriticalPath(t);
   ASSERT_THAT(cp, IsOk());
-  // rank 2 arrived last: its own 30 + 5 ns (its 1 ns inside the broadcast counts as waiting);
-  // ranks 0 and 1 follow the root: 10 + 5.
-  EXPECT_EQ(cp->length_ns, 35);
+  // rank 2 arrived long after the root: its 1 ns inside the broadcast is work, not waiting, so
+  // its own 30 + 1 + 5 ns; ranks 0 and 1 follow the root: 10 + 5.
+  EXPECT_EQ(cp->length_ns, 36);
   EXPECT_EQ(cp->end_location, LocationId(2));
   EXPECT_EQ(cp->compute_ns[0], 2 + 5);  // its 8 ns in the broadcast were waiting
 }

@@ -6,7 +6,7 @@
 //   value[first event]   = model.Start(l)
 //   value[e]             = value[e-1] + model.Segment(l, e, blocking)            (program order)
 //   value[kRecv e]       = max(that, value[send] + model.Message(m))             (message edge)
-//   value[kCollEnd e]    = max(that, max over feeding begins + model.Collective(c))
+//   value[kCollEnd e]    = max(that, max over feeding begins + model.Collective(c, member))
 // `blocking` is true for the segment that ends at a receive completion or at a collective end
 // that waits for others: the time a location spent waiting there. Ties keep program order; among
 // collective members the first member (lowest location) realising the max wins.
@@ -24,7 +24,10 @@
 //   TimeNs Start(LocationId l) const;
 //   TimeNs Segment(LocationId l, EventIndex e, bool blocking) const;   // e >= 1
 //   TimeNs Message(MessageId m) const;
-//   TimeNs Collective(CollectiveId c) const;
+//   TimeNs Collective(CollectiveId c, uint32_t member) const;  // to that member's end
+// The forward sweep calls Segment exactly once per event e >= 1, in increasing e on each
+// location, so a model may keep per-location state (a region stack, a NIC clock). The backward
+// sweep calls it in decreasing order: use it only with stateless models.
 #pragma once
 
 #include <algorithm>
@@ -134,15 +137,9 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
       const EventKind kind = ev.kind[e];
       uint32_t member = kNone;
       if (kind == EventKind::kCollEnd) member = MemberEndingAt(g, members, cur.coll_next, e);
-      TimeNs v;
-      Cause why;
-      if (e == 0) {
-        v = model.Start(loc);
-        why = Cause::kStart;
-      } else {
-        v = value[e - 1] + model.Segment(loc, e, IsBlocking(g, kind, member));
-        why = Cause::kProgramOrder;
-      }
+      // First make sure every input of e exists, so that Segment is called once per event.
+      TimeNs in = std::numeric_limits<TimeNs>::min();
+      Cause in_cause = Cause::kProgramOrder;
       if (kind == EventKind::kRecv) {
         const uint32_t m = ev.arg[e];
         if (msgs.send_event[m] != kNoEvent) {
@@ -152,11 +149,8 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
             cur.wait_id = m;
             break;
           }
-          const TimeNs in = out.value[g.flat(sender, msgs.send_event[m])] + model.Message(MessageId(m));
-          if (in > v) {
-            v = in;
-            why = Cause::kMessage;
-          }
+          in = out.value[g.flat(sender, msgs.send_event[m])] + model.Message(MessageId(m));
+          in_cause = Cause::kMessage;
         }
       } else if (kind == EventKind::kCollEnd && member != kNone && g.end_has_inputs(member)) {
         const CollectiveId c = g.instance_of(member);
@@ -165,15 +159,24 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
           cur.wait_id = c.value;
           break;
         }
-        const TimeNs in = (EffectiveShape(g, c) == CollectiveShape::kOneToAll
-                               ? out.value[g.flat(coll.member_location[g.root_member(c)],
-                                                  coll.member_begin[g.root_member(c)])]
-                               : feed_max[c.value]) +
-                          model.Collective(c);
-        if (in > v) {
-          v = in;
-          why = Cause::kCollective;
-        }
+        in = (EffectiveShape(g, c) == CollectiveShape::kOneToAll
+                  ? out.value[g.flat(coll.member_location[g.root_member(c)], coll.member_begin[g.root_member(c)])]
+                  : feed_max[c.value]) +
+             model.Collective(c, member);
+        in_cause = Cause::kCollective;
+      }
+      TimeNs v;
+      Cause why;
+      if (e == 0) {
+        v = model.Start(loc);
+        why = Cause::kStart;
+      } else {
+        v = value[e - 1] + model.Segment(loc, e, IsBlocking(g, kind, member));
+        why = Cause::kProgramOrder;
+      }
+      if (in > v) {
+        v = in;
+        why = in_cause;
       }
       value[e] = v;
       cause[e] = why;
@@ -221,7 +224,7 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
 
   std::vector<TimeNs> latest(g.event_count(), kInf);
   std::vector<uint32_t> ends_done(coll.size(), 0);
-  std::vector<TimeNs> min_all_ends(coll.size(), kInf);      // over every member's end
+  std::vector<TimeNs> min_all_ends(coll.size(), kInf);      // over every member's end, minus its edge cost
   std::vector<TimeNs> min_nonroot_ends(coll.size(), kInf);  // over the non-roots' ends
   std::vector<Cursor> cursors(n);
   std::vector<uint32_t> ready;
@@ -247,7 +250,7 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
     switch (EffectiveShape(g, c)) {
       case CollectiveShape::kAllToOne: {
         const uint32_t root = g.root_member(c);
-        return latest[g.flat(coll.member_location[root], coll.member_end[root])];
+        return latest[g.flat(coll.member_location[root], coll.member_end[root])] - model.Collective(c, root);
       }
       case CollectiveShape::kOneToAll:
         return member == g.root_member(c) ? min_nonroot_ends[c.value] : kInf;
@@ -300,8 +303,8 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
           cur.wait_id = g.instance_of(begin_member).value;
           break;
         }
-        const TimeNs out_l = output_latest(begin_member);
-        if (out_l != kInf) l = std::min(l, out_l - model.Collective(g.instance_of(begin_member)));
+        const TimeNs out_l = output_latest(begin_member);  // edge costs already subtracted
+        if (out_l != kInf) l = std::min(l, out_l);
       }
       late[e] = l;
       --cur.next;
@@ -320,8 +323,9 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
         const uint32_t k = MemberEndingAt(g, members, cur.coll_next, e);
         if (k == kNone) continue;
         const CollectiveId c = g.instance_of(k);
-        min_all_ends[c.value] = std::min(min_all_ends[c.value], l);
-        if (k != g.root_member(c)) min_nonroot_ends[c.value] = std::min(min_nonroot_ends[c.value], l);
+        const TimeNs via = l - model.Collective(c, k);  // latest for a begin feeding this end
+        min_all_ends[c.value] = std::min(min_all_ends[c.value], via);
+        if (k != g.root_member(c)) min_nonroot_ends[c.value] = std::min(min_nonroot_ends[c.value], via);
         ++ends_done[c.value];
         const bool complete = ends_done[c.value] == coll.member_count(c);
         const bool root_out = EffectiveShape(g, c) == CollectiveShape::kAllToOne && k == g.root_member(c);
