@@ -15,5 +15,6 @@ CommandBody AddTaskGraphCommand(CLI::App& app);
 CommandBody AddGanttCommand(CLI::App& app);
 CommandBody AddCritPathCommand(CLI::App& app);
 CommandBody AddReplayCommand(CLI::App& app);
+CommandBody AddCompensateCommand(CLI::App& app);
 
 }  // namespace grainscope::cli

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   add(AddGanttCommand);
   add(AddCritPathCommand);
   add(AddReplayCommand);
+  add(AddCompensateCommand);
 
   try {
     app.parse(argc, argv);

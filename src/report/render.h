@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "analysis/compensate/compensate.h"
 #include "analysis/critpath/critpath.h"
 #include "analysis/profile/profile.h"
 #include "analysis/replay/replay.h"
@@ -31,6 +32,7 @@ Result<std::string> RenderCriticalPath(const Trace& trace, const CriticalPath& c
 // `replayed_path` is the critical path of the replayed run; `what_if` describes the models.
 Result<std::string> RenderReplay(const Trace& trace, const ReplayResult& r, const CriticalPath& replayed_path,
                                  const std::string& what_if, const RenderOptions& o);
+Result<std::string> RenderCompensation(const Trace& trace, const Compensation& c, const RenderOptions& o);
 Result<std::string> RenderGantt(const Trace& trace, const std::vector<GanttLane>& lanes,
                                 const RenderOptions& o);
 

@@ -31,6 +31,11 @@ class WhatIfModel {
   }
 
   TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
+    const TimeNs cost = ModelledSegment(l, e, blocking) - w_.overhead_per_event_ns;
+    return cost > 0 ? cost : 0;
+  }
+
+  TimeNs ModelledSegment(LocationId l, EventIndex e, bool blocking) const {
     const EventColumns& ev = t_.events(l);
     State& s = state_[l.value];
     Apply(s, ev.kind[e - 1], ev.arg[e - 1]);

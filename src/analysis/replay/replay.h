@@ -30,10 +30,13 @@ struct WhatIf {
   std::vector<SpeedFactor> location_speed;
   std::vector<SpeedFactor> region_speed;  // applies to everything inside the region
   std::vector<std::string> removed_regions;  // their time (and everything inside) becomes zero
+  // Measurement overhead of one recorded event, taken off every segment (overhead compensation,
+  // SPEC.md §5): the delay it caused then propagates through messages and collectives.
+  TimeNs overhead_per_event_ns = 0;
 
   bool identity() const {
     return network.kind == NetworkKind::kMeasured && collective.measured && location_speed.empty() &&
-           region_speed.empty() && removed_regions.empty();
+           region_speed.empty() && removed_regions.empty() && overhead_per_event_ns == 0;
   }
 };
 
