@@ -13,5 +13,8 @@ CommandBody AddInfoCommand(CLI::App& app);
 CommandBody AddReportCommand(CLI::App& app);
 CommandBody AddTaskGraphCommand(CLI::App& app);
 CommandBody AddGanttCommand(CLI::App& app);
+CommandBody AddCritPathCommand(CLI::App& app);
+CommandBody AddReplayCommand(CLI::App& app);
+CommandBody AddCompensateCommand(CLI::App& app);
 
 }  // namespace grainscope::cli

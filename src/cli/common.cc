@@ -5,12 +5,13 @@
 #include <fmt/format.h>
 
 #include "base/file.h"
+#include "base/numbers.h"
 #include "format/trace_reader.h"
 
 namespace grainscope::cli {
 
 void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::string>& formats,
-                      bool with_unit) {
+                      bool with_unit, bool with_output) {
   cmd.add_option("TRACE", o.trace, "Trace file to read")->required();
   std::vector<std::string> inputs;
   for (std::string_view f : ReadableFormats()) inputs.emplace_back(f);
@@ -19,14 +20,25 @@ void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::st
   cmd.add_option("-f,--format", o.format, "Output format")
       ->check(CLI::IsMember(formats))
       ->capture_default_str();
-  cmd.add_option("-o,--output", o.output,
-                 "Write to this file instead of stdout (atomically: a temporary file, then a rename)");
+  if (with_output) {
+    cmd.add_option("-o,--output", o.output,
+                   "Write to this file instead of stdout (atomically: a temporary file, then a rename)");
+  }
   if (with_unit) {
     cmd.add_option("--unit", o.unit, "Integer time unit of the seed file format")
         ->check(CLI::IsMember({"s", "ms", "us", "ns"}))
         ->capture_default_str();
   }
   cmd.footer(std::string(kExitCodesHelp));
+}
+
+CLI::Validator NonNegativeInteger(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& value) -> std::string {
+        if (ParseNonNegativeInt(value)) return {};
+        return "expected a non-negative integer number of " + what + ", got '" + value + "'";
+      },
+      "NS>=0");
 }
 
 Result<RenderOptions> MakeRenderOptions(const CommonOptions& o) {

@@ -30,11 +30,15 @@ struct CommonOptions {
 };
 
 // Adds TRACE, --input-format, --format (restricted to `formats`), -o and, when `with_unit`, --unit.
+// Without `with_output`, the command defines -o itself (replay writes a trace there).
 void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::string>& formats,
-                      bool with_unit);
+                      bool with_unit, bool with_output = true);
 
 // Resolves --format and --unit into RenderOptions.
 Result<RenderOptions> MakeRenderOptions(const CommonOptions& o);
+
+// Accepts integers >= 0; `what` names the unit in the error ("nanoseconds").
+CLI::Validator NonNegativeInteger(const std::string& what);
 
 // Writes to stdout, or atomically to `path`.
 Status Emit(const std::string& content, const std::string& path);

@@ -28,6 +28,9 @@ int main(int argc, char** argv) {
   add(AddReportCommand);
   add(AddTaskGraphCommand);
   add(AddGanttCommand);
+  add(AddCritPathCommand);
+  add(AddReplayCommand);
+  add(AddCompensateCommand);
 
   try {
     app.parse(argc, argv);

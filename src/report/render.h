@@ -8,7 +8,10 @@
 
 #include <string>
 
+#include "analysis/compensate/compensate.h"
+#include "analysis/critpath/critpath.h"
 #include "analysis/profile/profile.h"
+#include "analysis/replay/replay.h"
 #include "analysis/summary/summary.h"
 #include "analysis/taskgraph/taskgraph.h"
 #include "base/status.h"
@@ -25,6 +28,11 @@ struct RenderOptions {
 Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& summary, const RenderOptions& o);
 Result<std::string> RenderProfile(const Trace& trace, const ExecutionProfile& p, const RenderOptions& o);
 Result<std::string> RenderTaskGraph(const Trace& trace, const TaskGraph& g, const RenderOptions& o);
+Result<std::string> RenderCriticalPath(const Trace& trace, const CriticalPath& cp, const RenderOptions& o);
+// `replayed_path` is the critical path of the replayed run; `what_if` describes the models.
+Result<std::string> RenderReplay(const Trace& trace, const ReplayResult& r, const CriticalPath& replayed_path,
+                                 const std::string& what_if, const RenderOptions& o);
+Result<std::string> RenderCompensation(const Trace& trace, const Compensation& c, const RenderOptions& o);
 Result<std::string> RenderGantt(const Trace& trace, const std::vector<GanttLane>& lanes,
                                 const RenderOptions& o);
 

@@ -1,0 +1,75 @@
+#include "analysis/compensate/compensate.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "base/numbers.h"
+
+namespace grainscope {
+namespace {
+
+// Inclusive time per region, measured and compensated, from one pass over each location.
+std::vector<RegionCompensation> RegionTimes(const Trace& t, const std::vector<TimeNs>& times) {
+  std::vector<RegionCompensation> out(t.regions().size());
+  for (uint32_t r = 0; r < out.size(); ++r) out[r].region = RegionId(r);
+  std::vector<EventIndex> open;
+  size_t base = 0;
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const EventColumns& ev = t.events(LocationId(l));
+    open.clear();
+    for (EventIndex i = 0; i < ev.size(); ++i) {
+      if (ev.kind[i] == EventKind::kEnter) open.push_back(i);
+      if (ev.kind[i] != EventKind::kLeave) continue;
+      const EventIndex enter = open.back();
+      open.pop_back();
+      RegionCompensation& rc = out[ev.arg[i]];
+      rc.instances++;
+      rc.measured_ns += ev.time[i] - ev.time[enter];
+      rc.compensated_ns += times[base + i] - times[base + enter];
+    }
+    base += ev.size();
+  }
+  std::erase_if(out, [](const RegionCompensation& r) { return r.instances == 0; });
+  std::stable_sort(out.begin(), out.end(), [](const RegionCompensation& a, const RegionCompensation& b) {
+    return a.measured_ns > b.measured_ns;
+  });
+  return out;
+}
+
+}  // namespace
+
+Result<Compensation> Compensate(const Trace& t, const CompensateOptions& o) {
+  Compensation c;
+  if (o.overhead_per_event_ns) {
+    c.overhead_per_event_ns = *o.overhead_per_event_ns;
+    c.overhead_source = "--overhead";
+  } else {
+    const std::string_view value = t.Metadata(kOverheadMetadataKey);
+    std::optional<int64_t> parsed = ParseScaledNs(value, 1);
+    if (value.empty() || !parsed) {
+      return FailedPrecondition(fmt::format(
+          "the trace has no calibrated per-event overhead (metadata '{}'{}); give one with --overhead NS",
+          kOverheadMetadataKey, value.empty() ? "" : fmt::format(" is '{}'", value)));
+    }
+    c.overhead_per_event_ns = *parsed;
+    c.overhead_source = "trace calibration";
+  }
+  WhatIf w;
+  w.overhead_per_event_ns = c.overhead_per_event_ns;
+  GS_ASSIGN_OR_RETURN(ReplayResult r, Replay(t, w, /*check_identity=*/false));
+  c.measured_ns = r.measured_ns;
+  c.compensated_ns = r.predicted_ns;
+  c.locations = std::move(r.locations);
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const EventColumns& ev = t.events(LocationId(l));
+    if (ev.size() == 0) continue;
+    const TimeNs span = ev.time.back() - t.start_ns();
+    c.naive_ns = std::max(c.naive_ns, span - static_cast<TimeNs>(ev.size()) * c.overhead_per_event_ns);
+  }
+  c.regions = RegionTimes(t, r.times);
+  c.times = std::move(r.times);
+  return c;
+}
+
+}  // namespace grainscope

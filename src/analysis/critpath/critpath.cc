@@ -1,0 +1,229 @@
+#include "analysis/critpath/critpath.h"
+
+#include "analysis/replay/measured_waits.h"
+
+#include <algorithm>
+#include <map>
+
+
+namespace grainscope {
+namespace {
+
+// Bellenot's cost model: work costs its duration, waiting (measured_waits.h) costs nothing,
+// edges cost the latency.
+class CritPathModel {
+ public:
+  CritPathModel(const HbGraph& g, TimeNs latency) : trace_(g.trace()), waits_(g), latency_(latency) {}
+  TimeNs Start(LocationId) const { return 0; }
+  TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
+    const EventColumns& ev = trace_.events(l);
+    const TimeNs d = ev.time[e] - ev.time[e - 1];
+    return blocking ? d - waits_.Wait(l, e) : d;
+  }
+  TimeNs Message(MessageId) const { return latency_; }
+  TimeNs Collective(CollectiveId, uint32_t) const { return latency_; }
+
+ private:
+  const Trace& trace_;
+  MeasuredWaits waits_;
+  TimeNs latency_;
+};
+
+// Events [first, last] of a location on the path: the segments first->first+1 ... last-1->last.
+struct Run {
+  LocationId location;
+  EventIndex first;
+  EventIndex last;
+};
+
+std::vector<Run> WalkBack(const HbGraph& g, const ForwardSweep& f, LocationId loc, TimeNs* transfer) {
+  const Trace& t = g.trace();
+  const MessageTable& msgs = t.messages();
+  const CollectiveTable& coll = t.collectives();
+  std::vector<Run> runs;
+  EventIndex e = static_cast<EventIndex>(t.events(loc).size() - 1);
+  EventIndex last = e;
+  while (true) {
+    const uint64_t i = g.flat(loc, e);
+    switch (f.cause[i]) {
+      case Cause::kProgramOrder:
+        --e;
+        continue;
+      case Cause::kStart:
+        runs.push_back({loc, e, last});
+        std::reverse(runs.begin(), runs.end());
+        return runs;
+      case Cause::kMessage: {
+        runs.push_back({loc, e, last});
+        const uint32_t m = t.events(loc).arg[e];
+        LocationId from = msgs.sender[m];
+        *transfer += f.value[i] - f.value[g.flat(from, msgs.send_event[m])];
+        loc = from;
+        e = last = msgs.send_event[m];
+        continue;
+      }
+      case Cause::kCollective: {
+        runs.push_back({loc, e, last});
+        const uint32_t member = g.MemberEndingAt(loc, e);
+        const uint32_t src = f.collective_argmax[g.instance_of(member).value];
+        LocationId from = coll.member_location[src];
+        *transfer += f.value[i] - f.value[g.flat(from, coll.member_begin[src])];
+        loc = from;
+        e = last = coll.member_begin[src];
+        continue;
+      }
+    }
+  }
+}
+
+// Labels each run's segments with their innermost region (one forward pass per location, with
+// the runs of that location in order) and merges neighbours with the same region.
+std::vector<PathSegment> LabelRuns(const HbGraph& g, const ForwardSweep& f, const std::vector<Run>& runs) {
+  const Trace& t = g.trace();
+  std::map<uint32_t, std::vector<size_t>> runs_by_location;  // run indices, in event order
+  for (size_t r = 0; r < runs.size(); ++r) runs_by_location[runs[r].location.value].push_back(r);
+  std::vector<std::vector<PathSegment>> pieces(runs.size());
+  std::vector<uint32_t> stack;
+  for (auto& [l, indices] : runs_by_location) {
+    std::sort(indices.begin(), indices.end(), [&](size_t a, size_t b) { return runs[a].first < runs[b].first; });
+    const LocationId loc(l);
+    const EventColumns& ev = t.events(loc);
+    stack.clear();
+    size_t next = 0;
+    for (EventIndex i = 0; i < ev.size() && next < indices.size(); ++i) {
+      if (ev.kind[i] == EventKind::kEnter) stack.push_back(ev.arg[i]);
+      if (ev.kind[i] == EventKind::kLeave) stack.pop_back();
+      while (next < indices.size() && runs[indices[next]].last <= i) ++next;
+      if (next == indices.size()) break;
+      const Run& run = runs[indices[next]];
+      if (i < run.first) continue;
+      // segment i -> i+1 is on the path
+      const RegionId region = stack.empty() ? RegionId() : RegionId(stack.back());
+      const TimeNs cost = f.value[g.flat(loc, i + 1)] - f.value[g.flat(loc, i)];
+      std::vector<PathSegment>& out = pieces[indices[next]];
+      if (!out.empty() && out.back().region == region) {
+        out.back().end_ns = ev.time[i + 1];
+        out.back().time_ns += cost;
+      } else {
+        out.push_back({loc, region, ev.time[i], ev.time[i + 1], cost});
+      }
+    }
+  }
+  std::vector<PathSegment> path;
+  for (const std::vector<PathSegment>& p : pieces)
+    for (const PathSegment& s : p)
+      if (s.time_ns > 0) {
+        if (!path.empty() && path.back().location == s.location && path.back().region == s.region &&
+            path.back().end_ns == s.start_ns) {
+          path.back().end_ns = s.end_ns;
+          path.back().time_ns += s.time_ns;
+        } else {
+          path.push_back(s);
+        }
+      }
+  return path;
+}
+
+// Per location its non-waiting time, and per region the non-waiting time summed over locations.
+void ComputeWork(const HbGraph& g, const CritPathModel& model, CriticalPath& cp, std::vector<TimeNs>& region_total) {
+  const Trace& t = g.trace();
+  const CollectiveTable& coll = t.collectives();
+  std::vector<uint32_t> stack;
+  cp.compute_ns.assign(g.location_count(), 0);
+  region_total.assign(t.regions().size() + 1, 0);  // last slot: outside any region
+  for (uint32_t l = 0; l < g.location_count(); ++l) {
+    const LocationId loc(l);
+    const EventColumns& ev = t.events(loc);
+    const std::vector<uint32_t>& members = g.members_of(loc);
+    uint32_t begun = 0;
+    stack.clear();
+    for (EventIndex i = 0; i < ev.size(); ++i) {
+      if (i > 0) {
+        uint32_t member = sweep_internal::kNone;
+        if (ev.kind[i] == EventKind::kCollEnd) member = sweep_internal::MemberEndingAt(g, members, begun, i);
+        const TimeNs cost = model.Segment(loc, i, sweep_internal::IsBlocking(g, ev.kind[i], member));
+        cp.compute_ns[l] += cost;
+        region_total[stack.empty() ? t.regions().size() : stack.back()] += cost;
+      }
+      if (ev.kind[i] == EventKind::kEnter) stack.push_back(ev.arg[i]);
+      if (ev.kind[i] == EventKind::kLeave) stack.pop_back();
+      if (ev.kind[i] == EventKind::kCollBegin && begun < members.size()) ++begun;
+    }
+  }
+  (void)coll;
+}
+
+}  // namespace
+
+Result<ForwardSweep> SweepCriticalPath(const HbGraph& g, const CritPathOptions& options) {
+  return SweepForward(g, CritPathModel(g, options.message_latency_ns));
+}
+
+Result<CriticalPath> ComputeCriticalPath(const Trace& trace, const CritPathOptions& options) {
+  if (trace.event_count() == 0) return FailedPrecondition("the trace has no events");
+  HbGraph g(trace);
+  CritPathModel model(g, options.message_latency_ns);
+  GS_ASSIGN_OR_RETURN(ForwardSweep f, SweepForward(g, model));
+
+  CriticalPath cp;
+  cp.measured_ns = trace.end_ns() - trace.start_ns();
+  bool found = false;
+  for (uint32_t l = 0; l < g.location_count(); ++l) {
+    const size_t n = trace.events(LocationId(l)).size();
+    if (n == 0) continue;
+    const TimeNs v = f.value[g.flat(LocationId(l), static_cast<EventIndex>(n - 1))];
+    if (!found || v > cp.length_ns) {
+      cp.length_ns = v;
+      cp.end_location = LocationId(l);
+      found = true;
+    }
+  }
+  cp.path = LabelRuns(g, f, WalkBack(g, f, cp.end_location, &cp.transfer_ns));
+
+  std::vector<TimeNs> region_total;
+  ComputeWork(g, model, cp, region_total);
+  const size_t outside = trace.regions().size();
+  std::vector<TimeNs> on_path(outside + 1, 0);
+  for (const PathSegment& s : cp.path) on_path[s.region.valid() ? s.region.value : outside] += s.time_ns;
+  for (uint32_t r = 0; r <= outside; ++r) {
+    const RegionId region = r == outside ? RegionId() : RegionId(r);
+    if (on_path[r] > 0) {
+      cp.profile.push_back({region, on_path[r],
+                            cp.length_ns > 0 ? static_cast<double>(on_path[r]) / cp.length_ns : 0.0});
+    }
+    const TimeNs mean = region_total[r] / static_cast<TimeNs>(g.location_count());
+    if (on_path[r] > mean) cp.imbalance.push_back({region, on_path[r], mean, on_path[r] - mean});
+  }
+  auto by_time = [](const auto& a, const auto& b) {
+    return a.time_ns != b.time_ns ? a.time_ns > b.time_ns : a.region < b.region;
+  };
+  std::stable_sort(cp.profile.begin(), cp.profile.end(), by_time);
+  std::stable_sort(cp.imbalance.begin(), cp.imbalance.end(), [](const auto& a, const auto& b) {
+    return a.imbalance_ns != b.imbalance_ns ? a.imbalance_ns > b.imbalance_ns : a.region < b.region;
+  });
+
+  TimeNs max_compute = 0, sum_compute = 0;
+  for (TimeNs c : cp.compute_ns) {
+    max_compute = std::max(max_compute, c);
+    sum_compute += c;
+  }
+  const double mean_compute = static_cast<double>(sum_compute) / static_cast<double>(g.location_count());
+  cp.load_balance = max_compute > 0 ? mean_compute / static_cast<double>(max_compute) : 1.0;
+  cp.transfer_efficiency = cp.measured_ns > 0 ? static_cast<double>(cp.length_ns) / cp.measured_ns : 1.0;
+  cp.serialization_efficiency = cp.length_ns > 0 ? static_cast<double>(max_compute) / cp.length_ns : 1.0;
+
+  // Slack: latest start (backward sweep from the path length) - earliest start.
+  std::vector<GrainInstance> grains = CollectGrains(trace);
+  std::vector<TimeNs> earliest;
+  earliest.reserve(grains.size());
+  for (const GrainInstance& gi : grains) earliest.push_back(f.value[g.flat(gi.location, gi.enter)]);
+  f = ForwardSweep();  // release before the backward sweep: state stays within 8 bytes per event
+  GS_ASSIGN_OR_RETURN(std::vector<TimeNs> latest, SweepBackward(g, model, cp.length_ns));
+  for (size_t i = 0; i < grains.size(); ++i) {
+    const TimeNs late = latest[g.flat(grains[i].location, grains[i].enter)];
+    cp.slack.push_back({grains[i], earliest[i], late - earliest[i]});
+  }
+  return cp;
+}
+
+}  // namespace grainscope

@@ -1,0 +1,228 @@
+#include "analysis/critpath/critpath.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "base/status_matchers.h"
+#include "format/seedtext/seedtext_reader.h"
+#include "model/trace_script.h"
+
+namespace grainscope {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Name(const Trace& t, RegionId r) { return r.valid() ? std::string(t.str(t.region(r).name)) : "-"; }
+
+// rank 0 works 10 and sends; rank 1 waits in MPI_Recv from 0 to 12, then works 5.
+Trace Chain() {
+  TraceScript s(2);
+  MessageId m = s.Message(0, 1);
+  s.Work(0, "produce", 0, 10);
+  s.Send(0, m, 10);
+  s.Recv(1, m, 0, 12);
+  s.Work(1, "consume", 12, 17);
+  return s.Finish();
+}
+
+TEST(CriticalPath, ChainCrossesTheMessage) {
+  Trace t = Chain();
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_THAT(cp, IsOk());
+  EXPECT_EQ(cp->length_ns, 15);  // 10 + 5: the 12 ns spent waiting in MPI_Recv is not work
+  EXPECT_EQ(cp->measured_ns, 17);
+  EXPECT_EQ(cp->end_location, LocationId(1));
+  ASSERT_EQ(cp->path.size(), 2u);
+  EXPECT_EQ(cp->path[0].location, LocationId(0));
+  EXPECT_EQ(Name(t, cp->path[0].region), "produce");
+  EXPECT_EQ(cp->path[0].start_ns, 0);
+  EXPECT_EQ(cp->path[0].end_ns, 10);
+  EXPECT_EQ(cp->path[1].location, LocationId(1));
+  EXPECT_EQ(Name(t, cp->path[1].region), "consume");
+  EXPECT_EQ(cp->path[1].time_ns, 5);
+  EXPECT_DOUBLE_EQ(cp->transfer_efficiency, 15.0 / 17.0);
+  ASSERT_EQ(cp->profile.size(), 2u);
+  EXPECT_EQ(Name(t, cp->profile[0].region), "produce");
+  EXPECT_DOUBLE_EQ(cp->profile[0].fraction, 10.0 / 15.0);
+}
+
+TEST(CriticalPath, LatencyIsAddedOnEveryEdge) {
+  Trace t = Chain();
+  Result<CriticalPath> cp = ComputeCriticalPath(t, CritPathOptions{2});
+  ASSERT_THAT(cp, IsOk());
+  EXPECT_EQ(cp->length_ns, 17);
+  EXPECT_EQ(cp->transfer_ns, 2);
+}
+
+// rank 0 forks work to 1 and 2 (10 and 20 ns), joins their results, then works 1 ns.
+TEST(CriticalPath, ForkJoinFollowsTheLongerBranch) {
+  TraceScript s(3);
+  MessageId to1 = s.Message(0, 1), to2 = s.Message(0, 2), from1 = s.Message(1, 0), from2 = s.Message(2, 0);
+  s.Work(0, "split", 0, 5);
+  s.Send(0, to1, 5);
+  s.Send(0, to2, 5);
+  s.Recv(0, from1, 5, 15);
+  s.Recv(0, from2, 15, 25);
+  s.Work(0, "merge", 25, 26);
+  s.Recv(1, to1, 0, 5);
+  s.Work(1, "short", 5, 15);
+  s.Send(1, from1, 15);
+  s.Recv(2, to2, 0, 5);
+  s.Work(2, "long", 5, 25);
+  s.Send(2, from2, 25);
+  Trace t = s.Finish();
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_THAT(cp, IsOk());
+  EXPECT_EQ(cp->length_ns, 26);
+  std::vector<std::string> regions;
+  for (const PathSegment& p : cp->path) regions.push_back(Name(t, p.region));
+  EXPECT_THAT(regions, ::testing::ElementsAre("split", "long", "merge"));
+  // the short branch's message is not on the path: its grain has 10 ns of slack
+  for (const GrainSlack& g : cp->slack) {
+    const std::string name = Name(t, g.grain.region);
+    if (name == "short") EXPECT_EQ(g.slack_ns, 10);
+    if (name == "long" || name == "split" || name == "merge") EXPECT_EQ(g.slack_ns, 0) << name;
+  }
+}
+
+TEST(CriticalPath, PipelineOfKStages) {
+  constexpr int kStages = 5;
+  constexpr TimeNs kW = 100;
+  TraceScript s(kStages);
+  std::vector<MessageId> m;
+  for (int k = 0; k + 1 < kStages; ++k) m.push_back(s.Message(k, k + 1));
+  for (int k = 0; k < kStages; ++k) {
+    const TimeNs start = k * (kW + 3);
+    if (k > 0) s.Recv(k, m[k - 1], 0, start);
+    s.Work(k, "stage", start, start + kW);
+    if (k + 1 < kStages) s.Send(k, m[k], start + kW, start + kW + 1);
+  }
+  Trace t = s.Finish();
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_THAT(cp, IsOk());
+  EXPECT_EQ(cp->length_ns, kStages * kW);  // the 3 ns gaps are waiting/transfer, not work
+  EXPECT_EQ(cp->path.size(), static_cast<size_t>(kStages));
+}
+
+// OTF-CPT's imbalance pattern: rank r works W*(1+2r), then a barrier, repeated.
+TEST(CriticalPath, BarrierImbalanceClosedForm) {
+  for (int size : {2, 4, 7}) {
+    constexpr TimeNs kW = 1000;
+    constexpr int kIterations = 3;
+    TraceScript s(size);
+    const TimeNs period = kW * (2 * size - 1);
+    for (int it = 0; it < kIterations; ++it) {
+      CollectiveId c = s.Collective(CollectiveOp::kBarrier);
+      for (int r = 0; r < size; ++r) {
+        const TimeNs start = it * period;
+        s.Work(r, "work", start, start + kW * (1 + 2 * r));
+        s.Join(r, c, start + kW * (1 + 2 * r), (it + 1) * period);
+      }
+    }
+    Trace t = s.Finish();
+    Result<CriticalPath> cp = ComputeCriticalPath(t);
+    ASSERT_THAT(cp, IsOk());
+    EXPECT_EQ(cp->length_ns, kIterations * period) << size;
+    EXPECT_DOUBLE_EQ(cp->load_balance, static_cast<double>(size) / (2 * size - 1)) << size;
+    EXPECT_DOUBLE_EQ(cp->serialization_efficiency, 1.0);
+    EXPECT_DOUBLE_EQ(cp->transfer_efficiency, 1.0);
+    for (const PathSegment& p : cp->path) EXPECT_EQ(p.location, s.loc(size - 1));
+    ASSERT_EQ(cp->imbalance.size(), 1u);
+    // on the path: 3 * W(2size-1); mean over ranks: 3 * W * size
+    EXPECT_EQ(cp->imbalance[0].imbalance_ns, kIterations * kW * (size - 1));
+  }
+}
+
+TEST(CriticalPath, EqualArrivalsTieToTheLowestLocation) {
+  TraceScript s(3);
+  CollectiveId c = s.Collective(CollectiveOp::kAllreduce);
+  s.Work(0, "a", 0, 10);
+  s.Work(1, "b", 0, 10);
+  s.Work(2, "c", 0, 4);
+  s.Join(0, c, 10, 11);
+  s.Join(1, c, 10, 11);
+  s.Join(2, c, 4, 11);
+  s.Work(2, "after", 11, 15);
+  Trace t = s.Finish();
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_THAT(cp, IsOk());
+  // rank 2 waited 6 of its 7 ns in the allreduce; its last 1 ns (after everyone had arrived) is
+  // work, but the chain from the latest arrivals (10) is longer: 10 + 4.
+  EXPECT_EQ(cp->length_ns, 14);
+  EXPECT_EQ(cp->end_location, LocationId(2));
+  ASSERT_GE(cp->path.size(), 2u);
+  EXPECT_EQ(cp->path[0].location, LocationId(0));  // rank 0 and 1 tie; rank 0 wins
+}
+
+TEST(CriticalPath, BroadcastWaitsForTheRootOnly) {
+  TraceScript s(3);
+  CollectiveId c = s.Collective(CollectiveOp::kBroadcast, /*root=*/1);
+  s.Work(0, "early", 0, 2);
+  s.Join(0, c, 2, 10);
+  s.Work(1, "root work", 0, 10);
+  s.Join(1, c, 10, 10);
+  s.Work(2, "late", 0, 30);
+  s.Join(2, c, 30, 31);
+  s.Work(0, "tail", 10, 15);
+  s.Work(1, "tail", 10, 15);
+  s.Work(2, "tail", 31, 36);
+  Trace t = s.Finish();
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_THAT(cp, IsOk());
+  // rank 2 arrived long after the root: its 1 ns inside the broadcast is work, not waiting, so
+  // its own 30 + 1 + 5 ns; ranks 0 and 1 follow the root: 10 + 5.
+  EXPECT_EQ(cp->length_ns, 36);
+  EXPECT_EQ(cp->end_location, LocationId(2));
+  EXPECT_EQ(cp->compute_ns[0], 2 + 5);  // its 8 ns in the broadcast were waiting
+}
+
+TEST(CriticalPath, ReduceRootWaitsForTheLatestSender) {
+  TraceScript s(3);
+  CollectiveId c = s.Collective(CollectiveOp::kReduce, /*root=*/0);
+  s.Work(0, "root", 0, 1);
+  s.Join(0, c, 1, 20);
+  s.Work(1, "r1", 0, 5);
+  s.Join(1, c, 5, 6);
+  s.Work(2, "r2", 0, 19);
+  s.Join(2, c, 19, 20);
+  s.Work(0, "tail", 20, 25);
+  Trace t = s.Finish();
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_THAT(cp, IsOk());
+  EXPECT_EQ(cp->length_ns, 19 + 5);
+  EXPECT_EQ(cp->path.front().location, LocationId(2));
+}
+
+TEST(CriticalPath, CrossingMessagesAreACycle) {
+  TraceScript s(2);
+  MessageId a = s.Message(0, 1), b = s.Message(1, 0);
+  s.Recv(0, b, 0, 5);
+  s.Send(0, a, 6);
+  s.Recv(1, a, 0, 5);
+  s.Send(1, b, 6);
+  Trace t = s.Finish();
+  EXPECT_THAT(ComputeCriticalPath(t),
+              StatusIs(StatusCode::kFailedPrecondition, HasSubstr("happens-before graph has a cycle")));
+}
+
+TEST(CriticalPath, SeedTraceArcs) {
+  // grain 0 (10 ms) sends to grain 1 on another processor (20 ms) which sends to grain 2 (5 ms)
+  // back on the first processor; grain 3 (50 ms) on the first processor is independent.
+  const char* text =
+      " start 0 0 0\n stop 0 0 10\n sendBegin a 0 10\n sendEnd a 0 11\n"
+      " recvBegin a 1 0\n recvEnd a 1 11\n start 1 1 11\n stop 1 1 31\n sendBegin b 1 31\n sendEnd b 1 31\n"
+      " start 0 3 11\n stop 0 3 61\n recvBegin b 2 61\n recvEnd b 2 61\n start 0 2 61\n stop 0 2 66\n";
+  Result<Trace> t = ReadSeedText(text, "t.txt");
+  ASSERT_THAT(t, IsOk());
+  Result<CriticalPath> cp = ComputeCriticalPath(*t);
+  ASSERT_THAT(cp, IsOk());
+  // processor 0 is sequential: 10 + 1 (send call) + 50 + 5; grain 1's chain (10 + 20) is shorter.
+  EXPECT_EQ(cp->length_ns, 66'000'000);
+  // grain 1 starts at cp 10 ms (arc 'a' leaves at its sendBegin) and may start as late as
+  // 66 - 5 - 20 = 41 ms without lengthening the path.
+  for (const GrainSlack& g : cp->slack)
+    if (t->region(g.grain.region).external_id == 1) EXPECT_EQ(g.slack_ns, 31'000'000);
+}
+
+}  // namespace
+}  // namespace grainscope

@@ -1,0 +1,65 @@
+#include "analysis/replay/measured_waits.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace grainscope {
+
+MeasuredWaits::MeasuredWaits(const HbGraph& g) : g_(g) {
+  const Trace& t = g.trace();
+  const CollectiveTable& coll = t.collectives();
+  feed_.assign(coll.size(), std::numeric_limits<TimeNs>::min());
+  for (uint32_t c = 0; c < coll.size(); ++c) {
+    const CollectiveId id(c);
+    if (EffectiveShape(g, id) == CollectiveShape::kOneToAll) {
+      const uint32_t root = g.root_member(id);
+      feed_[c] = t.events(coll.member_location[root]).time[coll.member_begin[root]];
+      continue;
+    }
+    for (uint32_t m = coll.first_member[c]; m < coll.first_member[c + 1]; ++m)
+      feed_[c] = std::max(feed_[c], t.events(coll.member_location[m]).time[coll.member_begin[m]]);
+  }
+}
+
+TimeNs MeasuredWaits::Available(LocationId l, EventIndex e) const {
+  const Trace& t = g_.trace();
+  const EventColumns& ev = t.events(l);
+  if (ev.kind[e] == EventKind::kRecv) {
+    const MessageTable& msgs = t.messages();
+    const uint32_t m = ev.arg[e];
+    if (msgs.send_event[m] == kNoEvent) return std::numeric_limits<TimeNs>::min();
+    return t.events(msgs.sender[m]).time[msgs.send_event[m]];
+  }
+  const uint32_t member = g_.MemberEndingAt(l, e);
+  if (member == std::numeric_limits<uint32_t>::max()) return std::numeric_limits<TimeNs>::min();
+  return feed_[g_.instance_of(member).value];
+}
+
+TimeNs MeasuredWaits::Wait(LocationId l, EventIndex e) const {
+  const EventColumns& ev = g_.trace().events(l);
+  const TimeNs prev = ev.time[e - 1], d = ev.time[e] - prev;
+  const TimeNs a = Available(l, e);
+  if (a <= prev) return 0;
+  return std::min(a - prev, d);
+}
+
+TimeNs MeasuredWaits::MessageLatency(MessageId m) const {
+  const Trace& t = g_.trace();
+  const MessageTable& msgs = t.messages();
+  const EventColumns& ev = t.events(msgs.receiver[m.value]);
+  const EventIndex r = msgs.recv_event[m.value];
+  const TimeNs send = t.events(msgs.sender[m.value]).time[msgs.send_event[m.value]];
+  const TimeNs start = r > 0 ? std::max(send, ev.time[r - 1]) : send;
+  return std::max<TimeNs>(0, ev.time[r] - start);
+}
+
+TimeNs MeasuredWaits::CollectiveLatency(CollectiveId c, uint32_t member) const {
+  const Trace& t = g_.trace();
+  const CollectiveTable& coll = t.collectives();
+  const EventColumns& ev = t.events(coll.member_location[member]);
+  const EventIndex e = coll.member_end[member];
+  const TimeNs start = e > 0 ? std::max(feed_[c.value], ev.time[e - 1]) : feed_[c.value];
+  return std::max<TimeNs>(0, ev.time[e] - start);
+}
+
+}  // namespace grainscope

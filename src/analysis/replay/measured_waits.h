@@ -1,0 +1,41 @@
+// How the trace splits each blocking segment (one that ends at a receive completion, or at a
+// collective end that waits for others) into waiting and the rest, and what that says about the
+// edge's own latency. Shared by every cost model, so the critical path, the replay and the
+// compensation agree on what "waiting" was.
+//
+// For a blocking segment prev -> e of duration d whose input became available at time a (the
+// message's send, or the latest feeding begin of the collective):
+//   wait    w = clamp(a - t(prev), 0, d)        the location idled until its partner was ready
+//   work      = d - w                           receiving / copying after the partner was ready
+//   latency L = t(e) - max(a, t(prev)) >= 0     the edge's own transfer time
+// Replaying work + max(own chain, partner + L) reproduces t(e) exactly (the identity property):
+// if the partner was late, partner + L = t(e); if not, t(prev) + d = t(e).
+#pragma once
+
+#include <vector>
+
+#include "analysis/replay/hb_graph.h"
+
+namespace grainscope {
+
+class MeasuredWaits {
+ public:
+  explicit MeasuredWaits(const HbGraph& g);
+
+  // Waiting part of the blocking segment that ends at event e (kRecv or kCollEnd) of location l.
+  TimeNs Wait(LocationId l, EventIndex e) const;
+  // The measured latency of a matched message, and of the collective edge into `member`'s end.
+  TimeNs MessageLatency(MessageId m) const;
+  TimeNs CollectiveLatency(CollectiveId c, uint32_t member) const;
+  // The time the collective's waiting members could continue: the latest feeding begin (the
+  // root's begin for one-to-all).
+  TimeNs FeedTime(CollectiveId c) const { return feed_[c.value]; }
+
+ private:
+  TimeNs Available(LocationId l, EventIndex e) const;  // a, for event e
+
+  const HbGraph& g_;
+  std::vector<TimeNs> feed_;
+};
+
+}  // namespace grainscope

@@ -1,0 +1,57 @@
+// Cost models for what-if replay (SPEC.md §4): how long a message or a collective takes on a
+// modelled network, instead of what the trace measured.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "model/trace.h"
+
+namespace grainscope {
+
+enum class NetworkKind {
+  kMeasured,          // each message takes what it took in the trace (t_recv - t_send)
+  kZero,              // messages arrive the moment they are sent
+  kLatencyBandwidth,  // Dimemas / BigSim simple model: latency + bytes / bandwidth
+  kLogGP,             // LogGP as in LogGOPSim
+};
+
+struct NetworkModel {
+  NetworkKind kind = NetworkKind::kMeasured;
+  TimeNs latency_ns = 0;
+  double bytes_per_ns = 0;  // bandwidth in bytes/ns (= GB/s); 0 = infinite
+  // LogGP (LogGOPSim defaults): L latency, o CPU overhead per message, g gap per message (not
+  // modelled: it needs the NIC's queue), G time per byte, O CPU time per byte, S eager limit.
+  TimeNs L = 2500, o = 1500, g = 1000;
+  double G = 6, O = 0;
+  uint64_t S = 65535;
+
+  // Time from the send to the message's arrival (receiver overhead included).
+  TimeNs Transfer(uint64_t bytes) const;
+  // CPU time the sender spends in the send call (LogGP: o + (s-1)O; other models: 0).
+  TimeNs SendOverhead(uint64_t bytes) const;
+};
+
+// Parses "measured", "zero", "latbw" or "loggp"; the parameters come from other options.
+Result<NetworkKind> ParseNetworkKind(std::string_view name);
+// Parses "L=2500,o=1500,G=6,S=65535" (any subset) into `model`.
+Status ParseLogGP(std::string_view spec, NetworkModel& model);
+
+// Dimemas' collective model: a fan-in and a fan-out phase, each 0, 1, P-1 or ceil(log2 P) times
+// (latency + bytes / bandwidth).
+enum class CollectivePhase { kZero, kConstant, kLinear, kLog };
+struct CollectiveModel {
+  bool measured = true;  // false: use the phases below
+  CollectivePhase fan_in = CollectivePhase::kLog;
+  CollectivePhase fan_out = CollectivePhase::kLog;
+  TimeNs latency_ns = 0;
+  double bytes_per_ns = 0;  // 0 = infinite
+
+  TimeNs Cost(uint32_t members, uint64_t bytes_in, uint64_t bytes_out) const;
+};
+
+Result<CollectivePhase> ParseCollectivePhase(std::string_view name);
+
+}  // namespace grainscope

@@ -1,0 +1,216 @@
+#include "analysis/replay/replay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "analysis/replay/measured_waits.h"
+#include "analysis/replay/sweep.h"
+
+namespace grainscope {
+namespace {
+
+constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
+
+class WhatIfModel {
+ public:
+  WhatIfModel(const HbGraph& g, const WhatIf& w, std::vector<double> location_speed,
+              std::vector<double> region_speed, std::vector<uint8_t> removed)
+      : g_(g), t_(g.trace()), w_(w), location_speed_(std::move(location_speed)),
+        region_speed_(std::move(region_speed)), removed_(std::move(removed)), comm_(CommRoles(g.trace())),
+        measured_(g), state_(g.location_count()) {}
+
+  TimeNs Start(LocationId l) const {
+    const EventColumns& ev = t_.events(l);
+    State& s = state_[l.value];
+    s.frames.clear();
+    return ev.time[0] - t_.start_ns();
+  }
+
+  TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
+    const TimeNs cost = ModelledSegment(l, e, blocking) - w_.overhead_per_event_ns;
+    return cost > 0 ? cost : 0;
+  }
+
+  TimeNs ModelledSegment(LocationId l, EventIndex e, bool blocking) const {
+    const EventColumns& ev = t_.events(l);
+    State& s = state_[l.value];
+    Apply(s, ev.kind[e - 1], ev.arg[e - 1]);
+    const TimeNs d = ev.time[e] - ev.time[e - 1];
+    if (blocking) {
+      // The measured work after the partner was ready; none if that edge is modelled.
+      const bool modelled = ev.kind[e] == EventKind::kRecv ? w_.network.kind != NetworkKind::kMeasured
+                                                           : !w_.collective.measured;
+      return modelled ? 0 : d - measured_.Wait(l, e);
+    }
+    if (s.removed > 0) return 0;
+    const Frame* top = s.frames.empty() ? nullptr : &s.frames.back();
+    if (top != nullptr && top->comm != RegionRole::kFunction) {  // inside a communication call
+      if (top->comm == RegionRole::kCollective) return w_.collective.measured ? d : 0;
+      if (w_.network.kind == NetworkKind::kMeasured) return d;
+      return ev.kind[e] == EventKind::kSend ? w_.network.SendOverhead(t_.messages().bytes[ev.arg[e]]) : 0;
+    }
+    const double speed = location_speed_[l.value] * (top != nullptr ? top->speed : 1.0);
+    return speed == 1.0 ? d : static_cast<TimeNs>(std::llround(static_cast<double>(d) / speed));
+  }
+
+  TimeNs Message(MessageId m) const {
+    const MessageTable& msgs = t_.messages();
+    if (w_.network.kind == NetworkKind::kMeasured) return measured_.MessageLatency(m);
+    return w_.network.Transfer(msgs.bytes[m.value]);
+  }
+
+  TimeNs Collective(CollectiveId c, uint32_t member) const {
+    const CollectiveTable& coll = t_.collectives();
+    if (w_.collective.measured) return measured_.CollectiveLatency(c, member);
+    uint64_t in = 0, out = 0;
+    for (uint32_t m = coll.first_member[c.value]; m < coll.first_member[c.value + 1]; ++m) {
+      in = std::max(in, coll.member_bytes_sent[m]);
+      out = std::max(out, coll.member_bytes_received[m]);
+    }
+    return w_.collective.Cost(coll.member_count(c), in, out);
+  }
+
+ private:
+  struct Frame {
+    uint32_t region;
+    RegionRole comm;  // kFunction when not inside a communication call
+    double speed;     // speed factor that applies inside this frame
+  };
+  struct State {
+    std::vector<Frame> frames;
+    int removed = 0;  // open removed regions
+  };
+
+  void Apply(State& s, EventKind kind, uint32_t arg) const {
+    if (kind == EventKind::kEnter) {
+      const Frame* parent = s.frames.empty() ? nullptr : &s.frames.back();
+      RegionRole comm = comm_[arg];
+      if (comm == RegionRole::kFunction && parent != nullptr) comm = parent->comm;
+      const double inherited = parent != nullptr ? parent->speed : 1.0;
+      s.frames.push_back({arg, comm, region_speed_[arg] != 1.0 ? region_speed_[arg] : inherited});
+      s.removed += removed_[arg];
+    } else if (kind == EventKind::kLeave && !s.frames.empty()) {
+      s.removed -= removed_[s.frames.back().region];
+      s.frames.pop_back();
+    }
+  }
+
+  // Per region: its communication role, or kFunction for computation.
+  static std::vector<RegionRole> CommRoles(const Trace& t) {
+    std::vector<RegionRole> roles;
+    for (const Region& r : t.regions()) roles.push_back(IsCommunication(r.role) ? r.role : RegionRole::kFunction);
+    return roles;
+  }
+
+  const HbGraph& g_;
+  const Trace& t_;
+  const WhatIf& w_;
+  std::vector<double> location_speed_;
+  std::vector<double> region_speed_;
+  std::vector<uint8_t> removed_;
+  std::vector<RegionRole> comm_;
+  MeasuredWaits measured_;
+  mutable std::vector<State> state_;  // per location; the forward sweep calls Segment in order
+};
+
+Result<uint32_t> FindLocation(const Trace& t, const std::string& name) {
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const Location& loc = t.location(LocationId(l));
+    if (t.str(loc.name) == name || std::to_string(loc.external_id) == name) return l;
+  }
+  return NotFound(fmt::format("no location named '{}' in the trace", name));
+}
+
+Result<std::vector<RegionId>> FindRegions(const Trace& t, const std::string& name) {
+  std::vector<RegionId> found;
+  for (uint32_t r = 0; r < t.regions().size(); ++r)
+    if (t.str(t.region(RegionId(r)).name) == name) found.push_back(RegionId(r));
+  if (found.empty()) return NotFound(fmt::format("no region named '{}' in the trace", name));
+  return found;
+}
+
+Result<ForwardSweep> RunModel(const HbGraph& g, const WhatIf& w) {
+  const Trace& t = g.trace();
+  std::vector<double> loc_speed(t.locations().size(), 1.0), region_speed(t.regions().size(), 1.0);
+  std::vector<uint8_t> removed(t.regions().size(), 0);
+  for (const SpeedFactor& s : w.location_speed) {
+    if (!(s.factor > 0)) return InvalidArgument(fmt::format("speed factor for '{}' must be > 0", s.name));
+    GS_ASSIGN_OR_RETURN(uint32_t l, FindLocation(t, s.name));
+    loc_speed[l] = s.factor;
+  }
+  for (const SpeedFactor& s : w.region_speed) {
+    if (!(s.factor > 0)) return InvalidArgument(fmt::format("speed factor for '{}' must be > 0", s.name));
+    GS_ASSIGN_OR_RETURN(std::vector<RegionId> regions, FindRegions(t, s.name));
+    for (RegionId r : regions) region_speed[r.value] = s.factor;
+  }
+  for (const std::string& name : w.removed_regions) {
+    GS_ASSIGN_OR_RETURN(std::vector<RegionId> regions, FindRegions(t, name));
+    for (RegionId r : regions) removed[r.value] = 1;
+  }
+  WhatIfModel model(g, w, std::move(loc_speed), std::move(region_speed), std::move(removed));
+  return SweepForward(g, model);
+}
+
+}  // namespace
+
+uint64_t CountClockViolations(const Trace& t) { return CountClockViolations(HbGraph(t)); }
+
+uint64_t CountClockViolations(const HbGraph& g) {
+  const Trace& t = g.trace();
+  const MessageTable& msgs = t.messages();
+  uint64_t n = 0;
+  for (uint32_t m = 0; m < msgs.size(); ++m) {
+    if (!msgs.matched(MessageId(m))) continue;
+    n += t.events(msgs.receiver[m]).time[msgs.recv_event[m]] < t.events(msgs.sender[m]).time[msgs.send_event[m]];
+  }
+  const MeasuredWaits measured(g);
+  const CollectiveTable& coll = t.collectives();
+  for (uint32_t k = 0; k < coll.member_location.size(); ++k) {
+    if (!g.end_has_inputs(k)) continue;
+    n += t.events(coll.member_location[k]).time[coll.member_end[k]] < measured.FeedTime(g.instance_of(k));
+  }
+  return n;
+}
+
+Result<ReplayResult> Replay(const Trace& t, const WhatIf& w, bool check_identity) {
+  if (t.event_count() == 0) return FailedPrecondition("the trace has no events");
+  HbGraph g(t);
+  ReplayResult r;
+  r.measured_ns = t.end_ns() - t.start_ns();
+  r.clock_violations = CountClockViolations(g);
+
+  ForwardSweep what_if;
+  if (check_identity || w.identity()) {
+    GS_ASSIGN_OR_RETURN(ForwardSweep identity, RunModel(g, WhatIf{}));
+    for (uint32_t l = 0; l < g.location_count(); ++l) {
+      const EventColumns& ev = t.events(LocationId(l));
+      const TimeNs* v = identity.value.data() + g.offset(LocationId(l));
+      for (EventIndex e = 0; e < ev.size(); ++e)
+        r.max_deviation_ns = std::max<TimeNs>(r.max_deviation_ns, std::llabs(t.start_ns() + v[e] - ev.time[e]));
+    }
+    if (w.identity()) what_if = std::move(identity);
+  }
+  if (!w.identity()) {
+    GS_ASSIGN_OR_RETURN(what_if, RunModel(g, w));
+  }
+  r.times.resize(what_if.value.size());
+  for (size_t i = 0; i < r.times.size(); ++i) r.times[i] = t.start_ns() + what_if.value[i];
+  for (uint32_t l = 0; l < g.location_count(); ++l) {
+    const LocationId loc(l);
+    const size_t n = t.events(loc).size();
+    LocationReplay lr{loc};
+    if (n > 0) {
+      lr.measured_ns = t.events(loc).time[n - 1] - t.start_ns();
+      lr.predicted_ns = what_if.value[g.flat(loc, static_cast<EventIndex>(n - 1))];
+    }
+    r.predicted_ns = std::max(r.predicted_ns, lr.predicted_ns);
+    r.locations.push_back(lr);
+  }
+  return r;
+}
+
+}  // namespace grainscope

@@ -1,0 +1,68 @@
+// Timestamp correction and what-if replay (SPEC.md §4; BigSim's post-mortem simulation).
+//
+// The trace is cut into segments between consecutive events of a location; a segment keeps its
+// measured duration (scaled by a CPU speed factor, or zero inside a removed region) unless it is
+// time spent waiting for a message or a collective, which the replay recomputes: a receive
+// completes when the message arrives (send time + the network model's transfer time), a
+// collective ends when the members it waits for have arrived (+ the collective model's cost).
+// Virtual time 0 is the trace's earliest event; each location starts at its measured offset.
+// Replaying with everything "measured" reproduces the trace exactly (the identity property);
+// `max_deviation_ns` reports how exactly.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/replay/network.h"
+#include "base/status.h"
+#include "model/trace.h"
+
+namespace grainscope {
+
+struct SpeedFactor {
+  std::string name;  // a location's name or external id / a region's name
+  double factor = 1;  // 2 = twice as fast: durations are divided by it
+};
+
+struct WhatIf {
+  NetworkModel network;
+  CollectiveModel collective;
+  std::vector<SpeedFactor> location_speed;
+  std::vector<SpeedFactor> region_speed;  // applies to everything inside the region
+  std::vector<std::string> removed_regions;  // their time (and everything inside) becomes zero
+  // Measurement overhead of one recorded event, taken off every segment (overhead compensation,
+  // SPEC.md §5): the delay it caused then propagates through messages and collectives.
+  TimeNs overhead_per_event_ns = 0;
+
+  bool identity() const {
+    return network.kind == NetworkKind::kMeasured && collective.measured && location_speed.empty() &&
+           region_speed.empty() && removed_regions.empty() && overhead_per_event_ns == 0;
+  }
+};
+
+struct LocationReplay {
+  LocationId location;
+  TimeNs measured_ns = 0;   // its last event, from the trace's start
+  TimeNs predicted_ns = 0;  // the same in the replay
+};
+
+struct ReplayResult {
+  TimeNs measured_ns = 0;       // trace span
+  TimeNs predicted_ns = 0;      // replayed span
+  TimeNs max_deviation_ns = 0;  // identity replay against the measured timestamps
+  uint64_t clock_violations = 0;  // messages received before they were sent
+  std::vector<LocationReplay> locations;
+  std::vector<TimeNs> times;  // replayed absolute time of every event (HbGraph flat order)
+};
+
+// Fails on unknown location or region names in `what_if`. Without `check_identity` the identity
+// replay is skipped (max_deviation_ns stays 0): one sweep instead of two.
+Result<ReplayResult> Replay(const Trace& trace, const WhatIf& what_if, bool check_identity = true);
+
+// Messages whose receive completes before their send, and collective ends before a begin that
+// feeds them: evidence that the locations' clocks disagree.
+uint64_t CountClockViolations(const Trace& trace);
+class HbGraph;
+uint64_t CountClockViolations(const HbGraph& graph);
+
+}  // namespace grainscope

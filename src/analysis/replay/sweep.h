@@ -1,0 +1,341 @@
+// The replay engine: one max-plus sweep over the happens-before graph (hb_graph.h), written once
+// and parameterised by a cost model. Critical path, timestamp correction / what-if replay and
+// overhead compensation are cost models on top of it (SPEC.md §3-5).
+//
+// Forward sweep, for every event e of location l:
+//   value[first event]   = model.Start(l)
+//   value[e]             = value[e-1] + model.Segment(l, e, blocking)            (program order)
+//   value[kRecv e]       = max(that, value[send] + model.Message(m))             (message edge)
+//   value[kCollEnd e]    = max(that, max over feeding begins + model.Collective(c, member))
+// `blocking` is true for the segment that ends at a receive completion or at a collective end
+// that waits for others: the time a location spent waiting there. Ties keep program order; among
+// collective members the first member (lowest location) realising the max wins.
+//
+// Backward sweep (latest times): latest[last event of l] = horizon, and each edge u -> v with
+// cost c imposes latest[u] <= latest[v] - c. Slack of an event = latest - value.
+//
+// Both sweeps are dependency driven: a location runs until it needs a value another location has
+// not produced yet, and resumes when it has. Work is O(events + messages + collective members);
+// state is 9 bytes per event (value, cause) plus a few words per location, message and collective.
+// The sweep only needs a location's own events plus values carried by its incoming edges, so it
+// can be distributed over MPI ranks later (ARCHITECTURE.md).
+//
+// The Model is a template parameter: no virtual call per event. It must provide
+//   TimeNs Start(LocationId l) const;
+//   TimeNs Segment(LocationId l, EventIndex e, bool blocking) const;   // e >= 1
+//   TimeNs Message(MessageId m) const;
+//   TimeNs Collective(CollectiveId c, uint32_t member) const;  // to that member's end
+// The forward sweep calls Segment exactly once per event e >= 1, in increasing e on each
+// location, so a model may keep per-location state (a region stack, a NIC clock). The backward
+// sweep calls it in decreasing order: use it only with stateless models.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "analysis/replay/hb_graph.h"
+#include "base/status.h"
+
+namespace grainscope {
+
+// Which input realised an event's value in the forward sweep.
+enum class Cause : uint8_t { kStart = 0, kProgramOrder = 1, kMessage = 2, kCollective = 3 };
+
+struct ForwardSweep {
+  std::vector<TimeNs> value;  // per flat event (HbGraph::flat)
+  std::vector<Cause> cause;   // per flat event
+  // Per collective instance: the member row whose begin realised the max of the feeding begins.
+  std::vector<uint32_t> collective_argmax;
+};
+
+namespace sweep_internal {
+
+inline constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+enum class Wait : uint8_t { kNone, kMessage, kCollective };
+
+struct Cursor {
+  EventIndex next = 0;       // forward: next event to process; backward: one past it
+  uint32_t coll_next = 0;    // forward: next collective member of this location to begin
+  Wait wait = Wait::kNone;
+  uint32_t wait_id = 0;
+};
+
+// The member row of location l whose kCollEnd is event e (members are sorted by begin; a
+// location's collectives rarely overlap, so this looks at one or two rows).
+inline uint32_t MemberEndingAt(const HbGraph& g, const std::vector<uint32_t>& members, uint32_t before,
+                               EventIndex e) {
+  const CollectiveTable& c = g.trace().collectives();
+  for (uint32_t i = before; i-- > 0;)
+    if (c.member_end[members[i]] == e) return members[i];
+  return kNone;
+}
+
+Status StuckError(const HbGraph& g, const std::vector<Cursor>& cursors, bool forward);
+
+// True when the segment ending at event e (e >= 1) is spent waiting for another location.
+inline bool IsBlocking(const HbGraph& g, EventKind kind, uint32_t member_if_coll_end) {
+  if (kind == EventKind::kRecv) return true;
+  if (kind == EventKind::kCollEnd) return member_if_coll_end != kNone && g.end_has_inputs(member_if_coll_end);
+  return false;
+}
+
+}  // namespace sweep_internal
+
+template <class Model>
+Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
+  using namespace sweep_internal;
+  const Trace& t = g.trace();
+  const MessageTable& msgs = t.messages();
+  const CollectiveTable& coll = t.collectives();
+  const size_t n = g.location_count();
+
+  ForwardSweep out;
+  out.value.assign(g.event_count(), 0);
+  out.cause.assign(g.event_count(), Cause::kStart);
+  out.collective_argmax.assign(coll.size(), kNone);
+  std::vector<uint32_t> arrivals(coll.size(), 0);
+  std::vector<TimeNs> feed_max(coll.size(), std::numeric_limits<TimeNs>::min());
+  std::vector<Cursor> cursors(n);
+  std::vector<uint32_t> ready;
+  ready.reserve(n);
+  for (uint32_t l = n; l-- > 0;) ready.push_back(l);
+
+  auto begin_done = [&](uint32_t member) {
+    const LocationId l = coll.member_location[member];
+    return cursors[l.value].next > coll.member_begin[member];
+  };
+  auto inputs_ready = [&](uint32_t member) {
+    const CollectiveId c = g.instance_of(member);
+    if (EffectiveShape(g, c) == CollectiveShape::kOneToAll) return begin_done(g.root_member(c));
+    return arrivals[c.value] == coll.member_count(c);
+  };
+  auto wake_collective = [&](CollectiveId c) {
+    for (uint32_t m = coll.first_member[c.value]; m < coll.first_member[c.value + 1]; ++m) {
+      Cursor& w = cursors[coll.member_location[m].value];
+      if (w.wait == Wait::kCollective && w.wait_id == c.value) {
+        w.wait = Wait::kNone;
+        ready.push_back(coll.member_location[m].value);
+      }
+    }
+  };
+
+  while (!ready.empty()) {
+    const LocationId loc(ready.back());
+    ready.pop_back();
+    Cursor& cur = cursors[loc.value];
+    const EventColumns& ev = t.events(loc);
+    const std::vector<uint32_t>& members = g.members_of(loc);
+    TimeNs* value = out.value.data() + g.offset(loc);
+    Cause* cause = out.cause.data() + g.offset(loc);
+    while (cur.next < ev.size()) {
+      const EventIndex e = cur.next;
+      const EventKind kind = ev.kind[e];
+      uint32_t member = kNone;
+      if (kind == EventKind::kCollEnd) member = MemberEndingAt(g, members, cur.coll_next, e);
+      // First make sure every input of e exists, so that Segment is called once per event.
+      TimeNs in = std::numeric_limits<TimeNs>::min();
+      Cause in_cause = Cause::kProgramOrder;
+      if (kind == EventKind::kRecv) {
+        const uint32_t m = ev.arg[e];
+        if (msgs.send_event[m] != kNoEvent) {
+          const LocationId sender = msgs.sender[m];
+          if (cursors[sender.value].next <= msgs.send_event[m]) {  // not sent yet
+            cur.wait = Wait::kMessage;
+            cur.wait_id = m;
+            break;
+          }
+          in = out.value[g.flat(sender, msgs.send_event[m])] + model.Message(MessageId(m));
+          in_cause = Cause::kMessage;
+        }
+      } else if (kind == EventKind::kCollEnd && member != kNone && g.end_has_inputs(member)) {
+        const CollectiveId c = g.instance_of(member);
+        if (!inputs_ready(member)) {
+          cur.wait = Wait::kCollective;
+          cur.wait_id = c.value;
+          break;
+        }
+        in = (EffectiveShape(g, c) == CollectiveShape::kOneToAll
+                  ? out.value[g.flat(coll.member_location[g.root_member(c)], coll.member_begin[g.root_member(c)])]
+                  : feed_max[c.value]) +
+             model.Collective(c, member);
+        in_cause = Cause::kCollective;
+      }
+      TimeNs v;
+      Cause why;
+      if (e == 0) {
+        v = model.Start(loc);
+        why = Cause::kStart;
+      } else {
+        v = value[e - 1] + model.Segment(loc, e, IsBlocking(g, kind, member));
+        why = Cause::kProgramOrder;
+      }
+      if (in > v) {
+        v = in;
+        why = in_cause;
+      }
+      value[e] = v;
+      cause[e] = why;
+      ++cur.next;
+
+      if (kind == EventKind::kSend) {
+        const uint32_t m = ev.arg[e];
+        if (msgs.recv_event[m] != kNoEvent) {
+          Cursor& r = cursors[msgs.receiver[m].value];
+          if (r.wait == Wait::kMessage && r.wait_id == m) {
+            r.wait = Wait::kNone;
+            ready.push_back(msgs.receiver[m].value);
+          }
+        }
+      } else if (kind == EventKind::kCollBegin && cur.coll_next < members.size()) {
+        const uint32_t k = members[cur.coll_next++];
+        const CollectiveId c = g.instance_of(k);
+        // Members arrive in any order; the argmax keeps the lowest row among equal values.
+        if (v > feed_max[c.value] || (v == feed_max[c.value] && k < out.collective_argmax[c.value])) {
+          feed_max[c.value] = v;
+          out.collective_argmax[c.value] = k;
+        }
+        ++arrivals[c.value];
+        const bool complete = arrivals[c.value] == coll.member_count(c);
+        const bool root_in = EffectiveShape(g, c) == CollectiveShape::kOneToAll && k == g.root_member(c);
+        if (root_in) out.collective_argmax[c.value] = k;
+        if (complete || root_in) wake_collective(c);
+      }
+    }
+  }
+  for (uint32_t l = 0; l < n; ++l)
+    if (cursors[l].next < t.events(LocationId(l)).size()) return StuckError(g, cursors, true);
+  return out;
+}
+
+// Latest times: `latest[flat event]`, with every location's last event at `horizon`.
+template <class Model>
+Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, TimeNs horizon) {
+  using namespace sweep_internal;
+  const Trace& t = g.trace();
+  const MessageTable& msgs = t.messages();
+  const CollectiveTable& coll = t.collectives();
+  const size_t n = g.location_count();
+  constexpr TimeNs kInf = std::numeric_limits<TimeNs>::max();
+
+  std::vector<TimeNs> latest(g.event_count(), kInf);
+  std::vector<uint32_t> ends_done(coll.size(), 0);
+  std::vector<TimeNs> min_all_ends(coll.size(), kInf);      // over every member's end, minus its edge cost
+  std::vector<TimeNs> min_nonroot_ends(coll.size(), kInf);  // over the non-roots' ends
+  std::vector<Cursor> cursors(n);
+  std::vector<uint32_t> ready;
+  for (uint32_t l = 0; l < n; ++l) {
+    cursors[l].next = static_cast<EventIndex>(t.events(LocationId(l)).size());
+    cursors[l].coll_next = static_cast<uint32_t>(g.members_of(LocationId(l)).size());
+    ready.push_back(n - 1 - l);
+  }
+  auto end_done = [&](uint32_t member) {
+    return cursors[coll.member_location[member].value].next <= coll.member_end[member];
+  };
+  auto outputs_ready = [&](uint32_t member) {
+    const CollectiveId c = g.instance_of(member);
+    switch (EffectiveShape(g, c)) {
+      case CollectiveShape::kAllToOne: return end_done(g.root_member(c));
+      case CollectiveShape::kOneToAll:
+        return member != g.root_member(c) || ends_done[c.value] == coll.member_count(c);
+      default: return ends_done[c.value] == coll.member_count(c);
+    }
+  };
+  auto output_latest = [&](uint32_t member) -> TimeNs {
+    const CollectiveId c = g.instance_of(member);
+    switch (EffectiveShape(g, c)) {
+      case CollectiveShape::kAllToOne: {
+        const uint32_t root = g.root_member(c);
+        return latest[g.flat(coll.member_location[root], coll.member_end[root])] - model.Collective(c, root);
+      }
+      case CollectiveShape::kOneToAll:
+        return member == g.root_member(c) ? min_nonroot_ends[c.value] : kInf;
+      default: return min_all_ends[c.value];
+    }
+  };
+  auto wake_collective = [&](CollectiveId c) {
+    for (uint32_t m = coll.first_member[c.value]; m < coll.first_member[c.value + 1]; ++m) {
+      Cursor& w = cursors[coll.member_location[m].value];
+      if (w.wait == Wait::kCollective && w.wait_id == c.value) {
+        w.wait = Wait::kNone;
+        ready.push_back(coll.member_location[m].value);
+      }
+    }
+  };
+
+  while (!ready.empty()) {
+    const LocationId loc(ready.back());
+    ready.pop_back();
+    Cursor& cur = cursors[loc.value];
+    const EventColumns& ev = t.events(loc);
+    const std::vector<uint32_t>& members = g.members_of(loc);
+    TimeNs* late = latest.data() + g.offset(loc);
+    while (cur.next > 0) {
+      const EventIndex e = cur.next - 1;
+      const EventKind kind = ev.kind[e];
+      TimeNs l = horizon;
+      if (e + 1 < ev.size()) {
+        const EventKind next_kind = ev.kind[e + 1];
+        uint32_t next_member = kNone;
+        if (next_kind == EventKind::kCollEnd) next_member = MemberEndingAt(g, members, cur.coll_next, e + 1);
+        l = late[e + 1] - model.Segment(loc, e + 1, IsBlocking(g, next_kind, next_member));
+      }
+      uint32_t begin_member = kNone;
+      if (kind == EventKind::kSend) {
+        const uint32_t m = ev.arg[e];
+        if (msgs.recv_event[m] != kNoEvent) {
+          const LocationId receiver = msgs.receiver[m];
+          if (cursors[receiver.value].next > msgs.recv_event[m]) {  // not processed yet
+            cur.wait = Wait::kMessage;
+            cur.wait_id = m;
+            break;
+          }
+          l = std::min(l, latest[g.flat(receiver, msgs.recv_event[m])] - model.Message(MessageId(m)));
+        }
+      } else if (kind == EventKind::kCollBegin && cur.coll_next > 0) {
+        begin_member = members[cur.coll_next - 1];
+        if (!outputs_ready(begin_member)) {
+          cur.wait = Wait::kCollective;
+          cur.wait_id = g.instance_of(begin_member).value;
+          break;
+        }
+        const TimeNs out_l = output_latest(begin_member);  // edge costs already subtracted
+        if (out_l != kInf) l = std::min(l, out_l);
+      }
+      late[e] = l;
+      --cur.next;
+      if (begin_member != kNone) --cur.coll_next;
+
+      if (kind == EventKind::kRecv) {
+        const uint32_t m = ev.arg[e];
+        if (msgs.send_event[m] != kNoEvent) {
+          Cursor& s = cursors[msgs.sender[m].value];
+          if (s.wait == Wait::kMessage && s.wait_id == m) {
+            s.wait = Wait::kNone;
+            ready.push_back(msgs.sender[m].value);
+          }
+        }
+      } else if (kind == EventKind::kCollEnd) {
+        const uint32_t k = MemberEndingAt(g, members, cur.coll_next, e);
+        if (k == kNone) continue;
+        const CollectiveId c = g.instance_of(k);
+        const TimeNs via = l - model.Collective(c, k);  // latest for a begin feeding this end
+        min_all_ends[c.value] = std::min(min_all_ends[c.value], via);
+        if (k != g.root_member(c)) min_nonroot_ends[c.value] = std::min(min_nonroot_ends[c.value], via);
+        ++ends_done[c.value];
+        const bool complete = ends_done[c.value] == coll.member_count(c);
+        const bool root_out = EffectiveShape(g, c) == CollectiveShape::kAllToOne && k == g.root_member(c);
+        if (complete || root_out) wake_collective(c);
+      }
+    }
+  }
+  for (uint32_t l = 0; l < n; ++l)
+    if (cursors[l].next > 0) return StuckError(g, cursors, false);
+  return latest;
+}
+
+}  // namespace grainscope

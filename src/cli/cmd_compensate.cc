@@ -1,0 +1,35 @@
+#include <memory>
+#include <optional>
+
+#include "analysis/compensate/compensate.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "format/trace_reader.h"
+
+namespace grainscope::cli {
+
+CommandBody AddCompensateCommand(CLI::App& app) {
+  auto o = std::make_shared<CommonOptions>();
+  auto overhead = std::make_shared<std::optional<int64_t>>();
+  CLI::App* cmd = app.add_subcommand(
+      "compensate", "Overhead compensation: what the run would have taken without measurement overhead. "
+                    "Takes the per-event overhead off every segment and propagates the delay through "
+                    "messages and collectives (Malony/Shende); shows measured and compensated side by side");
+  AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
+  cmd->add_option("--overhead", *overhead,
+                  "Per-event overhead in ns (default: the calibration stored in the trace)")
+      ->check(NonNegativeInteger("nanoseconds"));
+  return [o, overhead] {
+    return Run("compensate", [&]() -> Status {
+      GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
+      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      CompensateOptions options;
+      if (overhead->has_value()) options.overhead_per_event_ns = **overhead;
+      GS_ASSIGN_OR_RETURN(Compensation c, Compensate(trace, options));
+      GS_ASSIGN_OR_RETURN(std::string out, RenderCompensation(trace, c, r));
+      return Emit(out, o->output);
+    });
+  };
+}
+
+}  // namespace grainscope::cli

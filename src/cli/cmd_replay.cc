@@ -1,0 +1,150 @@
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "analysis/critpath/critpath.h"
+#include "analysis/replay/clc.h"
+#include "analysis/replay/replay.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "format/trace_reader.h"
+#include "model/retime.h"
+
+namespace grainscope::cli {
+namespace {
+
+struct ReplayFlags {
+  std::string network = "measured";
+  int64_t latency_ns = 0;
+  double bandwidth_gbps = 0;
+  std::string loggp;
+  std::string collective = "measured";
+  std::string collective_in, collective_out;
+  std::vector<std::string> speed, region_speed, removed;
+  bool zero_comm = false;
+  bool clc = false;
+  int64_t min_latency_ns = 0;
+};
+
+Result<std::vector<SpeedFactor>> ParseSpeeds(const std::vector<std::string>& items, std::string_view option) {
+  std::vector<SpeedFactor> out;
+  for (const std::string& item : items) {
+    const size_t eq = item.rfind('=');
+    char* end = nullptr;
+    const double f = eq == std::string::npos ? 0 : std::strtod(item.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || eq == 0 || end == item.c_str() + eq + 1 || *end != '\0' || !(f > 0))
+      return InvalidArgument(fmt::format("{} '{}': expected NAME=FACTOR with FACTOR > 0 (2 = twice as fast)", option, item));
+    out.push_back({item.substr(0, eq), f});
+  }
+  return out;
+}
+
+Result<WhatIf> MakeWhatIf(const ReplayFlags& f) {
+  WhatIf w;
+  GS_ASSIGN_OR_RETURN(w.network.kind, ParseNetworkKind(f.zero_comm ? "zero" : f.network));
+  w.network.latency_ns = f.latency_ns;
+  w.network.bytes_per_ns = f.bandwidth_gbps;
+  if (!f.loggp.empty()) {
+    if (w.network.kind != NetworkKind::kLogGP) return InvalidArgument("--loggp needs --network loggp");
+    GS_RETURN_IF_ERROR(ParseLogGP(f.loggp, w.network));
+  }
+  const std::string collective = f.zero_comm ? "zero" : f.collective;
+  if (collective != "measured") {
+    w.collective.measured = false;
+    GS_ASSIGN_OR_RETURN(CollectivePhase both, ParseCollectivePhase(collective));
+    w.collective.fan_in = w.collective.fan_out = both;
+  }
+  if (!f.collective_in.empty()) {
+    if (w.collective.measured) return InvalidArgument("--collective-in needs --collective other than measured");
+    GS_ASSIGN_OR_RETURN(w.collective.fan_in, ParseCollectivePhase(f.collective_in));
+  }
+  if (!f.collective_out.empty()) {
+    if (w.collective.measured) return InvalidArgument("--collective-out needs --collective other than measured");
+    GS_ASSIGN_OR_RETURN(w.collective.fan_out, ParseCollectivePhase(f.collective_out));
+  }
+  w.collective.latency_ns = f.latency_ns;
+  w.collective.bytes_per_ns = f.bandwidth_gbps;
+  GS_ASSIGN_OR_RETURN(w.location_speed, ParseSpeeds(f.speed, "--speed"));
+  GS_ASSIGN_OR_RETURN(w.region_speed, ParseSpeeds(f.region_speed, "--region-speed"));
+  w.removed_regions = f.removed;
+  return w;
+}
+
+std::string Describe(const WhatIf& w, const ReplayFlags& f) {
+  std::vector<std::string> parts;
+  switch (w.network.kind) {
+    case NetworkKind::kMeasured: parts.push_back("network as measured"); break;
+    case NetworkKind::kZero: parts.push_back("network zero-cost"); break;
+    case NetworkKind::kLatencyBandwidth:
+      parts.push_back(fmt::format("network latency {} ns + bytes / {} GB/s", w.network.latency_ns,
+                                  w.network.bytes_per_ns > 0 ? fmt::format("{}", w.network.bytes_per_ns) : "inf"));
+      break;
+    case NetworkKind::kLogGP:
+      parts.push_back(fmt::format("network LogGP L={} o={} G={} O={} S={}", w.network.L, w.network.o, w.network.G,
+                                  w.network.O, w.network.S));
+      break;
+  }
+  parts.push_back(w.collective.measured ? "collectives as measured"
+                                        : fmt::format("collectives {}/{} (fan-in/fan-out)",
+                                                      f.collective_in.empty() ? (f.zero_comm ? "zero" : f.collective) : f.collective_in,
+                                                      f.collective_out.empty() ? (f.zero_comm ? "zero" : f.collective) : f.collective_out));
+  for (const SpeedFactor& s : w.location_speed) parts.push_back(fmt::format("{} x{}", s.name, s.factor));
+  for (const SpeedFactor& s : w.region_speed) parts.push_back(fmt::format("region {} x{}", s.name, s.factor));
+  for (const std::string& r : w.removed_regions) parts.push_back(fmt::format("without region {}", r));
+  if (f.clc) parts.push_back(fmt::format("clocks corrected (CLC, min latency {} ns)", f.min_latency_ns));
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+}  // namespace
+
+CommandBody AddReplayCommand(CLI::App& app) {
+  auto o = std::make_shared<CommonOptions>();
+  auto f = std::make_shared<ReplayFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "replay", "Timestamp correction and what-if replay: recompute every event's time with measured or "
+                "modelled costs (another network, faster CPUs, a region removed) and predict the run time; "
+                "also checks that replaying the measured costs reproduces the trace");
+  AddCommonOptions(*cmd, *o, {"text", "json"}, false);
+  cmd->add_option("--network", f->network, "Message model: measured, zero, latbw (latency + bytes/bandwidth), loggp")
+      ->capture_default_str();
+  cmd->add_option("--latency", f->latency_ns, "Latency in ns for latbw and modelled collectives")
+      ->check(NonNegativeInteger("nanoseconds"));
+  cmd->add_option("--bandwidth", f->bandwidth_gbps, "Bandwidth in GB/s (bytes per ns) for latbw and modelled collectives")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--loggp", f->loggp, "LogGP parameters, e.g. L=2500,o=1500,g=1000,G=6,O=0,S=65535 (these are the defaults)");
+  cmd->add_option("--collective", f->collective, "Collective model: measured, zero, or constant|linear|log for both phases")
+      ->capture_default_str();
+  cmd->add_option("--collective-in", f->collective_in, "Fan-in phase: zero, constant, linear, log");
+  cmd->add_option("--collective-out", f->collective_out, "Fan-out phase: zero, constant, linear, log");
+  cmd->add_option("--speed", f->speed, "LOCATION=FACTOR: the location computes FACTOR times faster (name or id; repeatable)");
+  cmd->add_option("--region-speed", f->region_speed, "REGION=FACTOR: everything inside REGION runs FACTOR times faster");
+  cmd->add_option("--remove-region", f->removed, "Replay as if REGION (and what it calls) took no time (repeatable)");
+  cmd->add_flag("--zero-comm", f->zero_comm, "Communication costs nothing: --network zero --collective zero");
+  cmd->add_flag("--clc", f->clc, "First correct clock disagreements with the controlled logical clock");
+  cmd->add_option("--min-latency", f->min_latency_ns, "Minimum message latency in ns the clock correction enforces")
+      ->check(NonNegativeInteger("nanoseconds"));
+  return [o, f] {
+    return Run("replay", [&]() -> Status {
+      GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
+      GS_ASSIGN_OR_RETURN(WhatIf what_if, MakeWhatIf(*f));
+      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      uint64_t violations_before = 0;
+      if (f->clc) {
+        GS_ASSIGN_OR_RETURN(ClcResult clc, ControlledLogicalClock(trace, ClcOptions{f->min_latency_ns}));
+        violations_before = clc.violations;
+        GS_ASSIGN_OR_RETURN(trace, Retime(trace, clc.times, "+clc"));
+      }
+      GS_ASSIGN_OR_RETURN(ReplayResult result, Replay(trace, what_if));
+      if (f->clc) result.clock_violations = violations_before;
+      GS_ASSIGN_OR_RETURN(Trace replayed, Retime(trace, result.times, "+replay"));
+      GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(replayed));
+      GS_ASSIGN_OR_RETURN(std::string out, RenderReplay(trace, result, cp, Describe(what_if, *f), r));
+      return Emit(out, o->output);
+    });
+  };
+}
+
+}  // namespace grainscope::cli

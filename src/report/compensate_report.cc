@@ -1,0 +1,86 @@
+#include <nlohmann/json.hpp>
+#include <fmt/format.h>
+
+#include "report/render.h"
+
+namespace grainscope {
+namespace {
+
+std::string_view RegionName(const Trace& t, RegionId r) { return t.str(t.region(r).name); }
+std::string_view LocationName(const Trace& t, LocationId l) { return t.str(t.location(l).name); }
+
+std::string Change(TimeNs measured, TimeNs compensated) {
+  if (measured == 0) return "";
+  return fmt::format("{:+.1f} %", 100.0 * static_cast<double>(compensated - measured) / static_cast<double>(measured));
+}
+
+std::string CompensationJson(const Trace& t, const Compensation& c) {
+  using json = nlohmann::ordered_json;
+  json j;
+  j["measured_ns"] = c.measured_ns;
+  j["compensated_ns"] = c.compensated_ns;
+  j["naive_ns"] = c.naive_ns;
+  j["overhead_per_event_ns"] = c.overhead_per_event_ns;
+  j["overhead_source"] = c.overhead_source;
+  json grains = json::array();
+  for (const RegionCompensation& r : c.regions) {
+    grains.push_back({{"region", RegionName(t, r.region)},
+                      {"instances", r.instances},
+                      {"measured_ns", r.measured_ns},
+                      {"compensated_ns", r.compensated_ns}});
+  }
+  j["grains"] = std::move(grains);
+  json locs = json::array();
+  for (const LocationReplay& l : c.locations) {
+    locs.push_back({{"id", t.location(l.location).external_id},
+                    {"name", LocationName(t, l.location)},
+                    {"measured_ns", l.measured_ns},
+                    {"compensated_ns", l.predicted_ns}});
+  }
+  j["locations"] = std::move(locs);
+  return j.dump(2) + "\n";
+}
+
+std::string CompensationCsv(const Trace& t, const Compensation& c) {
+  std::string out = "region,instances,measured_ns,compensated_ns\n";
+  for (const RegionCompensation& r : c.regions)
+    out += fmt::format("{},{},{},{}\n", CsvField(RegionName(t, r.region)), r.instances, r.measured_ns, r.compensated_ns);
+  return out;
+}
+
+std::string CompensationText(const Trace& t, const Compensation& c, const RenderOptions& o) {
+  std::string out = fmt::format("Overhead compensation: {}\n", o.source);
+  auto line = [&](std::string_view key, const std::string& value) { out += fmt::format("  {:<26} {}\n", key, value); };
+  line("overhead per event", fmt::format("{} ({})", FormatDuration(c.overhead_per_event_ns), c.overhead_source));
+  line("measured run", FormatDuration(c.measured_ns));
+  line("compensated run", fmt::format("{}   ({})", FormatDuration(c.compensated_ns), Change(c.measured_ns, c.compensated_ns)));
+  line("naive (no propagation)", fmt::format("{}   ({})", FormatDuration(c.naive_ns), Change(c.measured_ns, c.naive_ns)));
+  constexpr size_t kMaxRows = 30;
+  out += fmt::format("\n  {:>14} {:>14} {:>9} {:>9}  {}\n", "measured", "compensated", "change", "count", "region");
+  for (size_t i = 0; i < c.regions.size() && i < kMaxRows; ++i) {
+    const RegionCompensation& r = c.regions[i];
+    out += fmt::format("  {:>14} {:>14} {:>9} {:>9}  {}\n", FormatDuration(r.measured_ns), FormatDuration(r.compensated_ns),
+                       Change(r.measured_ns, r.compensated_ns), r.instances, RegionName(t, r.region));
+  }
+  out += fmt::format("\n  {:<20} {:>14} {:>14} {:>9}\n", "location", "measured", "compensated", "change");
+  for (size_t i = 0; i < c.locations.size() && i < 64; ++i) {
+    const LocationReplay& l = c.locations[i];
+    out += fmt::format("  {:<20} {:>14} {:>14} {:>9}\n", LocationName(t, l.location), FormatDuration(l.measured_ns),
+                       FormatDuration(l.predicted_ns), Change(l.measured_ns, l.predicted_ns));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> RenderCompensation(const Trace& t, const Compensation& c, const RenderOptions& o) {
+  switch (o.format) {
+    case OutputFormat::kText: return CompensationText(t, c, o);
+    case OutputFormat::kJson: return CompensationJson(t, c);
+    case OutputFormat::kCsv: return CompensationCsv(t, c);
+    default:
+      return InvalidArgument(fmt::format("compensate has no {} output (use text, json or csv)", OutputFormatName(o.format)));
+  }
+}
+
+}  // namespace grainscope

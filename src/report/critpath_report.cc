@@ -1,0 +1,144 @@
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+#include <fmt/format.h>
+
+#include "report/render.h"
+
+namespace grainscope {
+namespace {
+
+constexpr std::string_view kOutside = "(outside regions)";
+
+std::string_view RegionName(const Trace& t, RegionId r) { return r.valid() ? t.str(t.region(r).name) : kOutside; }
+std::string_view LocationName(const Trace& t, LocationId l) { return t.str(t.location(l).name); }
+
+std::string CritPathJson(const Trace& t, const CriticalPath& cp) {
+  using json = nlohmann::ordered_json;
+  json j;
+  j["length_ns"] = cp.length_ns;
+  j["measured_ns"] = cp.measured_ns;
+  j["transfer_ns"] = cp.transfer_ns;
+  j["end_location"] = LocationName(t, cp.end_location);
+  j["load_balance"] = cp.load_balance;
+  j["transfer_efficiency"] = cp.transfer_efficiency;
+  j["serialization_efficiency"] = cp.serialization_efficiency;
+  json path = json::array();
+  for (const PathSegment& s : cp.path) {
+    path.push_back({{"location", LocationName(t, s.location)},
+                    {"location_id", t.location(s.location).external_id},
+                    {"region", RegionName(t, s.region)},
+                    {"start_ns", s.start_ns - t.origin_ns()},
+                    {"end_ns", s.end_ns - t.origin_ns()},
+                    {"time_ns", s.time_ns}});
+  }
+  j["path"] = std::move(path);
+  json profile = json::array();
+  for (const RegionPathTime& r : cp.profile)
+    profile.push_back({{"region", RegionName(t, r.region)}, {"time_ns", r.time_ns}, {"fraction", r.fraction}});
+  j["profile"] = std::move(profile);
+  json imbalance = json::array();
+  for (const RegionImbalance& r : cp.imbalance) {
+    imbalance.push_back({{"region", RegionName(t, r.region)},
+                         {"on_path_ns", r.on_path_ns},
+                         {"mean_ns", r.mean_ns},
+                         {"imbalance_ns", r.imbalance_ns}});
+  }
+  j["imbalance"] = std::move(imbalance);
+  json slack = json::array();
+  for (const GrainSlack& g : cp.slack) {
+    slack.push_back({{"location", LocationName(t, g.grain.location)},
+                     {"region", RegionName(t, g.grain.region)},
+                     {"start_ns", g.grain.start - t.origin_ns()},
+                     {"earliest_ns", g.earliest_ns},
+                     {"slack_ns", g.slack_ns}});
+  }
+  j["slack"] = std::move(slack);
+  json locations = json::array();
+  for (uint32_t l = 0; l < cp.compute_ns.size(); ++l) {
+    locations.push_back({{"location", LocationName(t, LocationId(l))},
+                         {"id", t.location(LocationId(l)).external_id},
+                         {"compute_ns", cp.compute_ns[l]}});
+  }
+  j["locations"] = std::move(locations);
+  return j.dump(2) + "\n";
+}
+
+std::string CritPathCsv(const Trace& t, const CriticalPath& cp) {
+  std::string out = "location,region,start_ns,end_ns,time_ns\n";
+  for (const PathSegment& s : cp.path) {
+    out += fmt::format("{},{},{},{},{}\n", CsvField(LocationName(t, s.location)), CsvField(RegionName(t, s.region)),
+                       s.start_ns - t.origin_ns(), s.end_ns - t.origin_ns(), s.time_ns);
+  }
+  return out;
+}
+
+std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
+  constexpr size_t kMaxRows = 40;
+  std::string out = fmt::format("Critical path: {}\n", o.source);
+  auto line = [&](std::string_view key, const std::string& value) { out += fmt::format("  {:<26} {}\n", key, value); };
+  line("length", fmt::format("{}   (measured run {}; ends on {})", FormatDuration(cp.length_ns),
+                             FormatDuration(cp.measured_ns), LocationName(t, cp.end_location)));
+  line("transfer efficiency", fmt::format("{:.3f}   (length / measured run)", cp.transfer_efficiency));
+  line("serialisation efficiency", fmt::format("{:.3f}   (max compute / length)", cp.serialization_efficiency));
+  line("load balance", fmt::format("{:.3f}   (mean compute / max compute)", cp.load_balance));
+
+  out += fmt::format("\n  Profile: time on the path per region\n  {:>14} {:>8}  {}\n", "time", "% path", "region");
+  for (size_t i = 0; i < cp.profile.size() && i < kMaxRows; ++i) {
+    const RegionPathTime& r = cp.profile[i];
+    out += fmt::format("  {:>14} {:>8}  {}\n", FormatDuration(r.time_ns), FormatPercent(r.fraction),
+                       RegionName(t, r.region));
+  }
+  if (!cp.imbalance.empty()) {
+    out += fmt::format("\n  Imbalance: time on the path beyond the mean per location\n  {:>14} {:>14}  {}\n",
+                       "imbalance", "mean", "region");
+    for (size_t i = 0; i < cp.imbalance.size() && i < kMaxRows; ++i) {
+      const RegionImbalance& r = cp.imbalance[i];
+      out += fmt::format("  {:>14} {:>14}  {}\n", FormatDuration(r.imbalance_ns), FormatDuration(r.mean_ns),
+                         RegionName(t, r.region));
+    }
+  }
+  out += fmt::format("\n  Path ({} stretches{})\n  {:>14} {:>14} {:>14}  {:<16} {}\n", cp.path.size(),
+                     cp.path.size() > kMaxRows ? fmt::format(", first {} shown", kMaxRows) : "", "start", "end",
+                     "on path", "location", "region");
+  for (size_t i = 0; i < cp.path.size() && i < kMaxRows; ++i) {
+    const PathSegment& s = cp.path[i];
+    out += fmt::format("  {:>14} {:>14} {:>14}  {:<16} {}\n", FormatDuration(s.start_ns - t.origin_ns()),
+                       FormatDuration(s.end_ns - t.origin_ns()), FormatDuration(s.time_ns),
+                       LocationName(t, s.location), RegionName(t, s.region));
+  }
+  if (!cp.slack.empty()) {
+    std::vector<const GrainSlack*> order;
+    for (const GrainSlack& g : cp.slack) order.push_back(&g);
+    std::stable_sort(order.begin(), order.end(), [](const GrainSlack* a, const GrainSlack* b) {
+      return a->slack_ns > b->slack_ns;
+    });
+    size_t zero = 0;
+    for (const GrainSlack& g : cp.slack) zero += g.slack_ns == 0;
+    out += fmt::format("\n  Slack: {} of {} grains have none (they are critical)\n", zero, cp.slack.size());
+    if (zero < cp.slack.size())
+      out += fmt::format("  {:>14} {:>14}  {:<16} {}\n", "slack", "start", "location", "grain (most slack first)");
+    for (size_t i = 0; i < order.size() && i < 10 && order[i]->slack_ns > 0; ++i) {
+      const GrainSlack& g = *order[i];
+      out += fmt::format("  {:>14} {:>14}  {:<16} {}\n", FormatDuration(g.slack_ns),
+                         FormatDuration(g.grain.start - t.origin_ns()), LocationName(t, g.grain.location),
+                         RegionName(t, g.grain.region));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> RenderCriticalPath(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
+  switch (o.format) {
+    case OutputFormat::kText: return CritPathText(t, cp, o);
+    case OutputFormat::kJson: return CritPathJson(t, cp);
+    case OutputFormat::kCsv: return CritPathCsv(t, cp);
+    default:
+      return InvalidArgument(
+          fmt::format("critpath has no {} output (use text, json or csv)", OutputFormatName(o.format)));
+  }
+}
+
+}  // namespace grainscope
