@@ -2,7 +2,7 @@
 // per analysis and trace size. Targets: critical-path sweep >= 30 M events/s with <= 16 bytes
 // of state per event (issue 5); latency+bandwidth replay >= 20 M events/s (issue 6).
 //
-//   analysis_bench [--smoke] [--events N[,N...]] [--repeat R] [--only critpath|replay]
+//   analysis_bench [--smoke] [--events N[,N...]] [--repeat R] [--only critpath|replay|waits]
 // Times are medians over R runs on one core; the trace is generated once per size.
 #include <algorithm>
 #include <chrono>
@@ -15,6 +15,7 @@
 
 #include "analysis/critpath/critpath.h"
 #include "analysis/replay/replay.h"
+#include "analysis/waits/characterize.h"
 #include "bench/synthetic/synthetic_trace.h"
 
 namespace grainscope {
@@ -107,6 +108,23 @@ int Run(uint64_t events, int repeat, const std::string& only) {
       return 1;
     }
   }
+  if (only.empty() || only == "waits") {
+    uint64_t count = 0;
+    size_t sync_points = 0, classes = 0;
+    double s = Time(repeat, [&] {
+      const CallSites cs = FindCallSites(t);
+      const WaitStates w = FindWaitStates(t, cs);
+      const Characterization c = Characterize(t, cs, w);
+      count = w.instances.size();
+      sync_points = c.sync_points.size();
+      classes = 0;
+      for (const SyncPointClasses& sp : c.sync_points) classes += sp.classes.size();
+      return true;
+    });
+    std::snprintf(extra, sizeof extra, ", \"waits\": %llu, \"sync_points\": %zu, \"classes\": %zu",
+                  static_cast<unsigned long long>(count), sync_points, classes);
+    Print("waits_characterize", t, repeat, s, extra);
+  }
   return 0;
 }
 
@@ -129,7 +147,7 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: analysis_bench [--smoke] [--events N[,N...]] [--repeat R] [--only critpath|replay]\n");
+      std::fprintf(stderr, "usage: analysis_bench [--smoke] [--events N[,N...]] [--repeat R] [--only critpath|replay|waits]\n");
       return 2;
     }
   }

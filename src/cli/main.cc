@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   add(AddCritPathCommand);
   add(AddReplayCommand);
   add(AddCompensateCommand);
+  add(AddWaitsCommand);
 
   try {
     app.parse(argc, argv);

@@ -12,6 +12,7 @@
 #include "analysis/critpath/critpath.h"
 #include "analysis/profile/profile.h"
 #include "analysis/replay/replay.h"
+#include "analysis/waits/characterize.h"
 #include "analysis/summary/summary.h"
 #include "analysis/taskgraph/taskgraph.h"
 #include "base/status.h"
@@ -33,6 +34,8 @@ Result<std::string> RenderCriticalPath(const Trace& trace, const CriticalPath& c
 Result<std::string> RenderReplay(const Trace& trace, const ReplayResult& r, const CriticalPath& replayed_path,
                                  const std::string& what_if, const RenderOptions& o);
 Result<std::string> RenderCompensation(const Trace& trace, const Compensation& c, const RenderOptions& o);
+Result<std::string> RenderWaits(const Trace& trace, const WaitStates& w, const Characterization& c,
+                                const RenderOptions& o);
 Result<std::string> RenderGantt(const Trace& trace, const std::vector<GanttLane>& lanes,
                                 const RenderOptions& o);
 

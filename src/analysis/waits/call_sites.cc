@@ -1,0 +1,71 @@
+#include "analysis/waits/call_sites.h"
+
+#include <algorithm>
+
+namespace grainscope {
+
+CallSites FindCallSites(const Trace& t) {
+  CallSites cs;
+  const MessageTable& msgs = t.messages();
+  const CollectiveTable& coll = t.collectives();
+  cs.send.resize(msgs.size());
+  cs.recv.resize(msgs.size());
+  cs.member.resize(coll.member_location.size());
+  cs.innermost.reserve(t.event_count());
+
+  // Member rows by (location, begin event): rows of a location in begin order.
+  std::vector<std::vector<uint32_t>> rows(t.locations().size());
+  for (uint32_t k = 0; k < coll.member_location.size(); ++k) rows[coll.member_location[k].value].push_back(k);
+
+  struct Frame {
+    uint32_t region;
+    EventIndex enter;
+    size_t pending_begin;  // call sites waiting for this frame's leave
+    uint32_t caller;       // innermost non-communication region at or below this frame
+  };
+  std::vector<Frame> stack;
+  std::vector<CallSite*> pending;
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const EventColumns& ev = t.events(LocationId(l));
+    std::vector<uint32_t>& mine = rows[l];
+    std::sort(mine.begin(), mine.end(), [&](uint32_t a, uint32_t b) { return coll.member_begin[a] < coll.member_begin[b]; });
+    size_t next_row = 0;
+    stack.clear();
+    pending.clear();
+    for (EventIndex i = 0; i < ev.size(); ++i) {
+      const EventKind kind = ev.kind[i];
+      if (kind == EventKind::kEnter) {
+        const uint32_t r = ev.arg[i];
+        const uint32_t below = stack.empty() ? RegionId::kInvalidValue : stack.back().caller;
+        const bool comm = IsCommunication(t.region(RegionId(r)).role);
+        stack.push_back({r, i, pending.size(), comm ? below : r});
+      } else if (kind == EventKind::kLeave) {
+        const Frame f = stack.back();
+        stack.pop_back();
+        for (size_t p = f.pending_begin; p < pending.size(); ++p) pending[p]->leave = i;
+        pending.resize(f.pending_begin);
+      } else if (kind == EventKind::kSend || kind == EventKind::kRecv || kind == EventKind::kCollBegin) {
+        CallSite* site = nullptr;
+        if (kind == EventKind::kSend) site = &cs.send[ev.arg[i]];
+        if (kind == EventKind::kRecv) site = &cs.recv[ev.arg[i]];
+        if (kind == EventKind::kCollBegin && next_row < mine.size()) site = &cs.member[mine[next_row++]];
+        if (site != nullptr) {
+          const Frame* top = stack.empty() ? nullptr : &stack.back();
+          const bool in_call = top != nullptr && IsCommunication(t.region(RegionId(top->region)).role);
+          site->caller = RegionId(top == nullptr ? RegionId::kInvalidValue : top->caller);
+          if (in_call) {
+            site->call = RegionId(top->region);
+            site->enter = top->enter;
+            pending.push_back(site);  // leave filled in when the call ends
+          } else {
+            site->enter = site->leave = i;
+          }
+        }
+      }
+      cs.innermost.push_back(stack.empty() ? RegionId() : RegionId(stack.back().region));
+    }
+  }
+  return cs;
+}
+
+}  // namespace grainscope

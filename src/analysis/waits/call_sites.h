@@ -1,0 +1,31 @@
+// Call sites of communication: for every message end and collective membership, the
+// communication call around it (MPI_Recv, MPI_Wait, the seed's "receive", ...) and the code
+// region that made the call. Wait-state analysis measures waiting between the calls' enters and
+// leaves, and names sync points by call and caller.
+#pragma once
+
+#include <vector>
+
+#include "model/trace.h"
+
+namespace grainscope {
+
+struct CallSite {
+  RegionId call;    // innermost enclosing region when it is a communication region; else invalid
+  RegionId caller;  // innermost enclosing non-communication region; invalid at top level
+  EventIndex enter = kNoEvent;  // the call's Enter event (the event itself when there is no call)
+  EventIndex leave = kNoEvent;  // the call's Leave event (the event itself when there is no call)
+};
+
+struct CallSites {
+  std::vector<CallSite> send;    // per message, around its kSend (enter/leave kNoEvent if unsent)
+  std::vector<CallSite> recv;    // per message, around its kRecv
+  std::vector<CallSite> member;  // per collective member row, around its kCollBegin
+  // Per location, per event: the innermost region open after the event (the region of the
+  // segment that follows it), invalid when none. Laid end to end like HbGraph::flat.
+  std::vector<RegionId> innermost;
+};
+
+CallSites FindCallSites(const Trace& trace);
+
+}  // namespace grainscope

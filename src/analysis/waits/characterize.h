@@ -1,0 +1,72 @@
+// Waiting-time characterisation (SPEC.md §7; Meira's Carnival): why each wait happened, merged
+// into a few explanations per synchronisation point.
+//
+// For a wait of location p on location q, the two execution paths since p and q last
+// synchronised with each other (a message between them, or a collective both were in) are
+// compared. A path is a set of steps — (region, state) with state compute, communication,
+// collective or wait — and their accumulated time. The wait's characterisation is q's path minus
+// p's path; a waiting step inside q's path is replaced by that earlier wait's own characterisation,
+// so everything is expressed in computation. Steps present on both sides are dropped in order of
+// increasing difference while what remains still accounts for >= 95 % of the wait. Waits of one
+// synchronisation point then form equivalence classes: the share of a step is |time| / total,
+// the distance between two waits the sum over the union of steps of their share differences (0
+// to 2), and a wait joins the first class whose representative is closer than the threshold.
+//
+// The default threshold is 0.5: identical causes with a few % of jitter are far below it (a
+// 10 % change of one step moves the distance by at most 0.2), while waits with a different main
+// cause share little and land near 2. Every wait also charges its time to the regions of the
+// late location's excess ("root causes", like Scalasca's short-term delay costs).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/waits/wait_states.h"
+
+namespace grainscope {
+
+enum class StepState : uint8_t { kCompute, kCommunication, kCollective, kWait };
+inline constexpr uint32_t kStepStates = 4;
+std::string_view StepStateName(StepState s);
+
+struct Step {
+  RegionId region;  // invalid: outside any region
+  StepState state;
+  TimeNs ns = 0;    // signed in a characterisation
+};
+
+struct WaitClass {
+  uint64_t count = 0;
+  TimeNs wait_ns = 0;
+  std::vector<Step> steps;     // members' characterisations added up, largest excess first
+  std::vector<double> shares;  // per step: its share of the class's positive excess
+};
+
+struct SyncPointClasses {
+  uint32_t sync_point = 0;
+  TimeNs wait_ns = 0;
+  uint64_t count = 0;
+  std::vector<WaitClass> classes;  // by total wait, largest first
+};
+
+struct RegionDelay {
+  RegionId region;
+  TimeNs delay_ns = 0;  // waiting this region's excess caused on other locations
+};
+
+struct CharacterizeOptions {
+  double threshold = 0.5;
+  double keep_fraction = 0.95;
+};
+
+struct Characterization {
+  std::vector<SyncPointClasses> sync_points;  // by total wait, largest first
+  std::vector<RegionDelay> root_causes;       // largest first
+  uint64_t characterized = 0;                 // wait instances with a late location
+};
+
+Characterization Characterize(const Trace& trace, const CallSites& calls, const WaitStates& waits,
+                              const CharacterizeOptions& options = {});
+
+}  // namespace grainscope

@@ -1,0 +1,171 @@
+#include "analysis/waits/wait_states.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace grainscope {
+
+std::string_view WaitKindName(WaitKind k) {
+  switch (k) {
+    case WaitKind::kLateSender: return "late_sender";
+    case WaitKind::kLateReceiver: return "late_receiver";
+    case WaitKind::kWaitAtBarrier: return "wait_at_barrier";
+    case WaitKind::kWaitAtNxN: return "wait_at_nxn";
+    case WaitKind::kLateBroadcast: return "late_broadcast";
+    case WaitKind::kEarlyReduce: return "early_reduce";
+    case WaitKind::kBarrierCompletion: return "barrier_completion";
+  }
+  return "unknown";
+}
+
+namespace {
+
+class Finder {
+ public:
+  Finder(const Trace& t, const CallSites& cs, const WaitStateOptions& o) : t_(t), cs_(cs), o_(o) {}
+
+  WaitStates Run() {
+    PointToPoint();
+    Collectives();
+    std::stable_sort(out_.instances.begin(), out_.instances.end(), [](const WaitInstance& a, const WaitInstance& b) {
+      return std::tie(a.start_ns, a.waiter, a.waiter_event) < std::tie(b.start_ns, b.waiter, b.waiter_event);
+    });
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> points;
+    out_.by_location.assign(t_.locations().size(), 0);
+    out_.by_region.assign(t_.regions().size() + 1, 0);
+    for (WaitInstance& w : out_.instances) {
+      out_.by_location[w.waiter.value] += w.wait_ns;
+      out_.by_region[w.call.valid() ? w.call.value : t_.regions().size()] += w.wait_ns;
+      const StringId name = w.message != UINT32_MAX ? t_.messages().name[w.message] : StringId(0);
+      auto [it, added] = points.emplace(std::make_tuple(w.call.value, w.caller.value, name.value),
+                                        static_cast<uint32_t>(out_.sync_points.size()));
+      if (added) out_.sync_points.push_back({w.call, w.caller, name, Label(w.call, w.caller, name)});
+      w.sync_point = it->second;
+      out_.count[static_cast<int>(w.kind)]++;
+      out_.time_ns[static_cast<int>(w.kind)] += w.wait_ns;
+      out_.total_ns += w.wait_ns;
+    }
+    return std::move(out_);
+  }
+
+ private:
+  TimeNs Time(LocationId l, EventIndex e) const { return t_.events(l).time[e]; }
+
+  std::string Label(RegionId call, RegionId caller, StringId name) const {
+    std::string s = caller.valid() ? std::string(t_.str(t_.region(caller).name)) : "(top level)";
+    s += " > ";
+    s += call.valid() ? t_.str(t_.region(call).name) : "(no call)";
+    if (name.value != 0) s += fmt::format(" '{}'", t_.str(name));
+    return s;
+  }
+
+  void PointToPoint() {
+    const MessageTable& msgs = t_.messages();
+    std::vector<WaitInstance> late_senders;
+    for (uint32_t m = 0; m < msgs.size(); ++m) {
+      if (!msgs.matched(MessageId(m))) continue;
+      const LocationId s = msgs.sender[m], r = msgs.receiver[m];
+      const CallSite& sc = cs_.send[m];
+      const CallSite& rc = cs_.recv[m];
+      const TimeNs send_enter = Time(s, sc.enter), send_leave = Time(s, sc.leave);
+      const TimeNs recv_enter = Time(r, rc.enter), recv_leave = Time(r, rc.leave);
+      const TimeNs ls = std::min(send_enter, recv_leave) - recv_enter;
+      if (ls > 0) {
+        late_senders.push_back({WaitKind::kLateSender, r, s, rc.enter, msgs.recv_event[m], sc.enter, recv_enter, ls,
+                                rc.call, rc.caller, 0, m});
+      }
+      if (IsRendezvous(m, sc) && send_leave > recv_enter) {
+        const TimeNs lr = std::min(recv_enter, send_leave) - send_enter;
+        if (lr > 0) {
+          out_.instances.push_back({WaitKind::kLateReceiver, s, r, sc.enter, msgs.send_event[m], rc.enter, send_enter,
+                                    lr, sc.call, sc.caller, 0, m});
+        }
+      }
+    }
+    // One call completing several receives (waitall) is charged only its largest wait.
+    std::stable_sort(late_senders.begin(), late_senders.end(), [](const WaitInstance& a, const WaitInstance& b) {
+      if (a.waiter != b.waiter) return a.waiter < b.waiter;
+      if (a.waiter_from != b.waiter_from) return a.waiter_from < b.waiter_from;
+      return a.wait_ns > b.wait_ns;
+    });
+    for (size_t i = 0; i < late_senders.size(); ++i) {
+      const WaitInstance& w = late_senders[i];
+      const bool same_call = i > 0 && late_senders[i - 1].waiter == w.waiter &&
+                             late_senders[i - 1].waiter_from == w.waiter_from && w.call.valid();
+      if (!same_call) out_.instances.push_back(w);
+    }
+  }
+
+  bool IsRendezvous(uint32_t m, const CallSite& sc) const {
+    if (t_.messages().bytes[m] > o_.eager_limit_bytes) return true;
+    if (!sc.call.valid()) return false;
+    const std::string_view name = t_.str(t_.region(sc.call).name);
+    return name.find("Ssend") != std::string_view::npos || name.find("ssend") != std::string_view::npos;
+  }
+
+  void Collectives() {
+    const CollectiveTable& coll = t_.collectives();
+    for (uint32_t c = 0; c < coll.size(); ++c) {
+      const uint32_t first = coll.first_member[c], last = coll.first_member[c + 1];
+      if (first == last) continue;
+      auto enter = [&](uint32_t k) { return Time(coll.member_location[k], cs_.member[k].enter); };
+      auto leave = [&](uint32_t k) { return Time(coll.member_location[k], cs_.member[k].leave); };
+      uint32_t latest = first, root = UINT32_MAX;
+      TimeNs earliest_leave = leave(first);
+      for (uint32_t k = first; k < last; ++k) {
+        if (enter(k) > enter(latest)) latest = k;
+        earliest_leave = std::min(earliest_leave, leave(k));
+        if (coll.root[c].valid() && coll.member_location[k] == coll.root[c]) root = k;
+      }
+      CollectiveShape shape = ShapeOf(coll.op[c]);
+      if (shape == CollectiveShape::kOther || ((shape == CollectiveShape::kOneToAll || shape == CollectiveShape::kAllToOne) && root == UINT32_MAX))
+        shape = CollectiveShape::kAllToAll;
+      if (shape == CollectiveShape::kAllToAll) {
+        const WaitKind kind = coll.op[c] == CollectiveOp::kBarrier ? WaitKind::kWaitAtBarrier : WaitKind::kWaitAtNxN;
+        for (uint32_t k = first; k < last; ++k) {
+          Add(kind, k, latest, std::min(enter(latest), leave(k)) - enter(k));
+          Add(WaitKind::kBarrierCompletion, k, UINT32_MAX, leave(k) - std::max(earliest_leave, enter(latest)));
+        }
+      } else if (shape == CollectiveShape::kOneToAll) {
+        for (uint32_t k = first; k < last; ++k)
+          if (k != root) Add(WaitKind::kLateBroadcast, k, root, std::min(enter(root), leave(k)) - enter(k));
+      } else {  // all-to-one: the root waits for the last sender
+        uint32_t last_sender = UINT32_MAX;
+        for (uint32_t k = first; k < last; ++k)
+          if (k != root && (last_sender == UINT32_MAX || enter(k) > enter(last_sender))) last_sender = k;
+        if (last_sender != UINT32_MAX)
+          Add(WaitKind::kEarlyReduce, root, last_sender, std::min(enter(last_sender), leave(root)) - enter(root));
+      }
+    }
+  }
+
+  void Add(WaitKind kind, uint32_t k, uint32_t late, TimeNs wait) {
+    if (wait <= 0) return;
+    const CollectiveTable& coll = t_.collectives();
+    const CallSite& site = cs_.member[k];
+    WaitInstance w{kind, coll.member_location[k],
+                   late == UINT32_MAX ? LocationId() : coll.member_location[late],
+                   site.enter, coll.member_end[k],
+                   late == UINT32_MAX ? kNoEvent : cs_.member[late].enter,
+                   Time(coll.member_location[k], site.enter), wait, site.call, site.caller};
+    w.member = k;
+    if (kind == WaitKind::kBarrierCompletion) w.start_ns = Time(coll.member_location[k], site.leave) - wait;
+    out_.instances.push_back(w);
+  }
+
+  const Trace& t_;
+  const CallSites& cs_;
+  const WaitStateOptions& o_;
+  WaitStates out_;
+};
+
+}  // namespace
+
+WaitStates FindWaitStates(const Trace& trace, const CallSites& calls, const WaitStateOptions& options) {
+  return Finder(trace, calls, options).Run();
+}
+
+}  // namespace grainscope

@@ -1,0 +1,71 @@
+// Wait states with Scalasca's definitions (SPEC.md §6). Times are measured at the communication
+// calls around the events (call_sites.h); without calls (bare events) the events themselves.
+//
+//   late_sender       receive call waits for a send that starts later:
+//                     max(0, min(enter(send call), leave(recv call)) - enter(recv call)); when one
+//                     call completes several receives (waitall), only the largest is charged
+//   late_receiver     a rendezvous send (bytes > eager limit, or a synchronous send call) waits for
+//                     the receive to be posted: max(0, min(enter(recv call), leave(send call)) - enter(send call))
+//   wait_at_barrier   max(0, min(latest enter, own leave) - own enter), barriers
+//   wait_at_nxn       the same for other all-to-all collectives (allreduce, alltoall, ...)
+//   late_broadcast    a non-root of a one-to-all collective entered before the root
+//   early_reduce      the root of an all-to-one collective entered before the last sender
+//   barrier_completion  max(0, own leave - max(earliest leave, latest enter)), all-to-all collectives
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/waits/call_sites.h"
+#include "model/trace.h"
+
+namespace grainscope {
+
+enum class WaitKind : uint8_t {
+  kLateSender, kLateReceiver, kWaitAtBarrier, kWaitAtNxN, kLateBroadcast, kEarlyReduce, kBarrierCompletion,
+};
+inline constexpr int kWaitKindCount = 7;
+std::string_view WaitKindName(WaitKind k);
+
+struct WaitInstance {
+  WaitKind kind;
+  LocationId waiter;
+  LocationId late;            // who it waited for (invalid for barrier completion)
+  EventIndex waiter_from;     // waiter's call enter (the wait starts there)
+  EventIndex waiter_event;    // waiter's completion event (kRecv / kCollEnd / kSend)
+  EventIndex late_arrival;    // late location's call enter (its arrival), kNoEvent if none
+  TimeNs start_ns = 0;        // when the waiting began (absolute)
+  TimeNs wait_ns = 0;
+  RegionId call;
+  RegionId caller;
+  uint32_t sync_point = 0;    // index into WaitStates::sync_points
+  uint32_t message = UINT32_MAX;  // message row for point-to-point kinds
+  uint32_t member = UINT32_MAX;   // collective member row of the waiter
+};
+
+struct SyncPoint {
+  RegionId call;
+  RegionId caller;
+  StringId name;  // message name (seed arcs), else the empty string
+  std::string label;
+};
+
+struct WaitStateOptions {
+  uint64_t eager_limit_bytes = 65535;  // above it a send is a rendezvous (LogGOPSim's S)
+};
+
+struct WaitStates {
+  std::vector<WaitInstance> instances;  // in time order (start_ns, then waiter)
+  std::vector<SyncPoint> sync_points;   // in order of their first wait
+  uint64_t count[kWaitKindCount] = {};
+  TimeNs time_ns[kWaitKindCount] = {};
+  TimeNs total_ns = 0;
+  std::vector<TimeNs> by_location;  // per location: its waiting time
+  std::vector<TimeNs> by_region;    // per call region: waiting inside it (last slot: no call)
+};
+
+WaitStates FindWaitStates(const Trace& trace, const CallSites& calls, const WaitStateOptions& options = {});
+
+}  // namespace grainscope

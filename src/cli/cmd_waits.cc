@@ -1,0 +1,42 @@
+#include <memory>
+
+#include "analysis/waits/characterize.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "format/trace_reader.h"
+
+namespace grainscope::cli {
+
+CommandBody AddWaitsCommand(CLI::App& app) {
+  auto o = std::make_shared<CommonOptions>();
+  auto threshold = std::make_shared<double>(CharacterizeOptions{}.threshold);
+  auto eager = std::make_shared<uint64_t>(WaitStateOptions{}.eager_limit_bytes);
+  CLI::App* cmd = app.add_subcommand(
+      "waits", "Who waited for whom and why: wait states (late sender, late receiver, wait at barrier / "
+               "N x N, late broadcast, early reduce, barrier completion), each synchronisation point's "
+               "waits merged into classes of the same cause, and the regions that caused most waiting");
+  AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
+  cmd->add_option("--threshold", *threshold,
+                  "Distance (0..2) under which two waits of a sync point share a class")
+      ->check(CLI::Range(0.0, 2.0))
+      ->capture_default_str();
+  cmd->add_option("--eager-limit", *eager, "Messages larger than this (bytes) are rendezvous sends (late receiver)")
+      ->capture_default_str();
+  return [o, threshold, eager] {
+    return Run("waits", [&]() -> Status {
+      GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
+      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      const CallSites calls = FindCallSites(trace);
+      WaitStateOptions wo;
+      wo.eager_limit_bytes = *eager;
+      const WaitStates waits = FindWaitStates(trace, calls, wo);
+      CharacterizeOptions co;
+      co.threshold = *threshold;
+      const Characterization c = Characterize(trace, calls, waits, co);
+      GS_ASSIGN_OR_RETURN(std::string out, RenderWaits(trace, waits, c, r));
+      return Emit(out, o->output);
+    });
+  };
+}
+
+}  // namespace grainscope::cli
