@@ -14,5 +14,7 @@ CommandBody AddReportCommand(CLI::App& app);
 CommandBody AddTaskGraphCommand(CLI::App& app);
 CommandBody AddGanttCommand(CLI::App& app);
 CommandBody AddCritPathCommand(CLI::App& app);
+CommandBody AddScheduleCommand(CLI::App& app);
+CommandBody AddPredictCommand(CLI::App& app);
 
 }  // namespace grainscope::cli

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
   add(AddTaskGraphCommand);
   add(AddGanttCommand);
   add(AddCritPathCommand);
+  add(AddScheduleCommand);
+  add(AddPredictCommand);
 
   try {
     app.parse(argc, argv);

@@ -14,6 +14,8 @@
 #include "analysis/taskgraph/taskgraph.h"
 #include "base/status.h"
 #include "report/units.h"
+#include "schedule/portfolio.h"
+#include "schedule/predict.h"
 
 namespace grainscope {
 
@@ -29,5 +31,10 @@ Result<std::string> RenderTaskGraph(const Trace& trace, const TaskGraph& g, cons
 Result<std::string> RenderCriticalPath(const Trace& trace, const CriticalPath& cp, const RenderOptions& o);
 Result<std::string> RenderGantt(const Trace& trace, const std::vector<GanttLane>& lanes,
                                 const RenderOptions& o);
+// A projected schedule (`requested` is the heuristic asked for, e.g. "best"); `speedup` may be
+// empty. Times are in the graph's unit (ns for a trace's graph: seed output then uses unit_ns).
+Result<std::string> RenderSchedule(const TaskDag& g, const Schedule& s, std::string_view requested,
+                                   const std::vector<SpeedupPoint>& speedup, const RenderOptions& o);
+Result<std::string> RenderPrediction(const Prediction& p, const RenderOptions& o);
 
 }  // namespace grainscope
