@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
   add(AddReplayCommand);
   add(AddCompensateCommand);
   add(AddWaitsCommand);
+  add(AddScheduleCommand);
+  add(AddPredictCommand);
 
   try {
     app.parse(argc, argv);

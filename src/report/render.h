@@ -17,6 +17,8 @@
 #include "analysis/taskgraph/taskgraph.h"
 #include "base/status.h"
 #include "report/units.h"
+#include "schedule/portfolio.h"
+#include "schedule/predict.h"
 
 namespace grainscope {
 
@@ -38,5 +40,10 @@ Result<std::string> RenderWaits(const Trace& trace, const WaitStates& w, const C
                                 const RenderOptions& o);
 Result<std::string> RenderGantt(const Trace& trace, const std::vector<GanttLane>& lanes,
                                 const RenderOptions& o);
+// A projected schedule (`requested` is the heuristic asked for, e.g. "best"); `speedup` may be
+// empty. Times are in the graph's unit (ns for a trace's graph: seed output then uses unit_ns).
+Result<std::string> RenderSchedule(const TaskDag& g, const Schedule& s, std::string_view requested,
+                                   const std::vector<SpeedupPoint>& speedup, const RenderOptions& o);
+Result<std::string> RenderPrediction(const Prediction& p, const RenderOptions& o);
 
 }  // namespace grainscope

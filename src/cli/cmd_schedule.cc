@@ -1,0 +1,95 @@
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "schedule/io/graph_input.h"
+#include "schedule/portfolio.h"
+
+namespace grainscope::cli {
+namespace {
+
+struct ScheduleOptions {
+  CommonOptions common;
+  uint32_t processors = 0;
+  std::string heuristic = "best";
+  std::string speedup;  // "N" or "A..B"
+  std::vector<double> speeds;
+  std::optional<uint64_t> node_limit;
+  double time_limit_s = 0;
+};
+
+Status RunSchedule(const ScheduleOptions& o) {
+  GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(o.common));
+  const Heuristic h = *ParseHeuristic(o.heuristic);
+  std::optional<std::pair<uint32_t, uint32_t>> range;
+  if (!o.speedup.empty()) {
+    range = ParseProcessorRange(o.speedup);
+    if (!range) return InvalidArgument(fmt::format("--speedup expects N or A..B processors, got '{}'", o.speedup));
+    if (!o.speeds.empty()) return InvalidArgument("--speedup projects identical processors: it cannot be used with --speeds");
+  }
+  Machine m;
+  m.processors = o.processors;
+  m.speeds = o.speeds;
+  GS_RETURN_IF_ERROR(CheckMachine(m));
+  PortfolioOptions po;
+  if (o.node_limit) po.exact.node_limit = po.best_node_limit = *o.node_limit;
+  po.exact.time_limit_s = o.time_limit_s;
+  GS_ASSIGN_OR_RETURN(GraphInput in, ReadGraphInput(o.common.trace, o.common.input_format));
+  GS_ASSIGN_OR_RETURN(Schedule s, RunHeuristic(in.dag, m, h, po));
+  std::vector<SpeedupPoint> curve;
+  if (range) {
+    GS_ASSIGN_OR_RETURN(curve, SpeedupCurve(in.dag, h, range->first, range->second, po));
+  }
+  GS_ASSIGN_OR_RETURN(std::string out, RenderSchedule(in.dag, s, o.heuristic, curve, r));
+  return Emit(out, o.common.output);
+}
+
+}  // namespace
+
+CommandBody AddScheduleCommand(CLI::App& app) {
+  auto o = std::make_shared<ScheduleOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "schedule", "Project a task graph onto P processors: the Gantt chart a scheduling heuristic gives, its "
+                  "length (makespan) and, with --speedup, the projected speedup curve. GRAPH is a trace (its "
+                  "task graph is used, times in ns) or a task-graph file: the seed's Task_Graph, STG, DOT with "
+                  "Weight= attributes, or the JSON of `grainscope taskgraph --format json`");
+  cmd->add_option("GRAPH", o->common.trace, "Trace or task-graph file to read")->required();
+  std::vector<std::string> inputs;
+  for (std::string_view f : GraphInputFormats()) inputs.emplace_back(f);
+  cmd->add_option("--input-format", o->common.input_format,
+                  "Format of GRAPH (default: detected from its extension and content)")
+      ->check(CLI::IsMember(inputs));
+  cmd->add_option("-p,--processors", o->processors, "Number of processors")
+      ->required()
+      ->check(CLI::Range(1u, kMaxProcessors));
+  cmd->add_option("--heuristic", o->heuristic,
+                  "hlfet, etf, mcp, heft, dsc, exact (branch and bound: proven optimum within its limits), or "
+                  "best (the shortest of the five heuristics, improved by a short exact search)")
+      ->check(CLI::IsMember({"hlfet", "etf", "mcp", "heft", "dsc", "exact", "best"}))
+      ->capture_default_str();
+  cmd->add_option("--speedup", o->speedup, "Also project every processor count in N (1..N) or A..B");
+  cmd->add_option("--speeds", o->speeds, "Relative speed of each processor, comma separated (default: all 1)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--node-limit", o->node_limit,
+                  "Partial schedules the exact search may examine (default 1000000 for exact, 20000 for best; "
+                  "0: no limit)");
+  cmd->add_option("--time-limit", o->time_limit_s,
+                  "Seconds the exact search may run (default: none; a limit makes the output depend on the machine)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("-f,--format", o->common.format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "seed"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o->common.output,
+                  "Write to this file instead of stdout (atomically: a temporary file, then a rename)");
+  cmd->add_option("--unit", o->common.unit, "Integer time unit of the seed Schedule file for a trace's graph")
+      ->check(CLI::IsMember({"s", "ms", "us", "ns"}))
+      ->capture_default_str();
+  cmd->footer(std::string(kExitCodesHelp));
+  return [o] { return Run("schedule", [&]() -> Status { return RunSchedule(*o); }); };
+}
+
+}  // namespace grainscope::cli

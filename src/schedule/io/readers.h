@@ -1,0 +1,36 @@
+// Readers of task-graph files into a TaskDag. Each takes the file's content and its name (for
+// messages); errors say "file:line: what was expected" (JSON: line:column for syntax, the JSON
+// path for content). Formats and error lists: docs/schedule.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "analysis/taskgraph/taskgraph.h"
+#include "base/status.h"
+#include "schedule/dag.h"
+
+namespace grainscope {
+
+// Standard Task Graph Set (Kasahara lab): n, then `id time #preds preds...` for the dummy entry
+// task 0, tasks 1..n and the dummy exit task n+1, then `#` comment lines. The dummy tasks are
+// dropped when their time is 0 (they change no schedule's length). No communication costs.
+Result<TaskDag> ReadStg(std::string_view content, const std::string& source);
+
+// Graphviz DOT with `Weight=` attributes on nodes (computation time, required) and edges
+// (communication cost, default 0). Node ids are the node names when all are non-negative
+// integers (tasks then in id order), else 1..N in order of first appearance.
+Result<TaskDag> ReadDotTaskGraph(std::string_view content, const std::string& source);
+
+// The seed's Task_Graph file, as `grainscope taskgraph --format seed` writes it (SPEC.md §1).
+Result<TaskDag> ReadSeedTaskGraph(std::string_view content, const std::string& source);
+
+// The JSON form `grainscope taskgraph --format json` writes: nodes [{id, time_ns}], edges
+// [{from, to, delay_ns}] (other fields ignored); `weight` / `cost` may replace time_ns / delay_ns
+// for graphs in another unit.
+Result<TaskDag> ReadJsonTaskGraph(std::string_view content, const std::string& source);
+
+// The task graph of a trace (BuildTaskGraph) as a TaskDag in nanoseconds: node ids kept.
+Result<TaskDag> DagFromTaskGraph(const TaskGraph& tg, const std::string& source);
+
+}  // namespace grainscope
