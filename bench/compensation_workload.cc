@@ -31,12 +31,14 @@ double Work(double v, int iterations) {
 Outcome Run(const Options& o) {
   std::atomic<int> produced{0};
   std::atomic<bool> go{false};
+  std::atomic<int> ready{0};  // both threads on a processor before the clock starts
   Outcome out;
   double producer_sum = 0, consumer_sum = 0;
   int64_t batch_total = 0, wait_total = 0;
   Clock::time_point start, end;
 
   std::thread producer([&] {
+    ready.fetch_add(1, std::memory_order_acq_rel);
     while (!go.load(std::memory_order_acquire)) {
     }
     double v = 1;
@@ -55,6 +57,7 @@ Outcome Run(const Options& o) {
     producer_sum = v;
   });
   std::thread consumer([&] {
+    ready.fetch_add(1, std::memory_order_acq_rel);
     while (!go.load(std::memory_order_acquire)) {
     }
     double v = 2;
@@ -72,6 +75,7 @@ Outcome Run(const Options& o) {
     end = Clock::now();
     consumer_sum = v;
   });
+  while (ready.load(std::memory_order_acquire) < 2) std::this_thread::yield();
   start = Clock::now();
   go.store(true, std::memory_order_release);
   producer.join();

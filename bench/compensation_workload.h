@@ -15,7 +15,7 @@
 namespace COMP_WORKLOAD_NAMESPACE {
 
 struct Options {
-  int rounds = 2000;           // messages producer -> consumer
+  int rounds = 200;            // messages producer -> consumer (short runs: see the benchmark)
   int grains_per_round = 40;   // tiny grains the producer runs before each message
   int work = 24;               // iterations of dependent arithmetic per grain
   int consumer_work = 200;     // iterations the consumer works after each receive
