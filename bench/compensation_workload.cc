@@ -1,5 +1,8 @@
 #include "compensation_workload.h"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -14,6 +17,16 @@ GS_DEFINE_GRAIN(g_consume, "consume", 2);
 GS_DEFINE_MESSAGE(g_batch, "batch");
 
 using Clock = std::chrono::steady_clock;
+
+// Puts the calling thread on processor `cpu` (if there are two): the experiment needs producer
+// and consumer to run at once, and a scheduler under load may otherwise stack them on one.
+void PinTo(int cpu) {
+  if (std::thread::hardware_concurrency() < 2) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
 
 int64_t Ns(Clock::duration d) { return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count(); }
 
@@ -38,6 +51,7 @@ Outcome Run(const Options& o) {
   Clock::time_point start, end;
 
   std::thread producer([&] {
+    PinTo(0);
     ready.fetch_add(1, std::memory_order_acq_rel);
     while (!go.load(std::memory_order_acquire)) {
     }
@@ -57,6 +71,7 @@ Outcome Run(const Options& o) {
     producer_sum = v;
   });
   std::thread consumer([&] {
+    PinTo(1);
     ready.fetch_add(1, std::memory_order_acq_rel);
     while (!go.load(std::memory_order_acquire)) {
     }
