@@ -171,6 +171,34 @@ TEST(OnTheFly, PiExampleAgreesWithPostMortem) {
   ExpectAgreement(t, otf);
 }
 
+TEST(OnTheFly, AgreesAcrossBlockHandOversAndRingWraps) {
+  // 2 blocks of 4096 records per thread: the producer's 60 k events wrap the ring many times, so
+  // the first event's time and the event count must survive block hand-over.
+  ScratchDir dir;
+  const std::string path = dir.File("wrap.gst");
+  Options o = TestOptions(path);
+  o.buffer_kib = 128;
+  ASSERT_TRUE(Open(o));
+  Channel c2m(&g_c2m);
+  std::thread producer([&] {
+    for (int i = 0; i < 30'000; ++i) {
+      gs_region_begin(&g_work);
+      Spin(std::chrono::nanoseconds(i % 7 == 0 ? 200 : 0));
+      gs_region_end(&g_work);
+      if (i % 10'000 == 9'999) c2m.Send(i);
+    }
+  });
+  for (int k = 0; k < 3; ++k) (void)c2m.Receive();
+  producer.join();
+  Close();
+  const OnTheFlyTotals otf = LastOnTheFlyTotals();
+  Trace t = MustRead(path);
+  ASSERT_EQ(t.locations().size(), 2u);
+  EXPECT_EQ(t.Metadata("dropped_events"), "0");
+  EXPECT_EQ(otf.unmatched_receives, 0u);
+  ExpectAgreement(t, otf);
+}
+
 GS_DEFINE_MESSAGE(g_never_sent, "never sent");
 
 TEST(OnTheFly, ReceiveWithoutSendIsCountedAndAddsNothing) {
