@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "record/emit.h"
+#include "record/emit_message.h"
 #include "record/registry.h"
 #include "record/runtime.h"
 #include "record/stream.h"
@@ -37,15 +38,15 @@ GS_EXPORT void gs_region_end(gs_region* region) {
 }
 
 GS_EXPORT void gs_send_begin(uint32_t message, uint64_t bytes, int32_t peer) {
-  EmitMessage<ClockAt::kLast>(gst::kRecordSendBegin, message, bytes, peer, gst::kNoRegion);
+  EmitSendBegin(message, bytes, peer, gst::kNoRegion);
 }
 
 GS_EXPORT void gs_send_end(uint32_t message) { Emit<ClockAt::kFirst>(gst::kRecordSendEnd, message); }
 
-GS_EXPORT void gs_recv_begin(uint32_t message) { Emit<ClockAt::kLast>(gst::kRecordRecvBegin, message); }
+GS_EXPORT void gs_recv_begin(uint32_t message) { EmitRecvBegin(message); }
 
 GS_EXPORT void gs_recv_end(uint32_t message, uint64_t bytes, int32_t peer) {
-  EmitMessage<ClockAt::kFirst>(gst::kRecordRecvEnd, message, bytes, peer, gst::kNoRegion);
+  EmitRecvEnd(message, bytes, peer, gst::kNoRegion);
 }
 
 GS_EXPORT void gs_marker(uint32_t label) { Emit<ClockAt::kFirst>(gst::kRecordMarker, label); }

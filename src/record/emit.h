@@ -74,6 +74,7 @@ GS_ALWAYS_INLINE void RecordProcessor(int32_t id) {
   if (p == nullptr) return;
   StoreRecord(p, ReadClock(), gst::PackKindId(gst::kRecordProcessor, 0, static_cast<uint32_t>(id)));
   Commit(p, 1);
+  AnalysisSkipRecord(t_stream->analysis, p);
   t_stream->processor = id;
 }
 

@@ -15,6 +15,7 @@
 #include "record/clock.h"
 #include "record/crash.h"
 #include "record/flusher.h"
+#include "record/onthefly.h"
 #include "record/registry.h"
 #include "record/stream.h"
 
@@ -32,6 +33,7 @@ namespace {
 pthread_mutex_t g_control_mutex = PTHREAD_MUTEX_INITIALIZER;
 char g_path[PATH_MAX];
 double g_overhead_ns = 0;
+gst::ClockSample g_first_sample{};  // the trace's first clock sample (the reader's time base)
 std::atomic<int64_t> g_seed_origin_ns{0};
 bool g_process_hooks_installed = false;
 
@@ -152,6 +154,27 @@ void InstallProcessHooks() {
 
 void WriteEnd(gst::EndReason reason, int signal, bool in_crash_handler);
 
+// ns per raw tick as the .gst reader converts (gst_reader.cc ClockConverter): the line through
+// the first and the last clock sample when the run lasted 1 ms or more, else the nominal rate.
+double NsPerTick(const gst::ClockSample& first, const gst::ClockSample& last) {
+  if (first.clock != gst::kClockTsc) return 1.0;
+  const int64_t span_ns = last.monotonic_ns - first.monotonic_ns;
+  if (span_ns >= 1'000'000 && last.raw > first.raw) return static_cast<double>(span_ns) / static_cast<double>(last.raw - first.raw);
+  return first.nominal_ticks_per_ns > 0 ? 1.0 / first.nominal_ticks_per_ns : 1.0;
+}
+
+// The on-the-fly results (record/onthefly.h), as a second metadata chunk.
+void WriteOnTheFlyResults(const gst::ClockSample& last) {
+  AnalysisClose(NsPerTick(g_first_sample, last), g_options.report);
+  const OnTheFlyTotals t = LastOnTheFlyTotals();
+  MetadataWriter meta;
+  meta.AddNumber("onthefly_critical_path_ns", static_cast<double>(t.critical_path_ns), "%.0f");
+  meta.AddNumber("onthefly_measured_ns", static_cast<double>(t.measured_ns), "%.0f");
+  meta.AddNumber("onthefly_compensated_ns", static_cast<double>(t.compensated_ns), "%.0f");
+  meta.AddNumber("onthefly_unmatched_receives", static_cast<double>(t.unmatched_receives), "%.0f");
+  meta.Write();
+}
+
 }  // namespace
 
 Options OptionsFromEnvironment() {
@@ -167,6 +190,7 @@ Options OptionsFromEnvironment() {
   o.clock = std::getenv("GRAINSCOPE_CLOCK");
   if (const char* t = std::getenv("GRAINSCOPE_SEED_TEXT"); t != nullptr && *t != '\0' && std::strcmp(t, "0") != 0)
     o.seed_text = std::strcmp(t, "precise") == 0 ? SeedText::kPrecise : SeedText::kMilliseconds;
+  o.report = EnvFlag("GRAINSCOPE_REPORT", false);
   return o;
 }
 
@@ -210,6 +234,9 @@ bool Open(const Options& options) {
                                      static_cast<double>(second.monotonic_ns - first.monotonic_ns)
                                : 1.0;
   g_overhead_ns = overhead_ticks / g_nominal_ticks_per_ns;
+  g_first_sample = first;
+  g_first_sample.nominal_ticks_per_ns = g_nominal_ticks_per_ns;
+  AnalysisOpen(g_overhead_ns, g_nominal_ticks_per_ns);
 
   g_generation.fetch_add(1, std::memory_order_acq_rel);
   LockDefinitions();
@@ -264,7 +291,9 @@ void Close() {
   }
   g_state.store(kClosed, std::memory_order_seq_cst);
   DrainStreamsForClose();
-  WriteClockSample(false);
+  FinishAnalysesForClose();
+  const gst::ClockSample last = WriteClockSample(false);
+  WriteOnTheFlyResults(last);
   WriteEnd(gst::kEndExit, 0, false);
   g_sink.Close();
   // The calling thread's next event re-registers if a new trace is opened.
@@ -287,17 +316,18 @@ int64_t SeedTextOriginNs() {
 
 void SetSeedTextOrigin(int64_t monotonic_ns) { g_seed_origin_ns.store(monotonic_ns, std::memory_order_relaxed); }
 
-void WriteClockSample(bool in_crash_handler) {
+gst::ClockSample WriteClockSample(bool in_crash_handler) {
   gst::ClockSample sample = SampleClock(g_nominal_ticks_per_ns);
   if (in_crash_handler) {
     static WriterSlot slot;
     gst::ChunkHeader h{gst::kChunkClock, 0, sizeof sample, sizeof sample, 0, 0};
     g_sink.Write(slot, h, &sample, true);
-    return;
+    return sample;
   }
   LockDefinitions();
   WriteSmallChunk(gst::kChunkClock, 0, &sample, sizeof sample);
   UnlockDefinitions();
+  return sample;
 }
 
 void CloseForCrash(int signal) {

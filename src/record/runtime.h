@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "format/gst/gst_format.h"
 #include "record/sink.h"
 #include "record/visibility.h"
 
@@ -30,6 +31,7 @@ struct Options {
   uint32_t buffer_kib = 512;      // GRAINSCOPE_BUFFER_KB: per-thread buffer, in blocks of 64 KiB
   const char* clock = nullptr;    // GRAINSCOPE_CLOCK: "tsc" or "monotonic"; null: automatic
   SeedText seed_text = SeedText::kOff;
+  bool report = false;            // GRAINSCOPE_REPORT=1: print the on-the-fly results at the end
 };
 
 // Reads the GRAINSCOPE_* variables.
@@ -62,7 +64,7 @@ void EnsureStarted();
 int64_t SeedTextOriginNs();
 void SetSeedTextOrigin(int64_t monotonic_ns);
 
-// Writes a ClockSample chunk now (flusher, close, crash handler).
-void WriteClockSample(bool in_crash_handler);
+// Writes a ClockSample chunk now (flusher, close, crash handler) and returns it.
+gst::ClockSample WriteClockSample(bool in_crash_handler);
 
 }  // namespace grainscope::record

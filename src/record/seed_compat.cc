@@ -10,6 +10,7 @@
 
 #include "record/clock.h"
 #include "record/emit.h"
+#include "record/emit_message.h"
 #include "record/registry.h"
 #include "record/runtime.h"
 
@@ -64,6 +65,12 @@ GS_EXPORT void initialize_clock(void) {
   SetSeedTextOrigin(MonotonicNs());
   if (!Recording()) return;
   Emit<ClockAt::kLast>(gst::kRecordOrigin, 0);
+  // Not an event of the model. (Registration, if this was the thread's first record, happened
+  // in Emit: the record then sits at the start of the fresh block.)
+  if (t_stream != &g_null_stream) {
+    const gst::Record* p = t_stream->cur.load(std::memory_order_relaxed) - 1;
+    AnalysisSkipRecord(t_stream->analysis, p);
+  }
 }
 
 GS_EXPORT void get_grain_start_time(int processor_id, int grain_id) {
@@ -85,7 +92,7 @@ GS_EXPORT void get_send_begin_time(int grain_id, const char* structure_name) {
   if (Recording()) {
     const uint32_t grain = SeedGrainRegion(grain_id);
     if (uint32_t name = StructureId(structure_name); name != 0)
-      EmitMessage<ClockAt::kLast>(gst::kRecordSendBegin, name, 0, gst::kNoPeer, grain);
+      EmitSendBegin(name, 0, gst::kNoPeer, grain);
   }
   PrintArcLine("sendBegin", structure_name, grain_id);
 }
@@ -99,7 +106,7 @@ GS_EXPORT void get_send_end_time(int grain_id, const char* structure_name) {
 
 GS_EXPORT void get_recv_begin_time(int grain_id, const char* structure_name) {
   if (Recording()) {
-    if (uint32_t name = StructureId(structure_name); name != 0) Emit<ClockAt::kLast>(gst::kRecordRecvBegin, name);
+    if (uint32_t name = StructureId(structure_name); name != 0) EmitRecvBegin(name);
   }
   PrintArcLine("recvBegin", structure_name, grain_id);
 }
@@ -108,7 +115,7 @@ GS_EXPORT void get_recv_end_time(int grain_id, const char* structure_name) {
   if (Recording()) {
     const uint32_t grain = SeedGrainRegion(grain_id);
     if (uint32_t name = StructureId(structure_name); name != 0)
-      EmitMessage<ClockAt::kFirst>(gst::kRecordRecvEnd, name, 0, gst::kNoPeer, grain);
+      EmitRecvEnd(name, 0, gst::kNoPeer, grain);
   }
   PrintArcLine("recvEnd", structure_name, grain_id);
 }

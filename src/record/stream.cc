@@ -145,6 +145,7 @@ ThreadStream* RegisterThread(ThreadStream* previous) {
   }
   ReclaimBlock(*s, first);
   BeginBlock(*s, first);
+  AnalysisStartLocation(s->analysis, s->cur.load(std::memory_order_relaxed));
   pthread_setspecific(g_exit_key, s);
   t_stream = s;
   return s;
@@ -159,6 +160,7 @@ void OnThreadExit(void* arg) {
   // writes the block anyway.
   if (g_state.load(std::memory_order_seq_cst) == kRecording &&
       s->generation == g_generation.load(std::memory_order_relaxed)) {
+    AnalysisFinishLocation(s->analysis, s->blocks[s->current].data, s->cur.load(std::memory_order_relaxed));
     PublishCurrent(*s);
   }
   s->end.store(nullptr, std::memory_order_relaxed);
@@ -215,6 +217,8 @@ gst::Record* AcquireSlow(uint32_t slots) {
     return s == nullptr ? nullptr : s->cur.load(std::memory_order_relaxed);
   } else if (s->end.load(std::memory_order_relaxed) != nullptr) {
     (void)slots;  // a block always has room for the largest record (2 slots) when it starts
+    const gst::Record* old_cur = s->cur.load(std::memory_order_relaxed);
+    AnalysisBlockPublished(s->analysis, s->blocks[s->current].data, old_cur);
     PublishCurrent(*s);
     WakeFlusher();
     const uint32_t next = (s->current + 1) % s->block_count;
@@ -222,6 +226,7 @@ gst::Record* AcquireSlow(uint32_t slots) {
     if (!g_crashing.load(std::memory_order_relaxed)) {
       BeginBlock(*s, next);
       result = s->cur.load(std::memory_order_relaxed);
+      AnalysisBlockStarted(s->analysis, old_cur, result);
     }
   }
   s->busy.store(0, std::memory_order_release);
@@ -246,6 +251,16 @@ bool WriteBlock(const Block& block, WriterSlot& slot, bool in_crash_handler, voi
     }
   }
   return g_sink.Write(slot, h, payload, in_crash_handler);
+}
+
+void FinishAnalysesForClose() {
+  const uint32_t n = g_stream_count.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < n; ++i) {
+    ThreadStream& s = *g_streams[i];
+    if (!ThisGeneration(s) || s.exited.load(std::memory_order_acquire) != 0) continue;  // folded at exit
+    AnalysisFinishLocation(s.analysis, s.blocks[s.current_shared.load(std::memory_order_relaxed)].data,
+                           s.cur.load(std::memory_order_acquire));
+  }
 }
 
 void DrainStreamsForClose() {

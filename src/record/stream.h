@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "format/gst/gst_format.h"
+#include "record/onthefly.h"
 #include "record/sink.h"
 #include "record/visibility.h"
 
@@ -49,6 +50,7 @@ struct alignas(64) ThreadStream {
   uint32_t current = 0;        // index of the block being filled
   uint32_t next_sequence = 0;
   int64_t processor = gst::kNoExternalId;  // the seed processor id last recorded
+  LocationAnalysis analysis;               // on-the-fly critical path and compensation
 
   // Shared.
   std::atomic<uint32_t> current_shared{0};  // `current`, for close and the crash handler
@@ -84,6 +86,8 @@ bool WriteBlock(const Block& block, WriterSlot& slot, bool in_crash_handler, voi
 // At close: sends every owner into its slow path, waits for owners already in it, and writes
 // everything recorded, including the blocks being filled.
 void DrainStreamsForClose();
+// At close, after the drain: folds every live location's on-the-fly state into the totals.
+void FinishAnalysesForClose();
 // In the crash handler: the same with only async-signal-safe calls and bounded waits. The block
 // (done_stream, done_sequence) was already rewritten from the interrupted thread's writer slot.
 void DrainStreamsForCrash(uint32_t done_stream, uint32_t done_sequence);

@@ -46,7 +46,10 @@ Result<Compensation> Compensate(const Trace& t, const CompensateOptions& o) {
     c.overhead_source = "--overhead";
   } else {
     const std::string_view value = t.Metadata(kOverheadMetadataKey);
-    std::optional<int64_t> parsed = ParseScaledNs(value, 1);
+    // The recorder writes a decimal ("12.34"); the replay works in whole ns: round half up (the
+    // on-the-fly compensation in src/record/onthefly.cc rounds the same way).
+    std::optional<int64_t> parsed = ParseScaledNs(value, 1000);
+    if (parsed) parsed = (*parsed + 500) / 1000;
     if (value.empty() || !parsed) {
       return FailedPrecondition(fmt::format(
           "the trace has no calibrated per-event overhead (metadata '{}'{}); give one with --overhead NS",

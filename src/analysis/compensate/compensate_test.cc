@@ -122,6 +122,19 @@ TEST(Compensate, BroadcastFollowsTheRoot) {
   EXPECT_EQ(At(t, comp, 1, 2), 310 - 30);
 }
 
+TEST(Compensate, ReadsTheRecordersDecimalCalibrationRoundedToNs) {
+  // The recorder writes the calibration with two decimals (src/record/runtime.cc).
+  for (const auto& [text, ns] : {std::pair{"12.34", 12}, {"12.50", 13}, {"9", 9}}) {
+    TraceScript s(1);
+    s.Work(0, "w", 0, 100);
+    s.builder().AddMetadata("overhead_per_event_ns", text);
+    Trace t = s.Finish();
+    Result<Compensation> c = Compensate(t);
+    ASSERT_TRUE(c.ok()) << text << ": " << c.status().message();
+    EXPECT_EQ(c->overhead_per_event_ns, ns) << text;
+  }
+}
+
 TEST(Compensate, NeedsAnOverhead) {
   Trace t = OneSend(50);
   EXPECT_THAT(Compensate(t), StatusIs(StatusCode::kFailedPrecondition, HasSubstr("--overhead")));

@@ -1,0 +1,35 @@
+// The compensation validation program (bench/compensation_validation.cc, issue 7 item 3): a
+// producer thread runs tiny, heavily instrumented grains and after every batch sends a message
+// to a consumer thread that waits for it (busy-waiting on a counter, marked as a receive), does a
+// little work of its own and waits again. The consumer's run time is the producer's: the seed's
+// case where one process waits for another, which per-location compensation gets wrong.
+//
+// Included once per build flavour: COMP_WORKLOAD_NAMESPACE names the namespace, so the benchmark
+// links the instrumented build and the one compiled with GRAINSCOPE_DISABLE side by side.
+#ifndef COMP_WORKLOAD_NAMESPACE
+#define COMP_WORKLOAD_NAMESPACE comp_instrumented
+#endif
+
+#include <cstdint>
+
+namespace COMP_WORKLOAD_NAMESPACE {
+
+struct Options {
+  int rounds = 200;            // messages producer -> consumer (short runs: see the benchmark)
+  int grains_per_round = 40;   // tiny grains the producer runs before each message
+  int work = 24;               // iterations of dependent arithmetic per grain
+  int consumer_work = 200;     // iterations the consumer works after each receive
+};
+
+// Times the program measures itself with steady_clock, the same code in both builds (a few reads
+// per round, not per grain).
+struct Outcome {
+  int64_t span_ns = 0;              // from the common start to the consumer's last receive
+  double producer_batch_ns = 0;     // mean time of one batch of grains (per grain: / grains_per_round)
+  double consumer_wait_ns = 0;      // mean time the consumer spent in one receive
+  double checksum = 0;
+};
+
+Outcome Run(const Options& options);
+
+}  // namespace COMP_WORKLOAD_NAMESPACE

@@ -1,0 +1,101 @@
+// On-the-fly analyses in the recording runtime: Bellenot's critical path (SPEC.md §3 "On the
+// fly") and Malony-Shende-Biersdorff overhead compensation (SPEC.md §5), computed while the
+// program runs from values piggybacked on its messages, reported at the end without reading the
+// trace.
+//
+// Per location (recording thread) the runtime keeps, in raw clock ticks:
+//   cp(t) = (t - first event) - lag      the longest chain of work ending now. Compute segments
+//                                        add their duration for free (cp grows with the clock), so
+//                                        ordinary events (region begin/end) do nothing extra:
+//                                        the hot path is untouched. `lag` grows by the time spent
+//                                        waiting for a partner that was not ready and shrinks when
+//                                        a message brings a longer chain.
+//   x = overhead x events - credit       the delay (how much earlier the next event would happen
+//                                        unmeasured). The event count is read from the stream's
+//                                        position; only receives change `credit`.
+// The definitions are the post-mortem ones (analysis/replay/measured_waits.h): at a receive that
+// began at tb and ended at te for a message sent at ts, the wait is clamp(ts - tb, 0, te - tb);
+// cp = max(own + work, message cp); x' = min(x_sender + early, x + wait), where early =
+// max(0, tb - ts) (0 whenever the receive waited: then it is the seed's min(x1, x2 + w)).
+//
+// Messages of the thread API are in-process: the sender stores a Piggyback in the message name's
+// mailbox (a lock-free, growable array indexed by the send's sequence number under that name), the
+// receiver takes the entry with its receive's sequence number — the pairing the .gst reader uses
+// (k-th send with k-th receive of a name). An MPI wrapper carries the Piggyback itself and calls
+// PiggybackForSend / ApplyReceivedPiggyback around its own transfers.
+#pragma once
+
+#include <cstdint>
+
+#include "format/gst/gst_format.h"
+#include "record/visibility.h"
+
+namespace grainscope::record {
+
+// What a message carries: the sender's state at its send-begin.
+struct Piggyback {
+  int64_t cp_ticks = 0;     // the sender's cp
+  uint64_t send_time = 0;   // raw clock at the send-begin (for the receiver's wait)
+  double delay_ticks = 0;   // the sender's delay x
+};
+
+// Per-location state, owned by the recording thread (embedded in its ThreadStream).
+struct LocationAnalysis {
+  const gst::Record* first_record = nullptr;  // where the location's first event was stored
+  uint64_t first_time = 0;                    // its time, once read (have_first)
+  bool have_first = false;
+  const gst::Record* pair_end = nullptr;      // end of the last two-slot record (a message)
+  uint64_t slots_before = 0;   // records in blocks this location already published
+  uint64_t non_events = 0;     // records that are not events of the model (processor changes)
+  uint64_t zero_segments = 0;  // events at the same time as their predecessor (see onthefly.cc)
+  int64_t lag_ticks = 0;
+  double credit_ticks = 0;
+  uint64_t recv_begin_time = 0;
+  uint64_t unmatched = 0;      // receives with no piggybacked sender state
+};
+
+// A record at `p` that is not an event of the model (a processor change, the seed's origin): not
+// counted, and not the location's first event.
+inline void AnalysisSkipRecord(LocationAnalysis& a, const gst::Record* p) {
+  ++a.non_events;
+  if (!a.have_first && a.first_record == p) a.first_record = p + 1;
+}
+
+// Hooks the runtime calls on slow paths (never on ordinary events).
+// A fresh location: its first record will be written at `first`.
+void AnalysisStartLocation(LocationAnalysis& a, const gst::Record* first);
+// The location is publishing the block [data, cur): remember its size, resolve the first time.
+void AnalysisBlockPublished(LocationAnalysis& a, const gst::Record* data, const gst::Record* cur);
+// ... and has started the block at `data`.
+inline void AnalysisBlockStarted(LocationAnalysis& a, const gst::Record* old_cur, const gst::Record* data) {
+  if (!a.have_first && a.first_record == old_cur) a.first_record = data;  // skipped records filled the block
+}
+// The location's thread is exiting (called on that thread) or the trace closes (every location).
+void AnalysisFinishLocation(LocationAnalysis& a, const gst::Record* block_data, const gst::Record* cur);
+// At Open / Close: reset the totals; write them as metadata and (GRAINSCOPE_REPORT=1) on stderr.
+void AnalysisOpen(double overhead_ns, double nominal_ticks_per_ns);
+// `ns_per_tick` converts tick differences to ns as the reader does (fit over the run's samples).
+void AnalysisClose(double ns_per_tick, bool report);
+
+// --- hooks for message layers (the thread API below, the PMPI wrapper) -------------------------
+// On the calling thread's location; `time` is the raw clock of the recorded event. Both are
+// no-ops when the thread is not recording.
+GS_EXPORT Piggyback PiggybackForSend(uint64_t send_begin_time);
+GS_EXPORT void NoteReceiveBegin(uint64_t recv_begin_time);
+// `message` null: nothing was piggybacked (a receive without a matching send).
+GS_EXPORT void ApplyReceivedPiggyback(const Piggyback* message, uint64_t recv_end_time);
+
+// The thread API's in-process mailboxes, keyed by message name id.
+void MailboxPost(uint32_t name, const Piggyback& p);
+bool MailboxTake(uint32_t name, Piggyback* out);
+
+// The last totals computed by AnalysisClose (for tests and benchmarks), in ns.
+struct OnTheFlyTotals {
+  int64_t critical_path_ns = 0;
+  int64_t measured_ns = 0;      // first event to last event over all locations
+  int64_t compensated_ns = 0;   // the same, compensated
+  uint64_t unmatched_receives = 0;
+};
+GS_EXPORT OnTheFlyTotals LastOnTheFlyTotals();
+
+}  // namespace grainscope::record
