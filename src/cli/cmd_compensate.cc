@@ -5,6 +5,8 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "format/trace_reader.h"
+#include "format/trace_writer.h"
+#include "model/retime.h"
 
 namespace grainscope::cli {
 
@@ -15,7 +17,9 @@ CommandBody AddCompensateCommand(CLI::App& app) {
       "compensate", "Overhead compensation: what the run would have taken without measurement overhead. "
                     "Takes the per-event overhead off every segment and propagates the delay through "
                     "messages and collectives (Malony/Shende); shows measured and compensated side by side");
-  AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
+  AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false, /*with_output=*/false);
+  cmd->add_option("-o,--output", o->output,
+                  "Also write the compensated trace here (format by extension: .otf2, .json)");
   cmd->add_option("--overhead", *overhead,
                   "Per-event overhead in ns (default: the calibration stored in the trace)")
       ->check(NonNegativeInteger("nanoseconds"));
@@ -27,7 +31,11 @@ CommandBody AddCompensateCommand(CLI::App& app) {
       if (overhead->has_value()) options.overhead_per_event_ns = **overhead;
       GS_ASSIGN_OR_RETURN(Compensation c, Compensate(trace, options));
       GS_ASSIGN_OR_RETURN(std::string out, RenderCompensation(trace, c, r));
-      return Emit(out, o->output);
+      if (!o->output.empty()) {
+        GS_ASSIGN_OR_RETURN(Trace compensated, Retime(trace, c.times, "+compensated"));
+        GS_RETURN_IF_ERROR(WriteTrace(compensated, o->output));
+      }
+      return Emit(out, "");
     });
   };
 }

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "format/trace_reader.h"
+#include "format/trace_writer.h"
 #include "model/retime.h"
 
 namespace grainscope::cli {
@@ -107,7 +108,9 @@ CommandBody AddReplayCommand(CLI::App& app) {
       "replay", "Timestamp correction and what-if replay: recompute every event's time with measured or "
                 "modelled costs (another network, faster CPUs, a region removed) and predict the run time; "
                 "also checks that replaying the measured costs reproduces the trace");
-  AddCommonOptions(*cmd, *o, {"text", "json"}, false);
+  AddCommonOptions(*cmd, *o, {"text", "json"}, false, /*with_output=*/false);
+  cmd->add_option("-o,--output", o->output,
+                  "Also write the replayed trace here (format by extension: .otf2, .json)");
   cmd->add_option("--network", f->network, "Message model: measured, zero, latbw (latency + bytes/bandwidth), loggp")
       ->capture_default_str();
   cmd->add_option("--latency", f->latency_ns, "Latency in ns for latbw and modelled collectives")
@@ -142,7 +145,8 @@ CommandBody AddReplayCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(Trace replayed, Retime(trace, result.times, "+replay"));
       GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(replayed));
       GS_ASSIGN_OR_RETURN(std::string out, RenderReplay(trace, result, cp, Describe(what_if, *f), r));
-      return Emit(out, o->output);
+      if (!o->output.empty()) GS_RETURN_IF_ERROR(WriteTrace(replayed, o->output));
+      return Emit(out, "");
     });
   };
 }

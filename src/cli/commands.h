@@ -17,6 +17,7 @@ CommandBody AddCritPathCommand(CLI::App& app);
 CommandBody AddReplayCommand(CLI::App& app);
 CommandBody AddCompensateCommand(CLI::App& app);
 CommandBody AddWaitsCommand(CLI::App& app);
+CommandBody AddConvertCommand(CLI::App& app);
 CommandBody AddScheduleCommand(CLI::App& app);
 CommandBody AddPredictCommand(CLI::App& app);
 

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   add(AddReplayCommand);
   add(AddCompensateCommand);
   add(AddWaitsCommand);
+  add(AddConvertCommand);
   add(AddScheduleCommand);
   add(AddPredictCommand);
 

@@ -1,0 +1,43 @@
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "format/trace_reader.h"
+#include "format/trace_writer.h"
+
+namespace grainscope::cli {
+
+CommandBody AddConvertCommand(CLI::App& app) {
+  struct Flags {
+    std::string in, out, input_format = "auto", to = "auto";
+  };
+  auto f = std::make_shared<Flags>();
+  CLI::App* cmd = app.add_subcommand(
+      "convert", "Convert a trace between formats: IN in any format grainscope reads, OUT chosen by "
+                 "its extension (.otf2: OTF2 for Vampir and Scalasca, .json: Chrome trace events for "
+                 "Perfetto and chrome://tracing) or --to; OUT is complete or not there at all");
+  cmd->add_option("IN", f->in, "Trace to read")->required();
+  cmd->add_option("OUT", f->out, "Trace to write")->required();
+  std::vector<std::string> inputs, outputs;
+  for (std::string_view s : ReadableFormats()) inputs.emplace_back(s);
+  for (std::string_view s : WritableFormats()) outputs.emplace_back(s);
+  cmd->add_option("--input-format", f->input_format, "Format of IN (default: detected from its content)")
+      ->check(CLI::IsMember(inputs));
+  cmd->add_option("--to", f->to, "Format of OUT (default: from its extension)")->check(CLI::IsMember(outputs));
+  cmd->footer(std::string(kExitCodesHelp));
+  return [f] {
+    return Run("convert", [&]() -> Status {
+      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(f->in, f->input_format));
+      GS_RETURN_IF_ERROR(WriteTrace(trace, f->out, f->to));
+      fmt::print("{}: {} events on {} locations, {} messages -> {}\n", f->in, trace.event_count(),
+                 trace.locations().size(), trace.messages().size(), f->out);
+      return OkStatus();
+    });
+  };
+}
+
+}  // namespace grainscope::cli
