@@ -12,7 +12,8 @@
 //     <bytes received>" right after its region's begin; the region's end ends it;
 //   * communicators are markers "mpi.comm <id> <world ranks as ranges>", the rank and world size a
 //     marker "mpi.rank <rank> <size>", the clock offsets "mpi.clock <init|finalize> <offset ns>
-//     <local CLOCK_MONOTONIC ns>".
+//     <local CLOCK_MONOTONIC ns> <best round trip ns> <measured offset ns>" (the offset is 0 for
+//     ranks on rank 0's kernel: they share one CLOCK_MONOTONIC).
 // Nothing here throws or aborts: a recording problem leaves the program's MPI calls untouched.
 #pragma once
 

@@ -1,6 +1,7 @@
 #include "format/gst/gst_dir_reader.h"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -23,14 +24,17 @@ struct RankFile {
   Trace trace;
   int rank = -1;
   std::optional<gst::MpiClockLabel> init, finalize;
+  std::optional<int64_t> origin_monotonic_ns;  // CLOCK_MONOTONIC at file time 0
   TimeNs init_time = 0, finalize_time = 0;  // the clock markers' own (file) times
   std::vector<LocationId> merged;           // merged location of each of the file's locations
 
   // Rank 0's CLOCK_MONOTONIC (ns) at the file time `t`: the local monotonic clock (anchored at the
   // init marker) plus the offset to rank 0, interpolated between init and finalize.
   int64_t Aligned(TimeNs t) const {
-    if (!init) return t;
-    const int64_t base = init->monotonic_ns - init_time;
+    if (!init) return t + origin_monotonic_ns.value_or(0);
+    // The file's own clock sample is exact; the marker's reading is a fallback (it may be off
+    // by a preemption between the two reads).
+    const int64_t base = origin_monotonic_ns.value_or(init->monotonic_ns - init_time);
     int64_t offset = init->offset_ns;
     if (finalize && finalize_time > init_time) {
       const TimeNs c = std::clamp(t, init_time, finalize_time);
@@ -341,6 +345,11 @@ std::vector<std::string> GstFiles(const std::string& dir) {
 // The rank and clock labels of one file.
 void ReadRankLabels(RankFile& file) {
   const Trace& t = file.trace;
+  int64_t origin = 0;
+  const std::string_view o = t.Metadata("clock_origin_monotonic_ns");
+  if (!o.empty() && std::from_chars(o.data(), o.data() + o.size(), origin).ec == std::errc()) {
+    file.origin_monotonic_ns = origin;
+  }
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
     const EventColumns& ev = t.events(LocationId(l));
     for (size_t i = 0; i < ev.size(); ++i) {

@@ -2,7 +2,8 @@
 // Samples:
 //   mpi.rank 2 4
 //   mpi.comm w 0-3                      mpi.comm w.0.1 1,3
-//   mpi.clock init -1520 81234567890 4100      (phase, offset to rank 0 ns, local monotonic ns, rtt)
+//   mpi.clock init 0 81234567890 4100 -1520    (phase, offset to rank 0 ns: 0 on the same kernel,
+//                                               local monotonic ns, best round trip, measured offset)
 //   mpi.coll bcast w.0.0 0 16 0                 (op, communicator, root world rank or -1, sent, received)
 //   mpi.msg w 0 1 5                             (a message name: communicator, sender, receiver, tag)
 #pragma once
