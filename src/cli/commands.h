@@ -16,5 +16,6 @@ CommandBody AddGanttCommand(CLI::App& app);
 CommandBody AddCritPathCommand(CLI::App& app);
 CommandBody AddReplayCommand(CLI::App& app);
 CommandBody AddCompensateCommand(CLI::App& app);
+CommandBody AddRecordCommand(CLI::App& app);
 
 }  // namespace grainscope::cli

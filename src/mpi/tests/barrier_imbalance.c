@@ -1,4 +1,4 @@
-/* Barrier imbalance: rank r computes 5*r ms before each of 3 barriers. Then communicators: a
+/* Barrier imbalance: rank r computes 10*r ms before each of 3 barriers. Then communicators: a
  * split into even and odd ranks with a broadcast of 4 ints (16 bytes) from each half's rank 0,
  * and a duplicate of MPI_COMM_WORLD carrying a ring message (tag 10, 4 bytes) per rank.
  * 4 ranks: 3 + 2 collectives (barriers on world, one bcast per half), 4 messages on the dup. */
@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   for (int i = 0; i < 3; ++i) {
-    compute_ms(5 * rank);
+    compute_ms(10 * rank);
     MPI_Barrier(MPI_COMM_WORLD);
   }
   MPI_Comm half, dup;

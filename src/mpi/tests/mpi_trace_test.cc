@@ -140,17 +140,17 @@ TEST(MpiTrace, PingPong) {
 
 TEST(MpiTrace, LateSender) {
   RECORD_OR_SKIP(t, "late_sender", Program("gs_mpi_late_sender"));
-  EXPECT_EQ(t.event_count(), 12u);
+  EXPECT_EQ(t.event_count(), 28u);  // per rank: barrier 4 + send or receive 3
   ExpectMessages(t, 2, 7, 128);
-  EXPECT_EQ(t.collectives().size(), 0u);
-  // The receivers wait for the 20 ms of the senders' computation: the receive is entered well
-  // before the send, on the aligned clock.
+  EXPECT_EQ(t.collectives().size(), 1u);
+  // The receivers wait for the 50 ms of the senders' computation: the receive is entered well
+  // before the send, on the aligned clock (margin for a loaded machine leaving the barrier late).
   for (int receiver : {1, 3}) {
     TimeNs recv_enter = 0, send_enter = 0;
     const TimeNs waited = RegionTime(t, receiver, "MPI_Recv", 0, &recv_enter);
     RegionTime(t, receiver - 1, "MPI_Send", 0, &send_enter);
-    EXPECT_GT(waited, 10'000'000) << "rank " << receiver;
-    EXPECT_GT(send_enter - recv_enter, 10'000'000) << "rank " << receiver;
+    EXPECT_GT(waited, 20'000'000) << "rank " << receiver;
+    EXPECT_GT(send_enter - recv_enter, 20'000'000) << "rank " << receiver;
   }
 }
 
@@ -186,8 +186,8 @@ TEST(MpiTrace, BarrierImbalanceAndCommunicators) {
   }
   EXPECT_EQ(barriers, 3);
   EXPECT_EQ(bcasts, 2);
-  // Rank 0 computes nothing and waits for rank 3's 15 ms in every barrier.
-  for (int n = 0; n < 3; ++n) EXPECT_GT(RegionTime(t, 0, "MPI_Barrier", n), 10'000'000) << "barrier " << n;
+  // Rank 0 computes nothing and waits for rank 3's 30 ms in every barrier.
+  for (int n = 0; n < 3; ++n) EXPECT_GT(RegionTime(t, 0, "MPI_Barrier", n), 15'000'000) << "barrier " << n;
 }
 
 TEST(MpiTrace, NonBlockingExchange) {
