@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -34,7 +35,9 @@ MPI_Comm g_private = MPI_COMM_NULL;  // a duplicate of MPI_COMM_WORLD for the cl
 constexpr int kClockTag = 7001;
 
 std::mutex g_comm_mutex;
-std::vector<CommEntry>* g_comms = nullptr;  // leaked on purpose: used until the process ends
+// A deque: LookupComm hands out pointers that must survive other threads adding communicators.
+// Leaked on purpose: wrappers may run until the process ends.
+std::deque<CommEntry>* g_comms = nullptr;
 std::mutex g_request_mutex;
 std::unordered_map<MPI_Request, MPI_Comm>* g_recv_requests = nullptr;
 
@@ -78,7 +81,7 @@ std::vector<int> MembersOf(MPI_Comm comm) {
 
 // Adds `handle` under `id` and writes its definition marker. Caller holds g_comm_mutex.
 CommEntry& AddComm(MPI_Comm handle, const char* id) {
-  if (g_comms == nullptr) g_comms = new std::vector<CommEntry>();
+  if (g_comms == nullptr) g_comms = new std::deque<CommEntry>();
   CommEntry e;
   e.handle = handle;
   e.info.index = static_cast<uint32_t>(g_comms->size());
@@ -214,7 +217,7 @@ void RegisterDerivedComm(MPI_Comm parent, MPI_Comm created) {
   std::vector<int> members = MembersOf(created);
   char id[48];
   std::snprintf(id, sizeof id, "%s.%u.%d", parent_id, k, members.empty() ? -1 : members[0]);
-  AddComm(created, id);  // may move the table: `p` is dead from here on
+  AddComm(created, id);
 }
 
 void ForgetComm(MPI_Comm comm) {
