@@ -64,6 +64,17 @@ Result<int> Spawn(const std::vector<std::string>& args) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+void Summarize(const std::string& trace, const Trace& t) {
+  size_t matched = 0;
+  for (size_t i = 0; i < t.messages().size(); ++i) {
+    matched += t.messages().send_event[i] != kNoEvent && t.messages().recv_event[i] != kNoEvent;
+  }
+  std::fprintf(stdout, "trace: %s\n", trace.c_str());
+  std::fprintf(stdout, "  %zu locations, %llu events, %zu messages (%zu unmatched), %zu collectives\n",
+               t.locations().size(), static_cast<unsigned long long>(t.event_count()), matched,
+               t.messages().size() - matched, t.collectives().size());
+}
+
 Status Record(const RecordOptions& o) {
   if (o.ranks <= 0) return InvalidArgument("-np needs a positive number of ranks");
   if (o.program.empty()) return InvalidArgument("no program to run: grainscope record -np N -- ./app args");
@@ -76,18 +87,15 @@ Status Record(const RecordOptions& o) {
                            "GRAINSCOPE_TRACE=" + trace});
   args.insert(args.end(), o.program.begin(), o.program.end());
   GS_ASSIGN_OR_RETURN(int exit_code, Spawn(args));
+  auto read = ReadTrace(trace);
+  // A failed run (a rank that exits without MPI_Finalize, a crash) usually still leaves a trace
+  // worth looking at: summarise it, then report the failure.
+  if (exit_code != 0 && read.ok()) Summarize(trace, *read);
   if (exit_code != 0) {
     return FailedPrecondition(fmt::format("{} exited with status {}; the trace (if any) is in {}", o.mpirun, exit_code, trace));
   }
-  GS_ASSIGN_OR_RETURN(Trace t, ReadTrace(trace));
-  size_t matched = 0;
-  for (size_t i = 0; i < t.messages().size(); ++i) {
-    matched += t.messages().send_event[i] != kNoEvent && t.messages().recv_event[i] != kNoEvent;
-  }
-  std::fprintf(stdout, "trace: %s\n", trace.c_str());
-  std::fprintf(stdout, "  %zu locations, %llu events, %zu messages (%zu unmatched), %zu collectives\n",
-               t.locations().size(), static_cast<unsigned long long>(t.event_count()), matched,
-               t.messages().size() - matched, t.collectives().size());
+  if (!read.ok()) return read.status();
+  Summarize(trace, *read);
   return OkStatus();
 }
 
