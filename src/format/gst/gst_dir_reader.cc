@@ -311,6 +311,8 @@ class Merger {
   }
 
  public:
+  Diagnostics& diagnostics() { return builder_.diagnostics(); }
+
   // Time zero: the earliest aligned start of recording among the ranks.
   void SetOrigin() {
     origin_ = std::numeric_limits<int64_t>::max();
@@ -375,11 +377,20 @@ Result<Trace> ReadGstDirectory(const std::string& path) {
   const std::vector<std::string> paths = GstFiles(path);
   if (paths.empty()) return NotFound(fmt::format("{}: no .gst files in the directory", path));
   std::vector<RankFile> files;
+  std::vector<std::string> unreadable;
+  Status first_error;
   for (const std::string& p : paths) {
-    GS_ASSIGN_OR_RETURN(Trace t, ReadGstFile(p));
+    auto t = ReadGstFile(p);
+    if (!t.ok()) {
+      // A rank killed while its file was being created (mpirun kills the others when one rank
+      // fails) must not hide the other ranks: skipped and counted, fatal only when all are bad.
+      if (first_error.ok()) first_error = t.status();
+      unreadable.push_back(t.status().message());
+      continue;
+    }
     RankFile f;
     f.path = p;
-    f.trace = std::move(t);
+    f.trace = std::move(*t);
     ReadRankLabels(f);
     files.push_back(std::move(f));
   }
@@ -395,8 +406,10 @@ Result<Trace> ReadGstDirectory(const std::string& path) {
       return DataLoss(fmt::format("{}: {} and {} both hold rank {}", path, files[i - 1].path, files[i].path, files[i].rank));
     }
   }
+  if (files.empty()) return first_error;
   Merger merger(std::move(files));
   merger.SetOrigin();
+  for (const std::string& why : unreadable) merger.diagnostics().Add("unreadable_rank_files", why);
   return merger.Run();
 }
 

@@ -212,11 +212,22 @@ TEST(MpiTrace, NonBlockingExchange) {
 
 TEST(MpiTrace, ProgramWithoutFinalize) {
   RECORD_OR_SKIP(t, "no_finalize", Program("gs_mpi_no_finalize"), /*may_fail=*/true);
-  EXPECT_EQ(t.event_count(), 22u);  // ranks 0, 1: send or receive 3 + barrier 4; ranks 2, 3: barrier 4
-  ExpectMessages(t, 1, 2, 4);
-  EXPECT_EQ(t.collectives().size(), 1u);
-  EXPECT_FALSE(t.Metadata("rank 1 clock_offset_init_ns").empty());
-  EXPECT_TRUE(t.Metadata("rank 1 clock_offset_finalize_ns").empty());
+  // The first rank to exit makes mpirun kill the others, which may lose the events still in
+  // their buffers (SIGKILL): the exact count is 22 only when every rank got to exit by itself.
+  // What must hold: the directory reads as one trace, whatever it holds is consistent, and no
+  // rank has a finalize clock offset. (A rank killed before its first block was written has no
+  // location.)
+  EXPECT_GE(t.locations().size(), 1u);
+  EXPECT_LE(t.locations().size(), 4u);
+  EXPECT_LE(t.event_count(), 22u);
+  EXPECT_GT(t.event_count(), 0u);
+  const MessageTable& m = t.messages();
+  EXPECT_LE(m.size(), 1u);
+  for (size_t i = 0; i < m.size(); ++i) {
+    EXPECT_EQ(m.tag[i], 2);
+    EXPECT_EQ(m.bytes[i], 4u);
+  }
+  for (int r = 0; r < 4; ++r) EXPECT_TRUE(t.Metadata(fmt::format("rank {} clock_offset_finalize_ns", r)).empty());
 }
 
 TEST(MpiTrace, FortranRing) {

@@ -1,6 +1,7 @@
 /* A program that never calls MPI_Finalize: one message 0 -> 1 (tag 2, 4 bytes), a barrier, exit.
- * mpirun reports the ranks' exit as an error; the trace must still be complete (the runtime
- * closes it at exit), with the MPI_Init clock offsets only. */
+ * mpirun reports the ranks' exit as an error and kills the ranks still running; the trace
+ * directory must still read as one trace (the runtime closes each rank's stream at exit or on
+ * SIGTERM), with the MPI_Init clock offsets only. */
 #include <mpi.h>
 #include <stdlib.h>
 int main(int argc, char** argv) {
