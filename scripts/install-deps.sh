@@ -12,6 +12,9 @@ packages=(
   nlohmann-json3-dev  # JSON output (--format json) and JSON inputs
   libzstd-dev         # per-block compression in the native .gst format
   libopen-trace-format2-dev otf2-tools  # OTF2 reader/writer and otf2-print for round-trip tests
+  # MPI tracing: the PMPI wrapper library (src/mpi) is built against Open MPI, and its tests run
+  # small C and Fortran MPI programs under mpirun; gfortran for the Fortran bindings' tests
+  libopenmpi-dev openmpi-bin gfortran
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
 )

@@ -20,5 +20,6 @@ CommandBody AddWaitsCommand(CLI::App& app);
 CommandBody AddConvertCommand(CLI::App& app);
 CommandBody AddScheduleCommand(CLI::App& app);
 CommandBody AddPredictCommand(CLI::App& app);
+CommandBody AddRecordCommand(CLI::App& app);
 
 }  // namespace grainscope::cli

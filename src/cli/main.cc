@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,12 @@ int main(int argc, char** argv) {
   add(AddConvertCommand);
   add(AddScheduleCommand);
   add(AddPredictCommand);
+  add(AddRecordCommand);
+
+  // `grainscope record -np N` takes mpirun's spelling; CLI11 knows only one-character short options.
+  for (int i = 2; i < argc && std::string_view(argv[1]) == "record" && std::string_view(argv[i]) != "--"; ++i) {
+    if (std::string_view(argv[i]) == "-np") argv[i] = const_cast<char*>("--np");
+  }
 
   try {
     app.parse(argc, argv);

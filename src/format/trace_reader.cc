@@ -12,6 +12,7 @@
 #include "base/file.h"
 #include "format/chrome/chrome_reader.h"
 #include "format/chrome/chrome_writer.h"
+#include "format/gst/gst_dir_reader.h"
 #include "format/gst/gst_reader.h"
 #include "format/otf2/otf2_reader.h"
 #include "format/seedtext/seedtext_reader.h"
@@ -53,6 +54,8 @@ Result<Trace> ReadTrace(const std::string& path, std::string_view format) {
                                        fmt::join(known, ", ")));
   }
   if (format == kOtf2Format || (format == "auto" && LooksLikeOtf2(path))) return ReadOtf2(path);
+  // An MPI run recorded by libgrainscope-mpi: a directory with one .gst stream per rank.
+  if ((format == kGstFormat || format == "auto") && LooksLikeGstDirectory(path)) return ReadGstDirectory(path);
   // .gst is binary and memory-mapped by its reader: recognised by its magic number.
   if (format == kGstFormat || (format == "auto" && LooksLikeGst(ReadHead(path, 8)))) return ReadGstFile(path);
   GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));

@@ -489,6 +489,10 @@ class GstTraceBuilder {
     builder_.SetOrigin(origin_.value_or(0));
     for (const auto& [key, value] : chunks_.metadata) builder_.AddMetadata(key, value);
     builder_.AddMetadata("gst_version", fmt::format("{}.{}", gst::kVersionMajor, chunks_.version_minor));
+    // Time zero's CLOCK_MONOTONIC reading: how the MPI directory reader puts ranks on one clock.
+    if (!chunks_.clock_samples.empty()) {
+      builder_.AddMetadata("clock_origin_monotonic_ns", fmt::format("{}", chunks_.clock_samples.front().monotonic_ns));
+    }
     Diagnostics& d = builder_.diagnostics();
     if (chunks_.end) {
       builder_.AddMetadata("dropped_events", fmt::format("{}", chunks_.end->dropped_events));

@@ -1,0 +1,416 @@
+#include "format/gst/gst_dir_reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "format/gst/gst_mpi_labels.h"
+#include "format/gst/gst_reader.h"
+#include "model/trace_builder.h"
+
+namespace grainscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RankFile {
+  std::string path;
+  Trace trace;
+  int rank = -1;
+  std::optional<gst::MpiClockLabel> init, finalize;
+  std::optional<int64_t> origin_monotonic_ns;  // CLOCK_MONOTONIC at file time 0
+  TimeNs init_time = 0, finalize_time = 0;  // the clock markers' own (file) times
+  std::vector<LocationId> merged;           // merged location of each of the file's locations
+
+  // Rank 0's CLOCK_MONOTONIC (ns) at the file time `t`: the local monotonic clock (anchored at the
+  // init marker) plus the offset to rank 0, interpolated between init and finalize.
+  int64_t Aligned(TimeNs t) const {
+    if (!init) return t + origin_monotonic_ns.value_or(0);
+    // The file's own clock sample is exact; the marker's reading is a fallback (it may be off
+    // by a preemption between the two reads).
+    const int64_t base = origin_monotonic_ns.value_or(init->monotonic_ns - init_time);
+    int64_t offset = init->offset_ns;
+    if (finalize && finalize_time > init_time) {
+      const TimeNs c = std::clamp(t, init_time, finalize_time);
+      const __int128 span = finalize_time - init_time;
+      offset += static_cast<int64_t>(static_cast<__int128>(finalize->offset_ns - init->offset_ns) *
+                                     (c - init_time) / span);
+    }
+    return t + base + offset;
+  }
+};
+
+RegionRole MpiRole(std::string_view name, RegionRole fallback) {
+  if (!name.starts_with("MPI_")) return fallback;
+  if (name.starts_with("MPI_Wait") || name.starts_with("MPI_Test")) return RegionRole::kWait;
+  static constexpr std::string_view kCollectives[] = {
+      "MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Gatherv",
+      "MPI_Scatter", "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall",
+      "MPI_Alltoallv", "MPI_Scan"};
+  for (std::string_view c : kCollectives) {
+    if (name == c) return RegionRole::kCollective;
+  }
+  return RegionRole::kPointToPoint;
+}
+
+CollectiveOp OpOf(std::string_view op) {
+  if (op == "barrier") return CollectiveOp::kBarrier;
+  if (op == "bcast") return CollectiveOp::kBroadcast;
+  if (op == "reduce") return CollectiveOp::kReduce;
+  if (op == "allreduce") return CollectiveOp::kAllreduce;
+  if (op == "gather") return CollectiveOp::kGather;
+  if (op == "scatter") return CollectiveOp::kScatter;
+  if (op == "allgather") return CollectiveOp::kAllgather;
+  if (op == "alltoall") return CollectiveOp::kAlltoall;
+  if (op == "scan") return CollectiveOp::kScan;
+  return CollectiveOp::kOther;
+}
+
+// One side (send or receive) of a message as a file recorded it.
+struct Side {
+  TimeNs time = 0;
+  uint32_t file = 0;
+  uint32_t location = 0;  // in the file
+  EventIndex event = kNoEvent;
+  uint32_t message = 0;   // the file's message row
+  auto operator<=>(const Side&) const = default;
+};
+
+class Merger {
+ public:
+  explicit Merger(std::vector<RankFile> files) : files_(std::move(files)), builder_("gst") {}
+
+  Result<Trace> Run() {
+    AddLocations();
+    AddCommunicators();
+    PairMessages();
+    for (uint32_t f = 0; f < files_.size(); ++f) AppendEvents(f);
+    AddMetadataAndDiagnostics();
+    return builder_.Finish();
+  }
+
+ private:
+  LocationId RankLocation(int rank) const {
+    auto it = rank_location_.find(rank);
+    return it == rank_location_.end() ? LocationId() : it->second;
+  }
+
+  void AddLocations() {
+    for (RankFile& file : files_) {
+      const Trace& t = file.trace;
+      LocationId main;
+      for (uint32_t l = 0; l < t.locations().size(); ++l) {
+        LocationId id;
+        if (l == 0) {
+          id = main = builder_.AddLocation(fmt::format("rank {}", file.rank), LocationKind::kRank, file.rank);
+          rank_location_[file.rank] = id;
+        } else {
+          id = builder_.AddLocation(fmt::format("rank {} {}", file.rank, t.str(t.locations()[l].name)),
+                                    LocationKind::kThread, file.rank);
+          builder_.SetLocationGroup(id, main.value);
+        }
+        file.merged.push_back(id);
+      }
+    }
+  }
+
+  void AddCommunicators() {
+    std::vector<gst::MpiCommLabel> comms;
+    for (const RankFile& file : files_) {
+      const Trace& t = file.trace;
+      for (uint32_t l = 0; l < t.locations().size(); ++l) {
+        const EventColumns& ev = t.events(LocationId(l));
+        for (size_t i = 0; i < ev.size(); ++i) {
+          if (ev.kind[i] != EventKind::kMarker) continue;
+          auto c = gst::ParseMpiComm(t.str(StringId(ev.arg[i])));
+          if (!c) continue;
+          const bool seen = std::any_of(comms.begin(), comms.end(), [&](const auto& x) { return x.id == c->id; });
+          if (!seen) comms.push_back(std::move(*c));
+        }
+      }
+    }
+    // MPI_COMM_WORLD first, then the others by id: the same ids in every run of a program.
+    std::stable_sort(comms.begin(), comms.end(), [](const auto& a, const auto& b) {
+      return (a.id != "w") < (b.id != "w") || ((a.id != "w") == (b.id != "w") && a.id < b.id);
+    });
+    for (const auto& c : comms) {
+      std::vector<LocationId> members;
+      for (int r : c.members) {
+        LocationId loc = RankLocation(r);
+        if (!loc.valid()) {
+          builder_.diagnostics().Add("unknown_ranks", fmt::format("communicator {} names rank {}, which left no trace file", c.id, r));
+          continue;
+        }
+        members.push_back(loc);
+      }
+      comm_[c.id] = builder_.AddCommunicator(c.id == "w" ? "MPI_COMM_WORLD" : "comm " + c.id, std::move(members));
+    }
+  }
+
+  // The k-th send of a key with the k-th receive of that key, each side in its order of
+  // completion (a key has one sender and one receiver rank: MPI's non-overtaking rule).
+  void PairMessages() {
+    std::map<std::string, std::pair<std::vector<Side>, std::vector<Side>>> by_key;
+    send_id_.resize(files_.size());
+    recv_id_.resize(files_.size());
+    for (uint32_t f = 0; f < files_.size(); ++f) {
+      const MessageTable& m = files_[f].trace.messages();
+      send_id_[f].assign(m.size(), MessageId());
+      recv_id_[f].assign(m.size(), MessageId());
+      for (uint32_t i = 0; i < m.size(); ++i) {
+        auto& sides = by_key[std::string(files_[f].trace.str(m.name[i]))];
+        if (m.send_event[i] != kNoEvent) {
+          const TimeNs t = files_[f].trace.events(m.sender[i]).time[m.send_event[i]];
+          sides.first.push_back(Side{t, f, m.sender[i].value, m.send_event[i], i});
+        }
+        if (m.recv_event[i] != kNoEvent) {
+          const TimeNs t = files_[f].trace.events(m.receiver[i]).time[m.recv_event[i]];
+          sides.second.push_back(Side{t, f, m.receiver[i].value, m.recv_event[i], i});
+        }
+      }
+    }
+    for (auto& [key, sides] : by_key) {
+      auto& [sends, recvs] = sides;
+      std::sort(sends.begin(), sends.end());
+      std::sort(recvs.begin(), recvs.end());
+      const auto parsed = gst::ParseMpiMessageName(key);
+      for (size_t k = 0; k < std::max(sends.size(), recvs.size()); ++k) {
+        const Side* s = k < sends.size() ? &sends[k] : nullptr;
+        const Side* r = k < recvs.size() ? &recvs[k] : nullptr;
+        MessageInfo info;
+        info.name = parsed ? std::string_view() : std::string_view(key);
+        if (parsed) {
+          info.tag = parsed->tag;
+          auto c = comm_.find(parsed->comm);
+          if (c != comm_.end()) info.communicator = c->second;
+          info.sender = RankLocation(parsed->sender);
+          info.receiver = RankLocation(parsed->receiver);
+        }
+        if (s) info.sender = files_[s->file].merged[s->location];
+        if (r) info.receiver = files_[r->file].merged[r->location];
+        const Side& any = s ? *s : *r;
+        info.bytes = files_[any.file].trace.messages().bytes[any.message];
+        if (!s) ++unsent_;
+        if (!r) ++unreceived_;
+        if (!s && first_unsent_.empty()) first_unsent_ = fmt::format("message '{}' is received but never sent", key);
+        if (!r && first_unreceived_.empty()) first_unreceived_ = fmt::format("message '{}' is sent but never received", key);
+        const MessageId id = builder_.AddMessage(info);
+        if (s) send_id_[s->file][s->message] = id;
+        if (r) recv_id_[r->file][r->message] = id;
+      }
+    }
+  }
+
+  RegionId MergedRegion(const Trace& t, RegionId r) {
+    const Region& region = t.region(r);
+    const std::string_view name = t.str(region.name);
+    const RegionRole role = MpiRole(name, region.role);
+    auto key = std::make_pair(std::string(name), role);
+    auto it = regions_.find(key);
+    if (it != regions_.end()) return it->second;
+    const RegionId id = builder_.AddRegion(name, role, static_cast<int64_t>(regions_.size()));
+    regions_.emplace(std::move(key), id);
+    if (region_roles_.size() <= id.value) region_roles_.resize(id.value + 1);
+    region_roles_[id.value] = role;
+    return id;
+  }
+
+  void AppendEvents(uint32_t f) {
+    const RankFile& file = files_[f];
+    const Trace& t = file.trace;
+    std::map<std::string, uint32_t> sequence;  // per communicator: collectives seen so far
+    for (uint32_t l = 0; l < t.locations().size(); ++l) {
+      const LocationId loc = file.merged[l];
+      const EventColumns& ev = t.events(LocationId(l));
+      std::vector<bool> kept;  // per open region: is it in the merged trace?
+      std::optional<CollectiveId> open_collective;
+      TimeNs last = std::numeric_limits<TimeNs>::min();
+      for (size_t i = 0; i < ev.size(); ++i) {
+        TimeNs time = file.Aligned(ev.time[i]) - origin_;
+        time = std::max(time, last);  // interpolation must not reorder a location's events
+        last = time;
+        switch (ev.kind[i]) {
+          case EventKind::kEnter: {
+            const Region& region = t.region(RegionId(ev.arg[i]));
+            const std::string_view name = t.str(region.name);
+            // The per-file "send"/"receive" regions around message events: the MPI call's region
+            // stands for the call.
+            const bool helper = region.external_id == -1 && (name == "send" || name == "receive");
+            kept.push_back(!helper);
+            if (!helper) builder_.Enter(loc, time, MergedRegion(t, RegionId(ev.arg[i])));
+            break;
+          }
+          case EventKind::kLeave: {
+            const bool keep = kept.empty() || kept.back();
+            if (!kept.empty()) kept.pop_back();
+            if (!keep) break;
+            const RegionId r = MergedRegion(t, RegionId(ev.arg[i]));
+            if (open_collective && region_roles_[r.value] == RegionRole::kCollective) {
+              builder_.CollEnd(loc, time, *open_collective);
+              open_collective.reset();
+            }
+            builder_.Leave(loc, time, r);
+            break;
+          }
+          case EventKind::kSend:
+            builder_.Send(loc, time, send_id_[f][ev.arg[i]]);
+            break;
+          case EventKind::kRecv:
+            builder_.Recv(loc, time, recv_id_[f][ev.arg[i]]);
+            break;
+          case EventKind::kMarker: {
+            const std::string_view label = t.str(StringId(ev.arg[i]));
+            if (!label.starts_with(gst::kMpiLabelPrefix)) {
+              builder_.Marker(loc, time, builder_.Intern(label));
+              break;
+            }
+            auto coll = gst::ParseMpiColl(label);
+            if (!coll) break;  // rank, communicator and clock labels were read before
+            auto c = comm_.find(coll->comm);
+            if (c == comm_.end()) {
+              builder_.diagnostics().Add("unknown_communicators", fmt::format("{}: collective on communicator {}, which has no definition", file.path, coll->comm));
+              break;
+            }
+            const uint32_t k = sequence[coll->comm]++;
+            auto [it, added] = collectives_.try_emplace(std::make_pair(coll->comm, k));
+            if (added) it->second = builder_.AddCollective(OpOf(coll->op), c->second, RankLocation(coll->root));
+            builder_.CollBegin(loc, time, it->second, coll->sent, coll->received);
+            open_collective = it->second;
+            break;
+          }
+          default:
+            break;  // the .gst reader makes no other kinds
+        }
+      }
+    }
+  }
+
+  void AddMetadataAndDiagnostics() {
+    if (!files_.empty()) {
+      for (const MetadataEntry& m : files_.front().trace.metadata()) {
+        builder_.AddMetadata(files_.front().trace.str(m.key), files_.front().trace.str(m.value));
+      }
+    }
+    builder_.AddMetadata("mpi_ranks", std::to_string(files_.size()));
+    for (const RankFile& file : files_) {
+      if (file.init) builder_.AddMetadata(fmt::format("rank {} clock_offset_init_ns", file.rank), std::to_string(file.init->offset_ns));
+      if (file.finalize) builder_.AddMetadata(fmt::format("rank {} clock_offset_finalize_ns", file.rank), std::to_string(file.finalize->offset_ns));
+      for (const Diagnostic& d : file.trace.diagnostics().entries()) {
+        if (d.name == "unsent_messages" || d.name == "unreceived_messages") continue;  // per file, meaningless
+        builder_.diagnostics().AddCount(d.name, d.count, d.example);
+      }
+    }
+    if (unsent_ > 0) builder_.diagnostics().AddCount("unsent_messages", unsent_, first_unsent_);
+    if (unreceived_ > 0) builder_.diagnostics().AddCount("unreceived_messages", unreceived_, first_unreceived_);
+  }
+
+ public:
+  Diagnostics& diagnostics() { return builder_.diagnostics(); }
+
+  // Time zero: the earliest aligned start of recording among the ranks.
+  void SetOrigin() {
+    origin_ = std::numeric_limits<int64_t>::max();
+    for (const RankFile& f : files_) origin_ = std::min(origin_, f.Aligned(0));
+    if (files_.empty()) origin_ = 0;
+  }
+
+ private:
+  std::vector<RankFile> files_;
+  TraceBuilder builder_;
+  int64_t origin_ = 0;
+  std::map<int, LocationId> rank_location_;
+  std::map<std::string, CommunicatorId> comm_;
+  std::map<std::pair<std::string, RegionRole>, RegionId> regions_;
+  std::vector<RegionRole> region_roles_;  // of the merged regions
+  std::map<std::pair<std::string, uint32_t>, CollectiveId> collectives_;
+  std::vector<std::vector<MessageId>> send_id_, recv_id_;
+  uint64_t unsent_ = 0, unreceived_ = 0;
+  std::string first_unsent_, first_unreceived_;
+};
+
+std::vector<std::string> GstFiles(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".gst" && entry.is_regular_file(ec)) files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The rank and clock labels of one file.
+void ReadRankLabels(RankFile& file) {
+  const Trace& t = file.trace;
+  int64_t origin = 0;
+  const std::string_view o = t.Metadata("clock_origin_monotonic_ns");
+  if (!o.empty() && std::from_chars(o.data(), o.data() + o.size(), origin).ec == std::errc()) {
+    file.origin_monotonic_ns = origin;
+  }
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const EventColumns& ev = t.events(LocationId(l));
+    for (size_t i = 0; i < ev.size(); ++i) {
+      if (ev.kind[i] != EventKind::kMarker) continue;
+      const std::string_view label = t.str(StringId(ev.arg[i]));
+      if (auto r = gst::ParseMpiRank(label)) file.rank = r->rank;
+      if (auto c = gst::ParseMpiClock(label)) {
+        (c->finalize ? file.finalize : file.init) = *c;
+        (c->finalize ? file.finalize_time : file.init_time) = ev.time[i];
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool LooksLikeGstDirectory(const std::string& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec) && !GstFiles(path).empty();
+}
+
+Result<Trace> ReadGstDirectory(const std::string& path) {
+  const std::vector<std::string> paths = GstFiles(path);
+  if (paths.empty()) return NotFound(fmt::format("{}: no .gst files in the directory", path));
+  std::vector<RankFile> files;
+  std::vector<std::string> unreadable;
+  Status first_error;
+  for (const std::string& p : paths) {
+    auto t = ReadGstFile(p);
+    if (!t.ok()) {
+      // A rank killed while its file was being created (mpirun kills the others when one rank
+      // fails) must not hide the other ranks: skipped and counted, fatal only when all are bad.
+      if (first_error.ok()) first_error = t.status();
+      unreadable.push_back(t.status().message());
+      continue;
+    }
+    RankFile f;
+    f.path = p;
+    f.trace = std::move(*t);
+    ReadRankLabels(f);
+    files.push_back(std::move(f));
+  }
+  // Files without a rank label (not written by libgrainscope-mpi) follow the ranks, by name.
+  int next = 0;
+  for (const RankFile& f : files) next = std::max(next, f.rank + 1);
+  for (RankFile& f : files) {
+    if (f.rank < 0) f.rank = next++;
+  }
+  std::stable_sort(files.begin(), files.end(), [](const RankFile& a, const RankFile& b) { return a.rank < b.rank; });
+  for (size_t i = 1; i < files.size(); ++i) {
+    if (files[i].rank == files[i - 1].rank) {
+      return DataLoss(fmt::format("{}: {} and {} both hold rank {}", path, files[i - 1].path, files[i].path, files[i].rank));
+    }
+  }
+  if (files.empty()) return first_error;
+  Merger merger(std::move(files));
+  merger.SetOrigin();
+  for (const std::string& why : unreadable) merger.diagnostics().Add("unreadable_rank_files", why);
+  return merger.Run();
+}
+
+}  // namespace grainscope

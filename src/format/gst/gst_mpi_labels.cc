@@ -1,0 +1,99 @@
+#include "format/gst/gst_mpi_labels.h"
+
+#include <charconv>
+
+namespace grainscope::gst {
+namespace {
+
+// Splits on single spaces; the labels are written by our own snprintf calls.
+std::vector<std::string_view> Fields(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = s.find(' ', i);
+    if (j == std::string_view::npos) j = s.size();
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+template <typename T>
+bool Number(std::string_view s, T& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+// "0-3,5" -> 0 1 2 3 5
+bool Ranges(std::string_view s, std::vector<int>& out) {
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = s.find(',', i);
+    if (j == std::string_view::npos) j = s.size();
+    std::string_view item = s.substr(i, j - i);
+    const size_t dash = item.find('-');
+    int lo = 0, hi = 0;
+    if (dash == std::string_view::npos) {
+      if (!Number(item, lo)) return false;
+      hi = lo;
+    } else if (!Number(item.substr(0, dash), lo) || !Number(item.substr(dash + 1), hi) || hi < lo) {
+      return false;
+    }
+    for (int r = lo; r <= hi; ++r) out.push_back(r);
+    i = j + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<MpiRankLabel> ParseMpiRank(std::string_view label) {
+  auto f = Fields(label);
+  MpiRankLabel l;
+  if (f.size() != 3 || f[0] != "mpi.rank" || !Number(f[1], l.rank) || !Number(f[2], l.size)) return std::nullopt;
+  return l;
+}
+
+std::optional<MpiCommLabel> ParseMpiComm(std::string_view label) {
+  auto f = Fields(label);
+  MpiCommLabel l;
+  if (f.size() != 3 || f[0] != "mpi.comm" || !Ranges(f[2], l.members)) return std::nullopt;
+  l.id = std::string(f[1]);
+  return l;
+}
+
+std::optional<MpiClockLabel> ParseMpiClock(std::string_view label) {
+  auto f = Fields(label);
+  MpiClockLabel l;
+  if (f.size() < 4 || f[0] != "mpi.clock" || (f[1] != "init" && f[1] != "finalize") ||
+      !Number(f[2], l.offset_ns) || !Number(f[3], l.monotonic_ns)) {
+    return std::nullopt;
+  }
+  l.finalize = f[1] == "finalize";
+  return l;
+}
+
+std::optional<MpiCollLabel> ParseMpiColl(std::string_view label) {
+  auto f = Fields(label);
+  MpiCollLabel l;
+  if (f.size() != 6 || f[0] != "mpi.coll" || !Number(f[3], l.root) || !Number(f[4], l.sent) ||
+      !Number(f[5], l.received)) {
+    return std::nullopt;
+  }
+  l.op = std::string(f[1]);
+  l.comm = std::string(f[2]);
+  return l;
+}
+
+std::optional<MpiMessageName> ParseMpiMessageName(std::string_view name) {
+  auto f = Fields(name);
+  MpiMessageName m;
+  if (f.size() != 5 || f[0] != "mpi.msg" || !Number(f[2], m.sender) || !Number(f[3], m.receiver) ||
+      !Number(f[4], m.tag)) {
+    return std::nullopt;
+  }
+  m.comm = std::string(f[1]);
+  return m;
+}
+
+}  // namespace grainscope::gst

@@ -1,0 +1,33 @@
+// The MPI labels libgrainscope-mpi writes into a rank's .gst stream (src/mpi/mpi_state.h), parsed.
+// Samples:
+//   mpi.rank 2 4
+//   mpi.comm w 0-3                      mpi.comm w.0.1 1,3
+//   mpi.clock init 0 81234567890 4100 -1520    (phase, offset to rank 0 ns: 0 on the same kernel,
+//                                               local monotonic ns, best round trip, measured offset)
+//   mpi.coll bcast w.0.0 0 16 0                 (op, communicator, root world rank or -1, sent, received)
+//   mpi.msg w 0 1 5                             (a message name: communicator, sender, receiver, tag)
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace grainscope::gst {
+
+struct MpiRankLabel { int rank = 0; int size = 0; };
+struct MpiCommLabel { std::string id; std::vector<int> members; };
+struct MpiClockLabel { bool finalize = false; int64_t offset_ns = 0; int64_t monotonic_ns = 0; };
+struct MpiCollLabel { std::string op; std::string comm; int root = -1; uint64_t sent = 0; uint64_t received = 0; };
+struct MpiMessageName { std::string comm; int sender = -1; int receiver = -1; int32_t tag = 0; };
+
+inline constexpr std::string_view kMpiLabelPrefix = "mpi.";
+
+std::optional<MpiRankLabel> ParseMpiRank(std::string_view label);
+std::optional<MpiCommLabel> ParseMpiComm(std::string_view label);
+std::optional<MpiClockLabel> ParseMpiClock(std::string_view label);
+std::optional<MpiCollLabel> ParseMpiColl(std::string_view label);
+std::optional<MpiMessageName> ParseMpiMessageName(std::string_view name);
+
+}  // namespace grainscope::gst

@@ -1,0 +1,222 @@
+// PMPI wrappers (C bindings) for MPI_Init/Finalize, communicator creation and the collectives.
+//
+// A collective is recorded as its call's region plus a "mpi.coll" marker at its begin carrying
+// the operation, communicator, root and the bytes this rank's buffers send and receive:
+// bcast: the root sends count, the others receive it; reduce: everybody sends, the root
+// receives; gather(v)/scatter(v): the root receives/sends one piece per member; allgather(v),
+// alltoall(v): per member pieces; allreduce and scan: count both ways; barrier: nothing.
+#include "mpi/mpi_state.h"
+
+namespace gm = grainscope::mpi;
+
+namespace {
+
+GS_MPI_REGION(r_barrier, "MPI_Barrier");
+GS_MPI_REGION(r_bcast, "MPI_Bcast");
+GS_MPI_REGION(r_reduce, "MPI_Reduce");
+GS_MPI_REGION(r_allreduce, "MPI_Allreduce");
+GS_MPI_REGION(r_gather, "MPI_Gather");
+GS_MPI_REGION(r_gatherv, "MPI_Gatherv");
+GS_MPI_REGION(r_scatter, "MPI_Scatter");
+GS_MPI_REGION(r_scatterv, "MPI_Scatterv");
+GS_MPI_REGION(r_allgather, "MPI_Allgather");
+GS_MPI_REGION(r_allgatherv, "MPI_Allgatherv");
+GS_MPI_REGION(r_alltoall, "MPI_Alltoall");
+GS_MPI_REGION(r_alltoallv, "MPI_Alltoallv");
+GS_MPI_REGION(r_scan, "MPI_Scan");
+
+int Rank(MPI_Comm comm) {
+  int r = -1;
+  PMPI_Comm_rank(comm, &r);
+  return r;
+}
+int Size(MPI_Comm comm) {
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  return n;
+}
+uint64_t Sum(const int counts[], int n, MPI_Datatype type) {
+  uint64_t total = 0;
+  for (int i = 0; counts != nullptr && i < n; ++i) total += gm::Bytes(counts[i], type);
+  return total;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  gm::AfterInit(rc);
+  return rc;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  gm::AfterInit(rc);
+  return rc;
+}
+
+int MPI_Finalize(void) {
+  gm::BeforeFinalize();
+  return PMPI_Finalize();
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  const int rc = PMPI_Comm_dup(comm, newcomm);
+  if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
+  return rc;
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  const int rc = PMPI_Comm_split(comm, color, key, newcomm);
+  if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
+  return rc;
+}
+
+int MPI_Comm_free(MPI_Comm* comm) {
+  if (gm::Recording()) gm::ForgetComm(*comm);
+  return PMPI_Comm_free(comm);
+}
+
+int MPI_Barrier(MPI_Comm comm) {
+  gm::CallRegion call(&r_barrier);
+  if (call.active()) gm::RecordCollective("barrier", comm, -1, 0, 0);
+  return PMPI_Barrier(comm);
+}
+
+int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  gm::CallRegion call(&r_bcast);
+  if (call.active()) {
+    const uint64_t n = gm::Bytes(count, type);
+    const bool is_root = Rank(comm) == root;
+    gm::RecordCollective("bcast", comm, root, is_root ? n : 0, is_root ? 0 : n);
+  }
+  return PMPI_Bcast(buf, count, type, root, comm);
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+               MPI_Comm comm) {
+  gm::CallRegion call(&r_reduce);
+  if (call.active()) {
+    const uint64_t n = gm::Bytes(count, type);
+    gm::RecordCollective("reduce", comm, root, n, Rank(comm) == root ? n : 0);
+  }
+  return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  gm::CallRegion call(&r_allreduce);
+  if (call.active()) {
+    const uint64_t n = gm::Bytes(count, type);
+    gm::RecordCollective("allreduce", comm, -1, n, n);
+  }
+  return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  gm::CallRegion call(&r_scan);
+  if (call.active()) {
+    const uint64_t n = gm::Bytes(count, type);
+    gm::RecordCollective("scan", comm, -1, n, n);
+  }
+  return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  gm::CallRegion call(&r_gather);
+  if (call.active()) {
+    const bool is_root = Rank(comm) == root;
+    const uint64_t piece = is_root ? gm::Bytes(recvcount, recvtype) : 0;
+    const uint64_t sent = sendbuf == MPI_IN_PLACE ? piece : gm::Bytes(sendcount, sendtype);
+    gm::RecordCollective("gather", comm, root, sent, is_root ? piece * Size(comm) : 0);
+  }
+  return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  gm::CallRegion call(&r_gatherv);
+  if (call.active()) {
+    const int me = Rank(comm);
+    const bool is_root = me == root;
+    const uint64_t sent = sendbuf == MPI_IN_PLACE ? (is_root ? gm::Bytes(recvcounts[me], recvtype) : 0)
+                                                  : gm::Bytes(sendcount, sendtype);
+    gm::RecordCollective("gather", comm, root, sent, is_root ? Sum(recvcounts, Size(comm), recvtype) : 0);
+  }
+  return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  gm::CallRegion call(&r_scatter);
+  if (call.active()) {
+    const bool is_root = Rank(comm) == root;
+    const uint64_t piece = is_root ? gm::Bytes(sendcount, sendtype) : 0;
+    const uint64_t received = recvbuf == MPI_IN_PLACE ? piece : gm::Bytes(recvcount, recvtype);
+    gm::RecordCollective("scatter", comm, root, is_root ? piece * Size(comm) : 0, received);
+  }
+  return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  gm::CallRegion call(&r_scatterv);
+  if (call.active()) {
+    const int me = Rank(comm);
+    const bool is_root = me == root;
+    const uint64_t received = recvbuf == MPI_IN_PLACE ? (is_root ? gm::Bytes(sendcounts[me], sendtype) : 0)
+                                                      : gm::Bytes(recvcount, recvtype);
+    gm::RecordCollective("scatter", comm, root, is_root ? Sum(sendcounts, Size(comm), sendtype) : 0, received);
+  }
+  return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  gm::CallRegion call(&r_allgather);
+  if (call.active()) {
+    const uint64_t piece = gm::Bytes(recvcount, recvtype);
+    const uint64_t sent = sendbuf == MPI_IN_PLACE ? piece : gm::Bytes(sendcount, sendtype);
+    gm::RecordCollective("allgather", comm, -1, sent, piece * Size(comm));
+  }
+  return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  gm::CallRegion call(&r_allgatherv);
+  if (call.active()) {
+    const uint64_t sent = sendbuf == MPI_IN_PLACE ? gm::Bytes(recvcounts[Rank(comm)], recvtype)
+                                                  : gm::Bytes(sendcount, sendtype);
+    gm::RecordCollective("allgather", comm, -1, sent, Sum(recvcounts, Size(comm), recvtype));
+  }
+  return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  gm::CallRegion call(&r_alltoall);
+  if (call.active()) {
+    const uint64_t received = gm::Bytes(recvcount, recvtype) * Size(comm);
+    const uint64_t sent = sendbuf == MPI_IN_PLACE ? received : gm::Bytes(sendcount, sendtype) * Size(comm);
+    gm::RecordCollective("alltoall", comm, -1, sent, received);
+  }
+  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                  MPI_Comm comm) {
+  gm::CallRegion call(&r_alltoallv);
+  if (call.active()) {
+    const int n = Size(comm);
+    const uint64_t received = Sum(recvcounts, n, recvtype);
+    const uint64_t sent = sendbuf == MPI_IN_PLACE ? received : Sum(sendcounts, n, sendtype);
+    gm::RecordCollective("alltoall", comm, -1, sent, received);
+  }
+  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+}  // extern "C"

@@ -1,0 +1,369 @@
+// Communicators, requests and the MPI_Init/MPI_Finalize work of the wrapper library.
+#include "mpi/mpi_state.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+extern char* program_invocation_short_name;
+
+namespace grainscope::mpi {
+namespace {
+
+struct CommEntry {
+  MPI_Comm handle = MPI_COMM_NULL;
+  CommInfo info;
+  std::vector<int> members;  // world rank of each rank; empty for MPI_COMM_WORLD
+  uint32_t children = 0;     // communicators created from this one so far (the id of the next)
+};
+
+std::atomic<bool> g_recording{false};
+int g_world_rank = 0;
+int g_world_size = 1;
+MPI_Comm g_private = MPI_COMM_NULL;  // a duplicate of MPI_COMM_WORLD for the clock ping-pong
+constexpr int kClockTag = 7001;
+
+std::mutex g_comm_mutex;
+// A deque: LookupComm hands out pointers that must survive other threads adding communicators.
+// Leaked on purpose: wrappers may run until the process ends.
+std::deque<CommEntry>* g_comms = nullptr;
+std::mutex g_request_mutex;
+std::unordered_map<MPI_Request, MPI_Comm>* g_recv_requests = nullptr;
+
+int64_t MonotonicNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
+}
+
+void Mark(const std::string& label) { gs_marker(gs_intern(label.c_str())); }
+
+// "0-3,5,7-9": members as ranges of world ranks, short for the common contiguous cases.
+std::string Ranges(const std::vector<int>& members) {
+  std::string out;
+  for (size_t i = 0; i < members.size();) {
+    size_t j = i;
+    while (j + 1 < members.size() && members[j + 1] == members[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(members[i]);
+    if (j > i) out += '-' + std::to_string(members[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::vector<int> MembersOf(MPI_Comm comm) {
+  std::vector<int> members;
+  MPI_Group group, world;
+  int size = 0;
+  if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS || size <= 0) return members;
+  PMPI_Comm_group(comm, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world);
+  std::vector<int> ranks(size);
+  for (int i = 0; i < size; ++i) ranks[i] = i;
+  members.resize(size, -1);
+  PMPI_Group_translate_ranks(group, size, ranks.data(), world, members.data());
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world);
+  return members;
+}
+
+// Adds `handle` under `id` and writes its definition marker. Caller holds g_comm_mutex.
+CommEntry& AddComm(MPI_Comm handle, const char* id) {
+  if (g_comms == nullptr) g_comms = new std::deque<CommEntry>();
+  CommEntry e;
+  e.handle = handle;
+  e.info.index = static_cast<uint32_t>(g_comms->size());
+  std::snprintf(e.info.id, sizeof e.info.id, "%s", id);
+  if (handle == MPI_COMM_WORLD) {
+    e.info.size = g_world_size;
+  } else {
+    e.members = MembersOf(handle);
+    e.info.size = static_cast<int>(e.members.size());
+  }
+  if (g_recording.load(std::memory_order_relaxed) || handle == MPI_COMM_WORLD) {
+    std::vector<int> all = e.members;
+    if (handle == MPI_COMM_WORLD) {
+      for (int r = 0; r < g_world_size; ++r) all.push_back(r);
+    }
+    Mark(std::string("mpi.comm ") + e.info.id + " " + Ranges(all));
+  }
+  g_comms->push_back(std::move(e));
+  return g_comms->back();
+}
+
+CommEntry* FindComm(MPI_Comm comm) {
+  if (g_comms == nullptr) return nullptr;
+  for (CommEntry& e : *g_comms) {
+    if (e.handle == comm) return &e;
+  }
+  return nullptr;
+}
+
+// A communicator the wrappers did not see being created (MPI_Comm_create, a Cartesian one, ...):
+// named after its membership, which every member computes alike.
+CommEntry* AddUnknownComm(MPI_Comm comm) {
+  std::vector<int> members = MembersOf(comm);
+  uint64_t hash = 1469598103934665603ull;
+  for (int m : members) hash = (hash ^ static_cast<uint64_t>(m)) * 1099511628211ull;
+  char id[48];
+  std::snprintf(id, sizeof id, "g%llx", static_cast<unsigned long long>(hash));
+  return &AddComm(comm, id);
+}
+
+// The kernel's boot id: ranks that share it share CLOCK_MONOTONIC, so their offset is exactly 0
+// (a measured one would only add the ping-pong's error, which is large on an oversubscribed node).
+void BootId(char (&id)[40]) {
+  std::memset(id, 0, sizeof id);
+  FILE* f = std::fopen("/proc/sys/kernel/random/boot_id", "r");
+  if (f == nullptr) return;
+  if (std::fgets(id, sizeof id, f) == nullptr) id[0] = '\0';
+  std::fclose(f);
+}
+
+void SyncClocks(const char* phase) {
+  constexpr int kRounds = 10;
+  char mine[40], root[40];
+  BootId(mine);
+  std::memcpy(root, mine, sizeof root);
+  PMPI_Bcast(root, sizeof root, MPI_CHAR, 0, g_private);
+  const bool same_clock = mine[0] != '\0' && std::memcmp(mine, root, sizeof root) == 0;
+  int64_t offset = 0;
+  int64_t best_rtt = -1;
+  if (g_world_rank == 0) {
+    for (int r = 1; r < g_world_size; ++r) {
+      for (int k = 0; k < kRounds; ++k) {
+        long long ping = 0;
+        PMPI_Recv(&ping, 1, MPI_LONG_LONG, r, kClockTag, g_private, MPI_STATUS_IGNORE);
+        long long now = MonotonicNs();
+        PMPI_Send(&now, 1, MPI_LONG_LONG, r, kClockTag, g_private);
+      }
+    }
+  } else {
+    for (int k = 0; k < kRounds; ++k) {
+      long long t1 = MonotonicNs(), t0 = 0;
+      PMPI_Send(&t1, 1, MPI_LONG_LONG, 0, kClockTag, g_private);
+      PMPI_Recv(&t0, 1, MPI_LONG_LONG, 0, kClockTag, g_private, MPI_STATUS_IGNORE);
+      const int64_t t2 = MonotonicNs();
+      // Rank 0 read its clock about half-way through the round trip; the shortest round trip
+      // bounds the error best.
+      if (best_rtt < 0 || t2 - t1 < best_rtt) {
+        best_rtt = t2 - t1;
+        offset = t0 - (t1 + t2) / 2;
+      }
+    }
+  }
+  char label[160];
+  std::snprintf(label, sizeof label, "mpi.clock %s %lld %lld %lld %lld", phase,
+                static_cast<long long>(same_clock ? 0 : offset), static_cast<long long>(MonotonicNs()),
+                static_cast<long long>(best_rtt < 0 ? 0 : best_rtt), static_cast<long long>(offset));
+  Mark(label);
+}
+
+std::string TraceDirectory() {
+  const char* env = std::getenv("GRAINSCOPE_TRACE");
+  if (env != nullptr && *env != '\0') return env;
+  // The default needs one name for all ranks: rank 0's pid.
+  long long pid = static_cast<long long>(getpid());
+  PMPI_Bcast(&pid, 1, MPI_LONG_LONG, 0, g_private);
+  return std::string("grainscope-") + program_invocation_short_name + "-" + std::to_string(pid);
+}
+
+}  // namespace
+
+bool Recording() { return g_recording.load(std::memory_order_relaxed); }
+int MyWorldRank() { return g_world_rank; }
+
+const CommInfo* LookupComm(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return nullptr;
+  std::lock_guard<std::mutex> lock(g_comm_mutex);
+  CommEntry* e = FindComm(comm);
+  if (e == nullptr) e = AddUnknownComm(comm);
+  return &e->info;
+}
+
+int WorldRank(MPI_Comm comm, int rank) {
+  if (rank < 0) return -1;
+  if (comm == MPI_COMM_WORLD) return rank;
+  std::lock_guard<std::mutex> lock(g_comm_mutex);
+  CommEntry* e = FindComm(comm);
+  if (e == nullptr) e = AddUnknownComm(comm);
+  if (e->handle == MPI_COMM_WORLD) return rank;
+  return rank < static_cast<int>(e->members.size()) ? e->members[rank] : -1;
+}
+
+void RegisterDerivedComm(MPI_Comm parent, MPI_Comm created) {
+  std::lock_guard<std::mutex> lock(g_comm_mutex);
+  CommEntry* p = FindComm(parent);
+  if (p == nullptr) p = AddUnknownComm(parent);
+  // Every member of the parent creates the same communicators from it in the same order
+  // (creation is collective), so "<parent>.<k>" names the k-th on every member; the first member
+  // tells apart the pieces of one split.
+  char parent_id[48];
+  std::memcpy(parent_id, p->info.id, sizeof parent_id);
+  const uint32_t k = p->children++;
+  if (created == MPI_COMM_NULL) return;  // this rank passed MPI_UNDEFINED to the split
+  std::vector<int> members = MembersOf(created);
+  char id[48];
+  std::snprintf(id, sizeof id, "%s.%u.%d", parent_id, k, members.empty() ? -1 : members[0]);
+  AddComm(created, id);
+}
+
+void ForgetComm(MPI_Comm comm) {
+  std::lock_guard<std::mutex> lock(g_comm_mutex);
+  CommEntry* e = FindComm(comm);
+  if (e != nullptr) e->handle = MPI_COMM_NULL;  // ids stay: messages recorded earlier use them
+}
+
+// The last names interned per key, per thread: formatting and hashing the text (~300 ns) is
+// most of a wrapper's cost, and programs repeat the same few keys (neighbours, tags, roots).
+struct NameCacheEntry {
+  uint64_t key[3] = {~0ull, ~0ull, ~0ull};
+  uint32_t id = 0;
+};
+constexpr size_t kNameCacheSize = 256;
+thread_local NameCacheEntry t_name_cache[kNameCacheSize];
+
+NameCacheEntry& CacheSlot(uint64_t a, uint64_t b, uint64_t c) {
+  const uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ (c * 0x165667B19E3779F9ull);
+  return t_name_cache[(h >> 40) % kNameCacheSize];
+}
+
+uint32_t MessageName(const CommInfo& comm, int sender_world, int receiver_world, int tag) {
+  const uint64_t a = (uint64_t{comm.index} << 1) | 1, b = (uint64_t{static_cast<uint32_t>(sender_world)} << 32) | static_cast<uint32_t>(receiver_world);
+  const uint64_t c = static_cast<uint32_t>(tag);
+  NameCacheEntry& slot = CacheSlot(a, b, c);
+  if (slot.id != 0 && slot.key[0] == a && slot.key[1] == b && slot.key[2] == c) return slot.id;
+  char name[96];
+  std::snprintf(name, sizeof name, "mpi.msg %s %d %d %d", comm.id, sender_world, receiver_world, tag);
+  const uint32_t id = gs_intern(name);
+  slot = NameCacheEntry{{a, b, c}, id};
+  return id;
+}
+
+uint64_t Bytes(int count, MPI_Datatype type) {
+  int size = 0;
+  if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+  return static_cast<uint64_t>(count) * static_cast<uint64_t>(size);
+}
+
+void RecordSend(MPI_Comm comm, int dest, int tag, uint64_t bytes) {
+  if (!Recording() || dest == MPI_PROC_NULL) return;
+  const CommInfo* info = LookupComm(comm);
+  if (info == nullptr) return;
+  const int to = WorldRank(comm, dest);
+  const uint32_t name = MessageName(*info, g_world_rank, to, tag);
+  gs_send_begin(name, bytes, to);
+  gs_send_end(name);
+}
+
+void RecordRecv(MPI_Comm comm, const MPI_Status& status) {
+  if (!Recording() || status.MPI_SOURCE == MPI_PROC_NULL || status.MPI_SOURCE < 0) return;
+  const CommInfo* info = LookupComm(comm);
+  if (info == nullptr) return;
+  int bytes = 0;
+  PMPI_Get_count(&status, MPI_BYTE, &bytes);
+  const int from = WorldRank(comm, status.MPI_SOURCE);
+  const uint32_t name = MessageName(*info, from, g_world_rank, status.MPI_TAG);
+  gs_recv_begin(name);
+  gs_recv_end(name, bytes < 0 ? 0 : static_cast<uint64_t>(bytes), from);
+}
+
+void TrackRecvRequest(MPI_Request request, MPI_Comm comm) {
+  if (!Recording() || request == MPI_REQUEST_NULL) return;
+  std::lock_guard<std::mutex> lock(g_request_mutex);
+  if (g_recv_requests == nullptr) g_recv_requests = new std::unordered_map<MPI_Request, MPI_Comm>();
+  (*g_recv_requests)[request] = comm;
+}
+
+void CompleteRequest(MPI_Request request, const MPI_Status& status) {
+  if (request == MPI_REQUEST_NULL) return;
+  MPI_Comm comm = MPI_COMM_NULL;
+  {
+    std::lock_guard<std::mutex> lock(g_request_mutex);
+    if (g_recv_requests == nullptr) return;
+    auto it = g_recv_requests->find(request);
+    if (it == g_recv_requests->end()) return;  // a send, or not ours
+    comm = it->second;
+    g_recv_requests->erase(it);
+  }
+  int cancelled = 0;
+  PMPI_Test_cancelled(&status, &cancelled);
+  if (!cancelled) RecordRecv(comm, status);
+}
+
+void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received) {
+  if (!Recording()) return;
+  const CommInfo* info = LookupComm(comm);
+  if (info == nullptr) return;
+  const int root_world = root >= 0 ? WorldRank(comm, root) : -1;
+  // Key: the op's (static) text, communicator and root; the byte counts. Even keys: never a
+  // message's (those are odd).
+  const uint64_t a = (reinterpret_cast<uintptr_t>(op) << 1) ^ (uint64_t{info->index} << 48) ^
+                     (uint64_t{static_cast<uint32_t>(root_world)} << 20);
+  NameCacheEntry& slot = CacheSlot(a & ~1ull, sent, received);
+  if (slot.id != 0 && slot.key[0] == (a & ~1ull) && slot.key[1] == sent && slot.key[2] == received) {
+    gs_marker(slot.id);
+    return;
+  }
+  char label[160];
+  std::snprintf(label, sizeof label, "mpi.coll %s %s %d %llu %llu", op, info->id, root_world,
+                static_cast<unsigned long long>(sent), static_cast<unsigned long long>(received));
+  const uint32_t id = gs_intern(label);
+  slot = NameCacheEntry{{a & ~1ull, sent, received}, id};
+  gs_marker(id);
+}
+
+void AfterInit(int init_result) {
+  if (init_result != MPI_SUCCESS) return;  // the program goes on without a trace
+  const char* enable = std::getenv("GRAINSCOPE_ENABLE");
+  if (enable != nullptr && std::strcmp(enable, "0") == 0) return;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &g_world_size);
+  if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_private) != MPI_SUCCESS) return;
+  const std::string dir = TraceDirectory();
+  int ok = 1;
+  if (g_world_rank == 0 && ::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+    std::fprintf(stderr, "grainscope-mpi: cannot create the trace directory %s: %s\n", dir.c_str(),
+                 std::strerror(errno));
+    ok = 0;
+  }
+  PMPI_Bcast(&ok, 1, MPI_INT, 0, g_private);
+  if (!ok) return;
+  char file[32];
+  std::snprintf(file, sizeof file, "/rank-%05d.gst", g_world_rank);
+  int opened = gs_trace_open((dir + file).c_str()) == 0 ? 1 : 0;
+  int all_opened = 0;
+  PMPI_Allreduce(&opened, &all_opened, 1, MPI_INT, MPI_MIN, g_private);
+  if (!all_opened) return;  // the clock ping-pong needs every rank
+  char rank_label[64];
+  std::snprintf(rank_label, sizeof rank_label, "mpi.rank %d %d", g_world_rank, g_world_size);
+  Mark(rank_label);
+  {
+    std::lock_guard<std::mutex> lock(g_comm_mutex);
+    if (FindComm(MPI_COMM_WORLD) == nullptr) AddComm(MPI_COMM_WORLD, "w");
+  }
+  SyncClocks("init");
+  g_recording.store(true, std::memory_order_relaxed);
+}
+
+void BeforeFinalize() {
+  if (!Recording()) return;
+  SyncClocks("finalize");
+  g_recording.store(false, std::memory_order_relaxed);
+  gs_trace_close();
+  PMPI_Comm_free(&g_private);
+}
+
+}  // namespace grainscope::mpi

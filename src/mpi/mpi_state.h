@@ -1,0 +1,90 @@
+// Shared state of the PMPI wrapper library (libgrainscope-mpi): whether this rank records, its
+// communicators (id, members as world ranks), its pending non-blocking requests, and the helpers
+// every wrapper uses to write MPI events through the recording API (include/grainscope/trace.h).
+//
+// How MPI events are written into the rank's .gst stream (docs/recording.md, "MPI tracing"):
+//   * every MPI call is a region of role communication named after the call ("MPI_Send");
+//   * a message is a send/receive pair whose name encodes the matching key,
+//     "mpi.msg <communicator> <sender world rank> <receiver world rank> <tag>", so that the
+//     directory reader can match the k-th send with the k-th receive of that key (MPI's
+//     non-overtaking rule per communicator, sender, receiver and tag);
+//   * a collective is a marker "mpi.coll <op> <communicator> <root world rank|-1> <bytes sent>
+//     <bytes received>" right after its region's begin; the region's end ends it;
+//   * communicators are markers "mpi.comm <id> <world ranks as ranges>", the rank and world size a
+//     marker "mpi.rank <rank> <size>", the clock offsets "mpi.clock <init|finalize> <offset ns>
+//     <local CLOCK_MONOTONIC ns> <best round trip ns> <measured offset ns>" (the offset is 0 for
+//     ranks on rank 0's kernel: they share one CLOCK_MONOTONIC).
+// Nothing here throws or aborts: a recording problem leaves the program's MPI calls untouched.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "grainscope/trace.h"
+
+namespace grainscope::mpi {
+
+// True between a successful MPI_Init (with recording enabled) and MPI_Finalize.
+bool Recording();
+
+// The communicator's recorded identity; registers communicators it has not seen (as seen by
+// this rank: derived ones get their id when created through Comm_dup/Comm_split).
+struct CommInfo {
+  uint32_t index = 0;   // into the table
+  int size = 0;
+  char id[48] = {};
+};
+const CommInfo* LookupComm(MPI_Comm comm);
+// World rank of `rank` in `comm`, or -1 (MPI_PROC_NULL, MPI_ANY_SOURCE, unknown).
+int WorldRank(MPI_Comm comm, int rank);
+int MyWorldRank();
+
+// Registers a communicator just created from `parent` (collective over the parent's members).
+void RegisterDerivedComm(MPI_Comm parent, MPI_Comm created);
+void ForgetComm(MPI_Comm comm);
+
+// Interned name of the message key; 0 when not recording.
+uint32_t MessageName(const CommInfo& comm, int sender_world, int receiver_world, int tag);
+
+// A send of `bytes` to `dest` (a rank of `comm`): send begin and end at once, inside the
+// enclosing call's region.
+void RecordSend(MPI_Comm comm, int dest, int tag, uint64_t bytes);
+// A completed receive with its status (source, tag and size taken from it).
+void RecordRecv(MPI_Comm comm, const MPI_Status& status);
+uint64_t Bytes(int count, MPI_Datatype type);
+
+// Non-blocking requests: a receive is recorded when Wait/Test completes it.
+void TrackRecvRequest(MPI_Request request, MPI_Comm comm);
+// Called with the handle as it was before the completion call and the status it produced.
+void CompleteRequest(MPI_Request request, const MPI_Status& status);
+
+// A collective's begin marker (after the region's begin).
+void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received);
+
+// MPI_Init / MPI_Finalize work, shared by the C and Fortran bindings.
+void AfterInit(int init_result);
+void BeforeFinalize();
+
+// Region scope of one MPI call.
+class CallRegion {
+ public:
+  explicit CallRegion(gs_region* region) : region_(Recording() ? region : nullptr) {
+    if (region_ != nullptr) gs_region_begin(region_);
+  }
+  ~CallRegion() {
+    if (region_ != nullptr) gs_region_end(region_);
+  }
+  CallRegion(const CallRegion&) = delete;
+  CallRegion& operator=(const CallRegion&) = delete;
+  bool active() const { return region_ != nullptr; }
+
+ private:
+  gs_region* region_;
+};
+
+}  // namespace grainscope::mpi
+
+// One static region descriptor per wrapped MPI function.
+#define GS_MPI_REGION(var, name) \
+  static gs_region var = GS_REGION_INIT(name, GS_ROLE_COMMUNICATION, GS_NO_EXTERNAL_ID)
