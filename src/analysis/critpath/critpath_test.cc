@@ -220,8 +220,11 @@ TEST(CriticalPath, SeedTraceArcs) {
   EXPECT_EQ(cp->length_ns, 66'000'000);
   // grain 1 starts at cp 10 ms (arc 'a' leaves at its sendBegin) and may start as late as
   // 66 - 5 - 20 = 41 ms without lengthening the path.
-  for (const GrainSlack& g : cp->slack)
-    if (t->region(g.grain.region).external_id == 1) EXPECT_EQ(g.slack_ns, 31'000'000);
+  for (const GrainSlack& g : cp->slack) {
+    if (t->region(g.grain.region).external_id == 1) {
+      EXPECT_EQ(g.slack_ns, 31'000'000);
+    }
+  }
 }
 
 }  // namespace
