@@ -75,6 +75,18 @@ inline uint32_t MemberEndingAt(const HbGraph& g, const std::vector<uint32_t>& me
   return kNone;
 }
 
+// Makes every member of collective c that waits for it ready to run again.
+inline void WakeCollective(const CollectiveTable& coll, CollectiveId c, std::vector<Cursor>& cursors,
+                           std::vector<uint32_t>& ready) {
+  for (uint32_t m = coll.first_member[c.value]; m < coll.first_member[c.value + 1]; ++m) {
+    Cursor& w = cursors[coll.member_location[m].value];
+    if (w.wait == Wait::kCollective && w.wait_id == c.value) {
+      w.wait = Wait::kNone;
+      ready.push_back(coll.member_location[m].value);
+    }
+  }
+}
+
 Status StuckError(const HbGraph& g, const std::vector<Cursor>& cursors, bool forward);
 
 // True when the segment ending at event e (e >= 1) is spent waiting for another location.
@@ -113,15 +125,6 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
     const CollectiveId c = g.instance_of(member);
     if (EffectiveShape(g, c) == CollectiveShape::kOneToAll) return begin_done(g.root_member(c));
     return arrivals[c.value] == coll.member_count(c);
-  };
-  auto wake_collective = [&](CollectiveId c) {
-    for (uint32_t m = coll.first_member[c.value]; m < coll.first_member[c.value + 1]; ++m) {
-      Cursor& w = cursors[coll.member_location[m].value];
-      if (w.wait == Wait::kCollective && w.wait_id == c.value) {
-        w.wait = Wait::kNone;
-        ready.push_back(coll.member_location[m].value);
-      }
-    }
   };
 
   while (!ready.empty()) {
@@ -203,7 +206,7 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
         const bool complete = arrivals[c.value] == coll.member_count(c);
         const bool root_in = EffectiveShape(g, c) == CollectiveShape::kOneToAll && k == g.root_member(c);
         if (root_in) out.collective_argmax[c.value] = k;
-        if (complete || root_in) wake_collective(c);
+        if (complete || root_in) WakeCollective(coll, c, cursors, ready);
       }
     }
   }
@@ -255,15 +258,6 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
       case CollectiveShape::kOneToAll:
         return member == g.root_member(c) ? min_nonroot_ends[c.value] : kInf;
       default: return min_all_ends[c.value];
-    }
-  };
-  auto wake_collective = [&](CollectiveId c) {
-    for (uint32_t m = coll.first_member[c.value]; m < coll.first_member[c.value + 1]; ++m) {
-      Cursor& w = cursors[coll.member_location[m].value];
-      if (w.wait == Wait::kCollective && w.wait_id == c.value) {
-        w.wait = Wait::kNone;
-        ready.push_back(coll.member_location[m].value);
-      }
     }
   };
 
@@ -329,7 +323,7 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
         ++ends_done[c.value];
         const bool complete = ends_done[c.value] == coll.member_count(c);
         const bool root_out = EffectiveShape(g, c) == CollectiveShape::kAllToOne && k == g.root_member(c);
-        if (complete || root_out) wake_collective(c);
+        if (complete || root_out) WakeCollective(coll, c, cursors, ready);
       }
     }
   }
