@@ -227,7 +227,11 @@ void RegisterDerivedComm(MPI_Comm parent, MPI_Comm created) {
   std::snprintf(id, sizeof id, "%s.%u.%d", parent_id, k, members.empty() ? -1 : members[0]);
   CommEntry& e = AddComm(created, id);
   // Every member of `created` registers it (creation is collective), so the dup is collective too.
-  if (PMPI_Comm_dup(created, &e.info.shadow) != MPI_SUCCESS) e.info.shadow = MPI_COMM_NULL;
+  // Inter-communicators get none: their collectives (and the Allgather of the piggyback) span
+  // the two groups, which the on-the-fly model does not cover.
+  int inter = 0;
+  PMPI_Comm_test_inter(created, &inter);
+  if (inter || PMPI_Comm_dup(created, &e.info.shadow) != MPI_SUCCESS) e.info.shadow = MPI_COMM_NULL;
 }
 
 void ForgetComm(MPI_Comm comm) {

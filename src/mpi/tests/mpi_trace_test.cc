@@ -353,9 +353,11 @@ TEST(MpiOnTheFly, NonBlockingExchangeWithWaitall) {
 // 0 ns) with no clock violation. Checked across them: the what-if "rank 1 of the 2-rank run is
 // slower by the ratio of the work that paces the two runs" (1) lengthens the 2-rank phase by
 // the extra work, work4 - work2, to within 5 % + 2 ms (the replay scales rank 1's segments; the
-// barriers' own costs stay as measured), and (2) predicts the 4-rank run's phase to within
-// 25 % + 10 ms (what differs is what 2 and 4 ranks do not share: barrier latencies, which on an
-// oversubscribed, loaded 2-core machine vary by tens of ms). The ratio is measured from the
+// barriers' own costs stay as measured), and (2) predicts the 4-rank run's phase up to what
+// the two runs do not share: the prediction is at least the 4-rank run's pacing work, and it
+// differs from the 4-rank phase by at most the two runs' time outside that work (barrier
+// latencies and scheduling, which on an oversubscribed, loaded 2-core machine vary by tens of
+// ms from run to run) plus 10 %. The ratio is measured from the
 // traces (the time each rank spent between leaving one barrier and entering the next: 2 x 10 ms
 // against 2 x 30 ms on a quiet machine; load stretches the sleeps, so a fixed 3x would not do).
 
@@ -431,7 +433,10 @@ TEST(MpiReplay, SameProgramOnTwoAndFourRanks) {
                static_cast<double>(work4) / static_cast<double>(work2), (long long)predicted);
   const double extra = static_cast<double>(work4 - work2);
   EXPECT_NEAR(static_cast<double>(predicted - two_phase), extra, 0.05 * extra + 2e6);
-  EXPECT_NEAR(static_cast<double>(predicted), static_cast<double>(four_phase), 0.25 * static_cast<double>(four_phase) + 1e7);
+  EXPECT_GE(predicted, work4 - work4 / 20);
+  const double outside_work = static_cast<double>((two_phase - work2) + (four_phase - work4));
+  EXPECT_NEAR(static_cast<double>(predicted), static_cast<double>(four_phase),
+              outside_work + 0.1 * static_cast<double>(four_phase));
 }
 
 }  // namespace
