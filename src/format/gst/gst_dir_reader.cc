@@ -59,19 +59,6 @@ RegionRole MpiRole(std::string_view name, RegionRole fallback) {
   return RegionRole::kPointToPoint;
 }
 
-CollectiveOp OpOf(std::string_view op) {
-  if (op == "barrier") return CollectiveOp::kBarrier;
-  if (op == "bcast") return CollectiveOp::kBroadcast;
-  if (op == "reduce") return CollectiveOp::kReduce;
-  if (op == "allreduce") return CollectiveOp::kAllreduce;
-  if (op == "gather") return CollectiveOp::kGather;
-  if (op == "scatter") return CollectiveOp::kScatter;
-  if (op == "allgather") return CollectiveOp::kAllgather;
-  if (op == "alltoall") return CollectiveOp::kAlltoall;
-  if (op == "scan") return CollectiveOp::kScan;
-  return CollectiveOp::kOther;
-}
-
 // One side (send or receive) of a message as a file recorded it.
 struct Side {
   TimeNs time = 0;
@@ -279,7 +266,7 @@ class Merger {
             }
             const uint32_t k = sequence[coll->comm]++;
             auto [it, added] = collectives_.try_emplace(std::make_pair(coll->comm, k));
-            if (added) it->second = builder_.AddCollective(OpOf(coll->op), c->second, RankLocation(coll->root));
+            if (added) it->second = builder_.AddCollective(gst::MpiCollOp(coll->op), c->second, RankLocation(coll->root));
             builder_.CollBegin(loc, time, it->second, coll->sent, coll->received);
             open_collective = it->second;
             break;

@@ -15,6 +15,7 @@
 
 #include "base/file.h"
 #include "format/gst/gst_format.h"
+#include "format/gst/gst_mpi_labels.h"
 
 namespace grainscope {
 namespace {
@@ -136,20 +137,6 @@ bool IsHelper(const Trace& t, uint32_t region, std::string_view name) {
   return r.role == RegionRole::kPointToPoint && r.external_id == -1 && t.str(r.name) == name;
 }
 
-std::string_view OpLabel(CollectiveOp op) {  // the op names of the "mpi.coll" marker
-  switch (op) {
-    case CollectiveOp::kBarrier: return "barrier";
-    case CollectiveOp::kBroadcast: return "bcast";
-    case CollectiveOp::kReduce: return "reduce";
-    case CollectiveOp::kAllreduce: return "allreduce";
-    case CollectiveOp::kGather: return "gather";
-    case CollectiveOp::kScatter: return "scatter";
-    case CollectiveOp::kAllgather: return "allgather";
-    case CollectiveOp::kAlltoall: return "alltoall";
-    case CollectiveOp::kScan: return "scan";
-    default: return "other";
-  }
-}
 
 // Metadata the readers add themselves; written back they would appear twice.
 bool ReaderMadeKey(std::string_view key) {
@@ -325,7 +312,7 @@ class Encoder {
     }
     const int64_t root = ct.root[c].valid() ? static_cast<int64_t>(rank_[ct.root[c].value]) : -1;
     const std::string_view comm = ct.communicator[c].valid() ? std::string_view(comm_id_[ct.communicator[c].value]) : "-";
-    return fmt::format("mpi.coll {} {} {} {} {}", OpLabel(ct.op[c]), comm, root, sent, received);
+    return fmt::format("mpi.coll {} {} {} {} {}", gst::MpiCollOpName(ct.op[c]), comm, root, sent, received);
   }
 
   const Trace& t_;
