@@ -48,6 +48,7 @@ struct Figures {
   std::vector<double> b_wall, b_total, b_comp, b_naive, b_otf, b_otf_measured, b_overhead_pct;
   std::vector<double> b_grain, b_grain_comp, b_grain_naive, b_wait, b_wait_comp, b_wait_naive;
   std::vector<double> overhead_ns;
+  std::vector<double> back_to_back_ns;  // in-trace check of the calibration, see BackToBackGap
   // Per run, (b) / (a) of the runs taken back to back: steadier than a ratio of medians when the
   // machine's load changes during the experiment.
   std::vector<double> ratio_meas, ratio_comp, ratio_otf, ratio_naive;
@@ -91,6 +92,22 @@ void PerGrainFromSends(const Trace& t, const Compensation& c, int grains, double
   }
 }
 
+// The calibration checked in situ: the shortest distance in the trace between a region's end and
+// the next region's begin on the same location. The producer's loop puts only its own increment
+// and the calls between them, so this is one event's cost as the program paid it (the clock read
+// of the end to the clock read of the begin: the rest of one event and the start of the next).
+double BackToBackGap(const Trace& t) {
+  int64_t best = INT64_MAX;
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const grainscope::EventColumns& ev = t.events(grainscope::LocationId(l));
+    for (grainscope::EventIndex i = 0; i + 1 < ev.size(); ++i) {
+      if (ev.kind[i] == grainscope::EventKind::kLeave && ev.kind[i + 1] == grainscope::EventKind::kEnter)
+        best = std::min<int64_t>(best, ev.time[i + 1] - ev.time[i]);
+    }
+  }
+  return best == INT64_MAX ? 0 : static_cast<double>(best);
+}
+
 double Min(const std::vector<double>& v) { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
 
 double Pct(double x, double ref) { return ref > 0 ? 100.0 * (x - ref) / ref : 0; }
@@ -110,8 +127,9 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--overhead") == 0 && i + 1 < argc) overhead_override = std::atol(argv[++i]);
     else if (std::strcmp(argv[i], "--work") == 0 && i + 1 < argc) wo.work = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--consumer-work") == 0 && i + 1 < argc) wo.consumer_work = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--inline-work") == 0) wo.inline_work = true;
     else {
-      std::fprintf(stderr, "usage: %s [--smoke] [--runs N] [--rounds N] [--grains N] [--work N] [--consumer-work N] [--overhead NS]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--smoke] [--runs N] [--rounds N] [--grains N] [--work N] [--consumer-work N] [--inline-work] [--overhead NS]\n", argv[0]);
       return 2;
     }
   }
@@ -119,7 +137,7 @@ int main(int argc, char** argv) {
     runs = 2;
     wo.rounds = 50;
   }
-  comp_plain::Options po{wo.rounds, wo.grains_per_round, wo.work, wo.consumer_work};
+  comp_plain::Options po{wo.rounds, wo.grains_per_round, wo.work, wo.consumer_work, wo.inline_work};
   const std::string dir = (std::filesystem::temp_directory_path() /
                            ("gs_compensation_validation." + std::to_string(getpid()))).string();
   std::filesystem::create_directories(dir);
@@ -160,6 +178,7 @@ int main(int argc, char** argv) {
     }
     const double o = static_cast<double>(c->overhead_per_event_ns);
     f.overhead_ns.push_back(o);
+    f.back_to_back_ns.push_back(BackToBackGap(*t));
     f.b_wall.push_back(static_cast<double>(b.span_ns));
     f.b_total.push_back(static_cast<double>(c->measured_ns));
     f.b_comp.push_back(static_cast<double>(c->compensated_ns));
@@ -193,6 +212,9 @@ int main(int argc, char** argv) {
               wo.rounds, wo.grains_per_round, wo.work, wo.consumer_work);
   std::printf("  \"overhead_per_event_ns\": %.0f, \"overhead_source\": \"%s\",\n", Median(f.overhead_ns),
               overhead_override >= 0 ? "--overhead (post mortem only; on the fly uses the calibration)" : "start-up calibration");
+  std::printf("  \"in_trace_back_to_back_event_ns\": {\"median\": %.0f, \"min\": %.0f},\n", Median(f.back_to_back_ns),
+              Min(f.back_to_back_ns));
+  std::printf("  \"inline_work\": %s,\n", wo.inline_work ? "true" : "false");
   std::printf("  \"instrumentation_overhead_pct\": %.1f,\n", Median(f.b_overhead_pct));
   // The experiment needs the threads on two processors at once: then the consumer, whose work per
   // round is shorter than the producer's batch, waits in every receive. If it hardly waits, the
