@@ -1,10 +1,17 @@
 // gs_record_bench: what recording costs, printed as one JSON object.
 //
-//   clock_read_ns           one raw read of the clock the runtime chose (rdtsc or clock_gettime)
-//   event_ns.threads_1/2    amortised cost of one recorded event (begin/end pairs in a loop, so
-//                           block hand-over, the background flusher and zstd are included), per
-//                           recording thread, with 1 and 2 threads recording at once
-//   ratio_to_clock_read     event_ns / clock_read_ns; the target is <= 1.5
+//   clock_read_ns.threads_1/2   one raw read of the clock the runtime chose (rdtsc or
+//                               clock_gettime), on 1 and on 2 threads at once: the baselines
+//   event_ns.threads_1/2        amortised cost of one recorded event (begin/end pairs in a loop, so
+//                               block hand-over, the background flusher and zstd are included),
+//                               per recording thread, with 1 and 2 threads recording at once; also
+//                               uncompressed and with the owners writing their own blocks
+//   each figure three ways:     wall (elapsed per thread: includes other jobs on the machine),
+//                               thread_cpu (the recording thread's CPU time), process_cpu (the
+//                               process's CPU time per event: flusher, zstd and the kernel's
+//                               writes included, up to the end of Close)
+//   ratio_to_clock_read         event / clock read, each measured the same way with as many
+//                               threads; the target is <= 1.5
 //   pi_example              the seed's pi program (examples/pi_bca.h) built instrumented and with
 //                           GRAINSCOPE_DISABLE, run alternately in this process: median run times
 //                           and the overhead in %; the runtime's start-up is reported separately
