@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "base/file.h"
+#include "base/progress.h"
 #include "format/chrome/chrome_reader.h"
 #include "format/chrome/chrome_writer.h"
 #include "format/gst/gst_dir_reader.h"
@@ -53,6 +54,9 @@ Result<Trace> ReadTrace(const std::string& path, std::string_view format) {
     return InvalidArgument(fmt::format("unknown input format '{}' (known: {})", format,
                                        fmt::join(known, ", ")));
   }
+  std::error_code ec;
+  const uint64_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  progress::Begin("reading", ec ? 0 : size);  // readers advance it by byte offset (or by location)
   if (format == kOtf2Format || (format == "auto" && LooksLikeOtf2(path))) return ReadOtf2(path);
   // An MPI run recorded by libgrainscope-mpi: a directory with one .gst stream per rank.
   if ((format == kGstFormat || format == "auto") && LooksLikeGstDirectory(path)) return ReadGstDirectory(path);

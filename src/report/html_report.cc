@@ -1,0 +1,289 @@
+#include "report/html_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/html_assets.h"
+#include "report/lod.h"
+#include "report/render.h"
+#include "report/svg.h"
+
+namespace grainscope {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Page time: quanta of `quantum_ns` from the origin, so every time of the trace fits in 32 bits.
+struct PageClock {
+  TimeNs origin = 0;
+  int64_t quantum_ns = 1;
+  uint32_t operator()(TimeNs t) const {
+    return static_cast<uint32_t>(std::max<TimeNs>(0, t - origin) / quantum_ns);
+  }
+  uint32_t Length(TimeNs a, TimeNs b) const { return (*this)(b) - (*this)(a); }
+};
+
+PageClock MakeClock(const Trace& t) {
+  const TimeNs span = std::max<TimeNs>(1, t.end_ns() - t.origin_ns());
+  constexpr int64_t kMax = 4'000'000'000;  // below 2^32, with room for rounding
+  return PageClock{t.origin_ns(), std::max<int64_t>(1, (span + kMax - 1) / kMax)};
+}
+
+// Columns of intervals (lane, start, duration, key) as base64 typed arrays, sorted by lane then start.
+struct IntervalColumns {
+  std::vector<uint32_t> lane, start, dur, key;
+  void Add(uint32_t l, uint32_t s, uint32_t d, uint32_t k) {
+    lane.push_back(l);
+    start.push_back(s);
+    dur.push_back(d);
+    key.push_back(k);
+  }
+  void SortByLane() {
+    std::vector<size_t> order(lane.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return lane[a] != lane[b] ? lane[a] < lane[b] : start[a] < start[b];
+    });
+    IntervalColumns sorted;
+    for (size_t i : order) sorted.Add(lane[i], start[i], dur[i], key[i]);
+    *this = std::move(sorted);
+  }
+  Json ToJson(size_t total) const {
+    Json j;
+    j["count"] = total;
+    j["embedded"] = lane.size();
+    j["lane"] = Base64(lane);
+    j["start"] = Base64(start);
+    j["dur"] = Base64(dur);
+    j["key"] = Base64(key);
+    return j;
+  }
+};
+
+Json Lanes(const Trace& t, const std::vector<GanttLane>& gantt) {
+  Json lanes = Json::array();
+  for (const GanttLane& lane : gantt) {
+    const Location& loc = t.location(lane.location);
+    lanes.push_back({{"name", t.str(loc.name)},
+                     {"id", loc.external_id},
+                     {"kind", LocationKindName(loc.kind)},
+                     {"grains", lane.tasks.size()}});
+  }
+  return lanes;
+}
+
+Json Regions(const Trace& t) {
+  Json regions = Json::array();
+  for (const Region& r : t.regions()) regions.push_back({{"name", t.str(r.name)}, {"role", RegionRoleName(r.role)}});
+  return regions;
+}
+
+// The grains one by one (when not too many) and the summary levels (when many).
+Json Grains(const std::vector<GanttLane>& gantt, const PageClock& clock, const HtmlLimits& lim) {
+  size_t total = 0;
+  for (const GanttLane& lane : gantt) total += lane.tasks.size();
+  std::vector<std::vector<QuantumInterval>> lanes(gantt.size());
+  IntervalColumns raw;
+  for (size_t l = 0; l < gantt.size(); ++l) {
+    for (const GrainInstance& g : gantt[l].tasks) {
+      const QuantumInterval iv{clock(g.start), clock.Length(g.start, g.stop), g.region.value};
+      lanes[l].push_back(iv);
+      if (total <= lim.raw_grains) raw.Add(static_cast<uint32_t>(l), iv.start, iv.dur, iv.key);
+    }
+  }
+  double lo = 0, hi = 0;
+  for (const GanttLane& lane : gantt) {
+    for (const GrainInstance& g : lane.tasks) {
+      const double d = static_cast<double>(std::max<TimeNs>(1, g.duration()));
+      lo = lo == 0 ? d : std::min(lo, d);
+      hi = std::max(hi, d);
+    }
+  }
+  Json j = raw.ToJson(total);
+  j["min_ns"] = lo;
+  j["max_ns"] = hi;
+  Json levels = Json::array();
+  if (total >= lim.lod_min_grains && !gantt.empty()) {
+    // The finest level that fits the cell budget with all its coarser levels (4/3 of it).
+    constexpr uint32_t kCoarsest = 256, kFinestCap = 65536;
+    uint32_t finest = kCoarsest;
+    while (finest * 4 <= kFinestCap && gantt.size() * finest * 4 * 4 / 3 <= lim.lod_cells) finest *= 4;
+    uint64_t span = 1;
+    for (const auto& lane : lanes)
+      if (!lane.empty()) span = std::max<uint64_t>(span, uint64_t{lane.back().start} + lane.back().dur);
+    for (const LodLevel& level :
+         BuildLodPyramid(lanes, span, static_cast<double>(clock.quantum_ns), finest, kCoarsest)) {
+      levels.push_back({{"buckets", level.buckets},
+                        {"span", span},
+                        {"busy", Base64(level.busy)},
+                        {"length", Base64(level.length)},
+                        {"key", Base64(level.key)}});
+    }
+  }
+  j["levels"] = std::move(levels);
+  return j;
+}
+
+Json Messages(const Trace& t, const PageClock& clock, const HtmlLimits& lim) {
+  const MessageTable& m = t.messages();
+  size_t matched = 0;
+  for (size_t i = 0; i < m.size(); ++i) matched += m.matched(MessageId{static_cast<uint32_t>(i)});
+  std::vector<uint32_t> from, to, send, recv;
+  if (matched <= lim.messages) {
+    for (size_t i = 0; i < m.size(); ++i) {
+      if (!m.matched(MessageId{static_cast<uint32_t>(i)})) continue;
+      from.push_back(m.sender[i].value);
+      to.push_back(m.receiver[i].value);
+      send.push_back(clock(t.events(m.sender[i]).time[m.send_event[i]]));
+      recv.push_back(clock(t.events(m.receiver[i]).time[m.recv_event[i]]));
+    }
+  }
+  return {{"count", matched}, {"embedded", from.size()}, {"from", Base64(from)}, {"to", Base64(to)},
+          {"send", Base64(send)}, {"recv", Base64(recv)}};
+}
+
+Json Waits(const WaitStates* w, const PageClock& clock, const HtmlLimits& lim) {
+  IntervalColumns c;
+  const size_t total = w ? w->instances.size() : 0;
+  if (w && total <= lim.waits) {
+    for (const WaitInstance& i : w->instances) {
+      if (i.wait_ns <= 0) continue;
+      c.Add(i.waiter.value, clock(i.start_ns), clock.Length(i.start_ns, i.start_ns + i.wait_ns),
+            static_cast<uint32_t>(i.kind));
+    }
+    c.SortByLane();
+  }
+  Json j = c.ToJson(total);
+  Json kinds = Json::array();
+  for (int k = 0; k < kWaitKindCount; ++k) kinds.push_back(WaitKindName(static_cast<WaitKind>(k)));
+  j["kinds"] = std::move(kinds);
+  return j;
+}
+
+// Critical-path stretches in time order (the page joins consecutive ones across lanes).
+Json Path(const CriticalPath* cp, const PageClock& clock, const HtmlLimits& lim) {
+  IntervalColumns c;
+  const size_t total = cp ? cp->path.size() : 0;
+  if (cp && total <= lim.path_segments) {
+    for (const PathSegment& s : cp->path) {
+      c.Add(s.location.value, clock(s.start_ns), clock.Length(s.start_ns, s.end_ns),
+            s.region.valid() ? s.region.value : UINT32_MAX);
+    }
+  }
+  return c.ToJson(total);
+}
+
+Result<Json> Parsed(Result<std::string> rendered) {
+  GS_RETURN_IF_ERROR(rendered.status());
+  return Json::parse(*rendered);
+}
+
+// The report tables, from the JSON reports (docs/json.md) minus their per-instance lists.
+Result<Json> Tables(const HtmlReportInputs& in, const HtmlLimits& lim) {
+  RenderOptions r;
+  r.format = OutputFormat::kJson;
+  r.source = in.source;
+  const Trace& t = *in.trace;
+  Json tables;
+  GS_ASSIGN_OR_RETURN(tables["info"], Parsed(RenderInfo(t, *in.summary, r)));
+  if (in.profile) {
+    GS_ASSIGN_OR_RETURN(Json p, Parsed(RenderProfile(t, *in.profile, r)));
+    Json longest = Json::array();
+    for (Json& proc : p["processors"]) {
+      for (Json& g : proc["grains"]) {
+        g["processor"] = proc["name"];
+        longest.push_back(std::move(g));
+      }
+      proc["grain_count"] = proc["grains"].size();
+      proc.erase("grains");
+    }
+    std::stable_sort(longest.begin(), longest.end(),
+                     [](const Json& a, const Json& b) { return a["time_ns"].get<int64_t>() > b["time_ns"].get<int64_t>(); });
+    p["grain_count"] = longest.size();
+    if (longest.size() > lim.table_grains) longest.erase(longest.begin() + static_cast<long>(lim.table_grains), longest.end());
+    p["longest_grains"] = std::move(longest);
+    tables["profile"] = std::move(p);
+  }
+  if (in.critical_path) {
+    GS_ASSIGN_OR_RETURN(Json c, Parsed(RenderCriticalPath(t, *in.critical_path, r)));
+    c.erase("slack");
+    c["path_stretches"] = c["path"].size();
+    c.erase("path");
+    tables["critpath"] = std::move(c);
+  }
+  if (in.waits && in.characterization) {
+    GS_ASSIGN_OR_RETURN(tables["waits"], Parsed(RenderWaits(t, *in.waits, *in.characterization, r)));
+  }
+  if (in.prediction) {
+    GS_ASSIGN_OR_RETURN(tables["prediction"], Parsed(RenderPrediction(*in.prediction, r)));
+  }
+  return tables;
+}
+
+// JSON inside <script>: "</" would end the element early.
+std::string ScriptSafe(std::string json) {
+  std::string out;
+  out.reserve(json.size());
+  for (size_t i = 0; i < json.size(); ++i) {
+    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') {
+      out += "<\\/";
+      ++i;
+    } else {
+      out += json[i];
+    }
+  }
+  return out;
+}
+
+std::string HtmlEscape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out += c;
+  }
+  return out;
+}
+
+void Replace(std::string& page, std::string_view placeholder, std::string_view value) {
+  const size_t at = page.find(placeholder);
+  if (at != std::string::npos) page.replace(at, placeholder.size(), value);
+}
+
+}  // namespace
+
+Result<std::string> RenderHtmlReport(const HtmlReportInputs& in, const HtmlLimits& lim) {
+  const Trace& t = *in.trace;
+  const PageClock clock = MakeClock(t);
+  const std::vector<GanttLane> gantt = BuildGantt(t);
+  Json data;
+  data["version"] = 1;
+  data["source"] = in.source;
+  data["format"] = t.format();
+  data["quantum_ns"] = clock.quantum_ns;
+  data["origin_ns"] = t.origin_ns();
+  data["span"] = clock(t.end_ns());
+  data["lanes"] = Lanes(t, gantt);
+  data["regions"] = Regions(t);
+  data["grains"] = Grains(gantt, clock, lim);
+  data["messages"] = Messages(t, clock, lim);
+  data["waits"] = Waits(in.waits, clock, lim);
+  data["path"] = Path(in.critical_path, clock, lim);
+  GS_ASSIGN_OR_RETURN(data["tables"], Tables(in, lim));
+  data["speedup_svg"] = in.prediction ? SpeedupSvg(*in.prediction, "Projected speedup: " + in.source) : "";
+  data["notes"] = in.notes;
+  std::string page(kHtmlPage);
+  // The data last: it is the largest and must not be searched for placeholders.
+  Replace(page, "@TITLE@", HtmlEscape(in.source));
+  Replace(page, "@CSS@", kHtmlCss);
+  Replace(page, "@JS@", kHtmlJs);
+  Replace(page, "@DATA@", ScriptSafe(data.dump(-1, ' ', false, Json::error_handler_t::replace)));
+  return page;
+}
+
+}  // namespace grainscope
