@@ -51,9 +51,8 @@ std::string ProgressLine::Update(double now_s, std::string_view phase, uint64_t 
   if (now_s < kDelay || (last_ >= 0 && now_s - last_ < kInterval) || phase.empty()) return {};
   last_ = now_s;
   std::string line = FormatProgress(phase, done, total, bytes, now_s, width_);
-  const size_t length = line.size();
-  if (length < shown_) line.append(shown_ - length, ' ');  // wipe the rest of the longer last line
-  shown_ = length;
+  if (line.size() < shown_) line.append(shown_ - line.size(), ' ');  // wipe the rest of a longer line
+  shown_ = line.size();
   return "\r" + line;
 }
 

@@ -48,7 +48,9 @@ std::vector<std::string_view> ReadableFormats() {
   return {"auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat};
 }
 
-Result<Trace> ReadTrace(const std::string& path, std::string_view format) {
+namespace {
+
+Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
   const std::vector<std::string_view> known = ReadableFormats();
   if (std::find(known.begin(), known.end(), format) == known.end()) {
     return InvalidArgument(fmt::format("unknown input format '{}' (known: {})", format,
@@ -78,6 +80,14 @@ Result<Trace> ReadTrace(const std::string& path, std::string_view format) {
     }
   }
   return ReadSeedText(content, path);
+}
+
+}  // namespace
+
+Result<Trace> ReadTrace(const std::string& path, std::string_view format) {
+  Result<Trace> trace = ReadAnyFormat(path, format);
+  progress::Begin("analysing", 0);  // what a command does next; it may name its steps itself
+  return trace;
 }
 
 }  // namespace grainscope

@@ -33,7 +33,8 @@ PageClock MakeClock(const Trace& t) {
   return PageClock{t.origin_ns(), std::max<int64_t>(1, (span + kMax - 1) / kMax)};
 }
 
-// Columns of intervals (lane, start, duration, key) as base64 typed arrays, sorted by lane then start.
+// Columns of intervals (lane, start, duration, key), sorted by lane then start. On the page: the
+// number of intervals per lane, and start, duration and key as base64 typed arrays.
 struct IntervalColumns {
   std::vector<uint32_t> lane, start, dur, key;
   void Add(uint32_t l, uint32_t s, uint32_t d, uint32_t k) {
@@ -52,11 +53,13 @@ struct IntervalColumns {
     for (size_t i : order) sorted.Add(lane[i], start[i], dur[i], key[i]);
     *this = std::move(sorted);
   }
-  Json ToJson(size_t total) const {
+  Json ToJson(size_t total, size_t lanes) const {
+    std::vector<size_t> per_lane(lanes, 0);
+    for (uint32_t l : lane) ++per_lane[l];
     Json j;
     j["count"] = total;
     j["embedded"] = lane.size();
-    j["lane"] = Base64(lane);
+    j["lane_counts"] = per_lane;
     j["start"] = Base64(start);
     j["dur"] = Base64(dur);
     j["key"] = Base64(key);
@@ -103,25 +106,31 @@ Json Grains(const std::vector<GanttLane>& gantt, const PageClock& clock, const H
       hi = std::max(hi, d);
     }
   }
-  Json j = raw.ToJson(total);
+  Json j = raw.ToJson(total, gantt.size());
   j["min_ns"] = lo;
   j["max_ns"] = hi;
   Json levels = Json::array();
   if (total >= lim.lod_min_grains && !gantt.empty()) {
-    // The finest level that fits the cell budget with all its coarser levels (4/3 of it).
-    constexpr uint32_t kCoarsest = 256, kFinestCap = 65536;
+    // The finest level that fits the cell budget with all its coarser levels (4/3 of it). With
+    // the grains embedded, the page draws them once a view holds fewer than ~100000, so levels
+    // finer than a wide screen's pixels at the full trace are not needed.
+    constexpr uint32_t kCoarsest = 256;
+    const uint32_t cap = raw.lane.size() == total ? 4096 : 65536;
     uint32_t finest = kCoarsest;
-    while (finest * 4 <= kFinestCap && gantt.size() * finest * 4 * 4 / 3 <= lim.lod_cells) finest *= 4;
+    while (finest * 4 <= cap && gantt.size() * finest * 4 * 4 / 3 <= lim.lod_cells) finest *= 4;
     uint64_t span = 1;
     for (const auto& lane : lanes)
       if (!lane.empty()) span = std::max<uint64_t>(span, uint64_t{lane.back().start} + lane.back().dur);
     for (const LodLevel& level :
          BuildLodPyramid(lanes, span, static_cast<double>(clock.quantum_ns), finest, kCoarsest)) {
+      // Region keys as 16 bits: 65535 stands for every region beyond (one colour).
+      std::vector<uint16_t> key(level.key.size());
+      for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<uint16_t>(std::min<uint32_t>(level.key[i], 65535));
       levels.push_back({{"buckets", level.buckets},
                         {"span", span},
                         {"busy", Base64(level.busy)},
                         {"length", Base64(level.length)},
-                        {"key", Base64(level.key)}});
+                        {"key", Base64(key)}});
     }
   }
   j["levels"] = std::move(levels);
@@ -146,7 +155,7 @@ Json Messages(const Trace& t, const PageClock& clock, const HtmlLimits& lim) {
           {"send", Base64(send)}, {"recv", Base64(recv)}};
 }
 
-Json Waits(const WaitStates* w, const PageClock& clock, const HtmlLimits& lim) {
+Json Waits(const WaitStates* w, size_t lanes, const PageClock& clock, const HtmlLimits& lim) {
   IntervalColumns c;
   const size_t total = w ? w->instances.size() : 0;
   if (w && total <= lim.waits) {
@@ -157,24 +166,36 @@ Json Waits(const WaitStates* w, const PageClock& clock, const HtmlLimits& lim) {
     }
     c.SortByLane();
   }
-  Json j = c.ToJson(total);
+  Json j = c.ToJson(total, lanes);
   Json kinds = Json::array();
   for (int k = 0; k < kWaitKindCount; ++k) kinds.push_back(WaitKindName(static_cast<WaitKind>(k)));
   j["kinds"] = std::move(kinds);
   return j;
 }
 
-// Critical-path stretches in time order (the page joins consecutive ones across lanes).
-Json Path(const CriticalPath* cp, const PageClock& clock, const HtmlLimits& lim) {
+// Critical-path stretches, per lane like the grains, and the joins between consecutive stretches
+// on different lanes (from the end of one to the start of the next: columns from, to, t_from, t_to).
+Json Path(const CriticalPath* cp, size_t lanes, const PageClock& clock, const HtmlLimits& lim) {
   IntervalColumns c;
+  std::vector<uint32_t> from, to, t_from, t_to;
   const size_t total = cp ? cp->path.size() : 0;
   if (cp && total <= lim.path_segments) {
-    for (const PathSegment& s : cp->path) {
+    for (size_t i = 0; i < cp->path.size(); ++i) {
+      const PathSegment& s = cp->path[i];
       c.Add(s.location.value, clock(s.start_ns), clock.Length(s.start_ns, s.end_ns),
             s.region.valid() ? s.region.value : UINT32_MAX);
+      if (i == 0 || cp->path[i - 1].location == s.location) continue;
+      from.push_back(cp->path[i - 1].location.value);
+      to.push_back(s.location.value);
+      t_from.push_back(clock(cp->path[i - 1].end_ns));
+      t_to.push_back(clock(s.start_ns));
     }
+    c.SortByLane();
   }
-  return c.ToJson(total);
+  Json j = c.ToJson(total, lanes);
+  j["joins"] = {{"count", from.size()}, {"from", Base64(from)}, {"to", Base64(to)}, {"t_from", Base64(t_from)},
+                {"t_to", Base64(t_to)}};
+  return j;
 }
 
 Result<Json> Parsed(Result<std::string> rendered) {
@@ -216,7 +237,12 @@ Result<Json> Tables(const HtmlReportInputs& in, const HtmlLimits& lim) {
     tables["critpath"] = std::move(c);
   }
   if (in.waits && in.characterization) {
-    GS_ASSIGN_OR_RETURN(tables["waits"], Parsed(RenderWaits(t, *in.waits, *in.characterization, r)));
+    GS_ASSIGN_OR_RETURN(Json w, Parsed(RenderWaits(t, *in.waits, *in.characterization, r)));
+    w["sync_point_count"] = w["sync_points"].size();
+    if (w["sync_points"].size() > lim.table_sync_points) {
+      w["sync_points"].erase(w["sync_points"].begin() + static_cast<long>(lim.table_sync_points), w["sync_points"].end());
+    }
+    tables["waits"] = std::move(w);
   }
   if (in.prediction) {
     GS_ASSIGN_OR_RETURN(tables["prediction"], Parsed(RenderPrediction(*in.prediction, r)));
@@ -272,8 +298,8 @@ Result<std::string> RenderHtmlReport(const HtmlReportInputs& in, const HtmlLimit
   data["regions"] = Regions(t);
   data["grains"] = Grains(gantt, clock, lim);
   data["messages"] = Messages(t, clock, lim);
-  data["waits"] = Waits(in.waits, clock, lim);
-  data["path"] = Path(in.critical_path, clock, lim);
+  data["waits"] = Waits(in.waits, gantt.size(), clock, lim);
+  data["path"] = Path(in.critical_path, gantt.size(), clock, lim);
   GS_ASSIGN_OR_RETURN(data["tables"], Tables(in, lim));
   data["speedup_svg"] = in.prediction ? SpeedupSvg(*in.prediction, "Projected speedup: " + in.source) : "";
   data["notes"] = in.notes;

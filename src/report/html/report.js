@@ -10,28 +10,28 @@
 
   // ---- decoding -------------------------------------------------------------------------------
   function decode(b64, Type) {
+    if (Uint8Array.fromBase64) return new Type(Uint8Array.fromBase64(b64).buffer);
     const bin = atob(b64);
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; ++i) bytes[i] = bin.charCodeAt(i);
     return new Type(bytes.buffer);
   }
 
-  // Intervals sorted by lane then start: per-lane [first, last) and the longest duration, so a
-  // view's intervals are found by binary search on start >= t0 - longest.
+  // Intervals sorted by lane then start: lane l holds [first[l], first[l + 1]), and maxDur[l] is
+  // its longest interval, so a view's intervals are found by binary search on start >= t0 - longest.
   function intervals(src, laneCount) {
     const iv = {
       count: src.count, embedded: src.embedded,
-      lane: decode(src.lane, Uint32Array), start: decode(src.start, Uint32Array),
-      dur: decode(src.dur, Uint32Array), key: decode(src.key, Uint32Array),
+      start: decode(src.start, Uint32Array), dur: decode(src.dur, Uint32Array), key: decode(src.key, Uint32Array),
       first: new Uint32Array(laneCount + 1), maxDur: new Float64Array(laneCount),
     };
-    const n = iv.lane.length;
     let i = 0;
     for (let l = 0; l < laneCount; ++l) {
       iv.first[l] = i;
-      while (i < n && iv.lane[i] === l) { iv.maxDur[l] = Math.max(iv.maxDur[l], iv.dur[i]); ++i; }
+      const end = i + (src.lane_counts[l] || 0);
+      for (; i < end; ++i) if (iv.dur[i] > iv.maxDur[l]) iv.maxDur[l] = iv.dur[i];
     }
-    iv.first[laneCount] = n;
+    iv.first[laneCount] = i;
     return iv;
   }
 
@@ -51,7 +51,7 @@
   const levels = data.grains.levels.map(function (lv) {
     return {
       buckets: lv.buckets, width: lv.span / lv.buckets,
-      busy: decode(lv.busy, Uint8Array), length: decode(lv.length, Uint8Array), key: decode(lv.key, Uint32Array),
+      busy: decode(lv.busy, Uint8Array), length: decode(lv.length, Uint8Array), key: decode(lv.key, Uint16Array),
     };
   });
   const msgs = {
@@ -60,14 +60,11 @@
     send: decode(data.messages.send, Uint32Array), recv: decode(data.messages.recv, Uint32Array),
   };
   const waits = intervals(data.waits, L);
-  // Critical-path stretches stay in time order (for the lines joining them); drawing per lane
-  // goes through pathInLaneOrder.
-  const path = {
-    embedded: data.path.embedded, lane: decode(data.path.lane, Uint32Array),
-    start: decode(data.path.start, Uint32Array), dur: decode(data.path.dur, Uint32Array),
+  const path = intervals(data.path, L);
+  const joins = {
+    count: data.path.joins.count, from: decode(data.path.joins.from, Uint32Array), to: decode(data.path.joins.to, Uint32Array),
+    tFrom: decode(data.path.joins.t_from, Uint32Array), tTo: decode(data.path.joins.t_to, Uint32Array),
   };
-  const pathInLaneOrder = Array.from({ length: path.lane.length }, function (_, i) { return i; });
-  pathInLaneOrder.sort(function (a, b) { return path.lane[a] - path.lane[b] || path.start[a] - path.start[b]; });
   let span = data.span;
   for (let i = 0; i < grains.start.length; ++i) span = Math.max(span, grains.start[i] + grains.dur[i]);
   span = Math.max(1, span);
@@ -197,8 +194,15 @@
     return out;
   }
 
+  // Reading clientWidth may lay the page out: once per render (state.W), not per interval.
   function plotWidth() { return Math.max(50, canvas.clientWidth - LABEL_W - 10); }
   function xOf(t, pxPerQ) { return LABEL_W + (t - state.t0) * pxPerQ; }
+
+  // Setting fillStyle parses the colour: skip it when it is the one already set.
+  let lastFill = null;
+  function setFill(ctx, color) {
+    if (color !== lastFill) { ctx.fillStyle = color; lastFill = color; }
+  }
 
   // Draws intervals of one lane, merging those narrower than a pixel into one bar per pixel
   // column; `colorOf(i)` gives an interval's colour; returns [intervals drawn, rectangles].
@@ -208,16 +212,16 @@
     let i = lowerBound(iv.start, lo, hi, Math.max(0, t0 - iv.maxDur[l]));
     let n = 0, rects = 0, px = -1, pxColor = null, pxLongest = -1;
     function flush() {
-      if (px >= 0) { ctx.fillStyle = pxColor; ctx.fillRect(px, y, 1, h); ++rects; px = -1; }
+      if (px >= 0) { setFill(ctx, pxColor); ctx.fillRect(px, y, 1, h); ++rects; px = -1; }
     }
     for (; i < hi && iv.start[i] <= t1; ++i) {
       const s = iv.start[i], e = s + iv.dur[i];
       if (e < t0) continue;
       ++n;
-      const x0 = Math.max(LABEL_W, xOf(s, pxPerQ)), x1 = Math.min(LABEL_W + plotWidth(), xOf(e, pxPerQ));
+      const x0 = Math.max(LABEL_W, xOf(s, pxPerQ)), x1 = Math.min(LABEL_W + state.W, xOf(e, pxPerQ));
       if (x1 - x0 >= 1) {
         flush();
-        ctx.fillStyle = colorOf(i);
+        setFill(ctx, colorOf(i));
         ctx.fillRect(x0, y, x1 - x0, h);
         ++rects;
       } else {
@@ -232,15 +236,16 @@
 
   // Grains of one lane from a summary level: one bar per pixel column, opacity by busy share.
   function drawLevel(ctx, lv, l, y, h, pxPerQ, byRegion) {
-    const W = plotWidth();
+    const W = state.W;
     const row = l * lv.buckets;
     const b0 = Math.max(0, Math.floor(state.t0 / lv.width)), b1 = Math.min(lv.buckets - 1, Math.floor(state.t1 / lv.width));
     let rects = 0;
     let px = -1, busy = 0, cells = 0, len = 0, key = 0, keyBusy = -1;
     function flush() {
       if (px < 0 || len === 0) return;
-      ctx.globalAlpha = 0.25 + 0.75 * Math.min(1, busy / cells / 255);
-      ctx.fillStyle = byRegion ? regionColor(key) : lengthColorNs(classNs(len));
+      const alpha = 0.25 + 0.75 * Math.round(16 * Math.min(1, busy / cells / 255)) / 16;
+      if (ctx.globalAlpha !== alpha) ctx.globalAlpha = alpha;
+      setFill(ctx, byRegion ? regionColor(key) : lengthColorNs(classNs(len)));
       ctx.fillRect(px, y, 1, h);
       ++rects;
     }
@@ -267,7 +272,7 @@
   function render() {
     const started = performance.now();
     const vis = state.visible = visibleLanes();
-    const W = plotWidth();
+    const W = state.W = plotWidth();
     state.laneH = Math.max(4, Math.min(24, Math.floor(600 / Math.max(1, vis.length))));
     const H = AXIS_H + vis.length * state.laneH + 6;
     const dpr = window.devicePixelRatio || 1;
@@ -277,7 +282,8 @@
     canvas.height = Math.round(H * dpr);
     const ctx = canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = '#fff';
+    lastFill = null;
+    setFill(ctx, '#fff');
     ctx.fillRect(0, 0, cssW, H);
     const pxPerQ = W / (state.t1 - state.t0);
     const laneH = state.laneH, barH = Math.max(2, laneH - 4);
@@ -285,7 +291,7 @@
 
     // Time axis.
     ctx.font = '11px sans-serif';
-    ctx.fillStyle = '#333';
+    setFill(ctx, '#333');
     ctx.strokeStyle = '#ccc';
     const stepQ = niceStep(state.t1 - state.t0, Math.max(2, W / 110));
     for (let t = Math.ceil(state.t0 / stepQ) * stepQ; t <= state.t1; t += stepQ) {
@@ -304,7 +310,7 @@
       }
     }
     let level = null;
-    if (levels.length && (!hasRaw || inView > 50000)) {
+    if (levels.length && (!hasRaw || inView > 100000)) {
       const bucketMax = 1 / pxPerQ;
       for (const lv of levels) if (lv.width <= bucketMax) { level = lv; break; }
       if (!level && !hasRaw) level = levels[levels.length - 1];
@@ -315,8 +321,8 @@
     let drawn = 0, rects = 0;
     vis.forEach(function (l, row) {
       const y = AXIS_H + row * laneH;
-      if (row % 2 === 1) { ctx.fillStyle = '#f6f6f6'; ctx.fillRect(LABEL_W, y, W, laneH); }
-      ctx.fillStyle = '#222';
+      if (row % 2 === 1) { setFill(ctx, '#f6f6f6'); ctx.fillRect(LABEL_W, y, W, laneH); }
+      setFill(ctx, '#222');
       ctx.fillText(lanes[l].name.length > 22 ? lanes[l].name.slice(0, 21) + '\u2026' : lanes[l].name, 4, y + laneH / 2 + 4);
       ctx.save();
       ctx.beginPath(); ctx.rect(LABEL_W, y, W, laneH); ctx.clip();
@@ -333,6 +339,7 @@
         ctx.globalAlpha = 1;
       }
       ctx.restore();
+      lastFill = null;  // restore() brought back an older fillStyle
     });
     if (level) drawn = inView || drawn;
 
@@ -340,42 +347,28 @@
     const rowOf = new Int32Array(L).fill(-1);
     vis.forEach(function (l, row) { rowOf[l] = row; });
     if (showPath.checked && path.embedded) {
-      ctx.save();
-      ctx.beginPath(); ctx.rect(LABEL_W, AXIS_H, W, H - AXIS_H); ctx.clip();
-      ctx.fillStyle = '#000';
-      let px = -1;
-      for (const i of pathInLaneOrder) {
-        const l = path.lane[i];
-        if (rowOf[l] < 0) continue;
-        const s = path.start[i], e = s + path.dur[i];
-        if (e < state.t0 || s > state.t1) continue;
-        const x0 = xOf(s, pxPerQ), x1 = xOf(e, pxPerQ), y = AXIS_H + rowOf[l] * laneH + laneH - 4;
-        if (x1 - x0 < 1 && Math.floor(x0) === px) continue;
-        px = Math.floor(x0);
-        ctx.fillRect(x0, y, Math.max(1, x1 - x0), 3);
-      }
-      let joins = 0;
-      for (let i = 0; i < path.lane.length; ++i) {
-        const s = path.start[i];
-        if (s >= state.t0 && s <= state.t1) ++joins;
-      }
-      if (joins <= 5000) {
+      vis.forEach(function (l, row) {
+        drawIntervals(ctx, path, l, AXIS_H + row * laneH + laneH - 4, 3, pxPerQ, function () { return '#000'; });
+      });
+      let inViewJoins = 0;
+      for (let i = 0; i < joins.count; ++i) if (joins.tTo[i] >= state.t0 && joins.tFrom[i] <= state.t1) ++inViewJoins;
+      if (inViewJoins <= 5000) {
+        ctx.save();
+        ctx.beginPath(); ctx.rect(LABEL_W, AXIS_H, W, H - AXIS_H); ctx.clip();
         ctx.strokeStyle = '#000';
         ctx.lineWidth = 1.5;
-        for (let i = 1; i < path.lane.length; ++i) {
-          const a = path.lane[i - 1], b = path.lane[i];
-          if (a === b || rowOf[a] < 0 || rowOf[b] < 0) continue;
-          const t = path.start[i];
-          if (t < state.t0 || t > state.t1) continue;
-          const x = xOf(t, pxPerQ);
-          ctx.beginPath();
-          ctx.moveTo(xOf(path.start[i - 1] + path.dur[i - 1], pxPerQ), AXIS_H + rowOf[a] * laneH + laneH - 3);
-          ctx.lineTo(x, AXIS_H + rowOf[b] * laneH + laneH - 3);
-          ctx.stroke();
+        ctx.beginPath();
+        for (let i = 0; i < joins.count; ++i) {
+          const a = rowOf[joins.from[i]], b = rowOf[joins.to[i]];
+          if (a < 0 || b < 0 || joins.tTo[i] < state.t0 || joins.tFrom[i] > state.t1) continue;
+          ctx.moveTo(xOf(joins.tFrom[i], pxPerQ), AXIS_H + a * laneH + laneH - 3);
+          ctx.lineTo(xOf(joins.tTo[i], pxPerQ), AXIS_H + b * laneH + laneH - 3);
         }
+        ctx.stroke();
+        ctx.restore();
+        lastFill = null;
         ctx.lineWidth = 1;
       }
-      ctx.restore();
     }
 
     // Message arrows, when few enough are in view to tell apart.
@@ -388,7 +381,7 @@
         ctx.save();
         ctx.beginPath(); ctx.rect(LABEL_W, AXIS_H, W, H - AXIS_H); ctx.clip();
         ctx.strokeStyle = 'rgba(40,40,160,0.8)';
-        ctx.fillStyle = 'rgba(40,40,160,0.8)';
+        setFill(ctx, 'rgba(40,40,160,0.8)');
         for (let m = 0; m < msgs.embedded; ++m) {
           const a = rowOf[msgs.from[m]], b = rowOf[msgs.to[m]];
           if (a < 0 || b < 0 || msgs.recv[m] < state.t0 || msgs.send[m] > state.t1) continue;
@@ -403,13 +396,14 @@
           ++arrows;
         }
         ctx.restore();
+        lastFill = null;
       }
     }
 
     // Selection rubber band.
     if (state.drag && state.drag.select) {
       const a = Math.min(state.drag.x0, state.drag.x), b = Math.max(state.drag.x0, state.drag.x);
-      ctx.fillStyle = 'rgba(30,120,255,0.15)'; ctx.strokeStyle = 'rgba(30,120,255,0.9)';
+      setFill(ctx, 'rgba(30,120,255,0.15)'); ctx.strokeStyle = 'rgba(30,120,255,0.9)';
       ctx.fillRect(a, AXIS_H, b - a, H - AXIS_H); ctx.strokeRect(a + 0.5, AXIS_H + 0.5, b - a, H - AXIS_H - 1);
     }
 
@@ -606,7 +600,11 @@
       table(['kind', 'count', 'time'], w.kinds.map(function (k) { return [k.kind.replace(/_/g, ' '), k.count, fmtDuration(k.time_ns)]; }), 1),
       el('h3', { text: 'Waiting-time classes per synchronisation point' })];
     if (!w.sync_points.length) kids.push(note('Nobody waited.'));
-    w.sync_points.slice(0, 50).forEach(function (sp) {
+    if (w.sync_point_count > w.sync_points.length) {
+      kids.push(note('The ' + w.sync_points.length + ' synchronisation points with the most waiting, of ' + w.sync_point_count +
+        ' (grainscope waits lists them all).'));
+    }
+    w.sync_points.forEach(function (sp) {
       kids.push(el('h4', { text: sp.label + ': ' + sp.count + ' waits, ' + fmtDuration(sp.wait_ns) }));
       kids.push(table(['class', 'waits', 'time', 'cause (step: share of the excess)'], sp.classes.map(function (cl, i) {
         return [i + 1, cl.count, fmtDuration(cl.wait_ns), cl.steps.slice(0, 4).map(function (s) {
