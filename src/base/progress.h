@@ -12,6 +12,9 @@ namespace grainscope::progress {
 void Begin(const char* phase, uint64_t total);
 // `done` units of the current step are finished (a smaller value than before is ignored).
 void Advance(uint64_t done);
+// From now on Advance(done) means base + done: a reader of several files reports each file's
+// offsets on top of the files before it. Begin resets it to 0.
+void SetBase(uint64_t base);
 
 struct Snapshot {
   const char* phase = nullptr;  // null: no step has begun

@@ -40,6 +40,12 @@ TEST(ProgressTest, AdvanceNeverGoesBack) {
   progress::Advance(3);
   EXPECT_EQ(progress::Read().done, 5u);
   EXPECT_EQ(progress::Read().total, 10u);
+  progress::SetBase(6);
+  progress::Advance(2);
+  EXPECT_EQ(progress::Read().done, 8u) << "on top of the base";
+  progress::Begin("next", 0);
+  progress::Advance(1);
+  EXPECT_EQ(progress::Read().done, 1u) << "Begin resets the base";
 }
 
 TEST(ProgressTest, PrintsNothingWhenNotATerminal) {
