@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -212,28 +213,49 @@ Result<Json> Tables(const HtmlReportInputs& in, const HtmlLimits& lim) {
   Json tables;
   GS_ASSIGN_OR_RETURN(tables["info"], Parsed(RenderInfo(t, *in.summary, r)));
   if (in.profile) {
-    GS_ASSIGN_OR_RETURN(Json p, Parsed(RenderProfile(t, *in.profile, r)));
+    // The JSON report of a profile keeping only the longest grains (rendering every grain of a
+    // big trace to JSON only to drop it would cost seconds).
+    ExecutionProfile longest_only = *in.profile;
+    std::vector<TimeNs> lengths;
+    std::vector<size_t> counts;
+    for (const ProcessorProfile& proc : longest_only.processors) {
+      counts.push_back(proc.grains.size());
+      for (const GrainShare& g : proc.grains) lengths.push_back(g.grain.duration());
+    }
+    const size_t keep = std::min(lim.table_grains, lengths.size());
+    if (keep > 0) {
+      std::nth_element(lengths.begin(), lengths.begin() + static_cast<long>(keep - 1), lengths.end(), std::greater<>());
+      const TimeNs shortest_kept = lengths[keep - 1];
+      for (ProcessorProfile& proc : longest_only.processors) {
+        std::erase_if(proc.grains, [&](const GrainShare& g) { return g.grain.duration() < shortest_kept; });
+      }
+    }
+    GS_ASSIGN_OR_RETURN(Json p, Parsed(RenderProfile(t, longest_only, r)));
     Json longest = Json::array();
-    for (Json& proc : p["processors"]) {
+    for (size_t i = 0; i < p["processors"].size(); ++i) {
+      Json& proc = p["processors"][i];
       for (Json& g : proc["grains"]) {
         g["processor"] = proc["name"];
         longest.push_back(std::move(g));
       }
-      proc["grain_count"] = proc["grains"].size();
+      proc["grain_count"] = counts[i];
       proc.erase("grains");
     }
     std::stable_sort(longest.begin(), longest.end(),
                      [](const Json& a, const Json& b) { return a["time_ns"].get<int64_t>() > b["time_ns"].get<int64_t>(); });
-    p["grain_count"] = longest.size();
-    if (longest.size() > lim.table_grains) longest.erase(longest.begin() + static_cast<long>(lim.table_grains), longest.end());
+    p["grain_count"] = lengths.size();
+    if (longest.size() > keep) longest.erase(longest.begin() + static_cast<long>(keep), longest.end());
     p["longest_grains"] = std::move(longest);
     tables["profile"] = std::move(p);
   }
   if (in.critical_path) {
-    GS_ASSIGN_OR_RETURN(Json c, Parsed(RenderCriticalPath(t, *in.critical_path, r)));
+    CriticalPath summary_only = *in.critical_path;  // without the per-grain slack and the stretches
+    summary_only.slack.clear();
+    summary_only.path.clear();
+    GS_ASSIGN_OR_RETURN(Json c, Parsed(RenderCriticalPath(t, summary_only, r)));
     c.erase("slack");
-    c["path_stretches"] = c["path"].size();
     c.erase("path");
+    c["path_stretches"] = in.critical_path->path.size();
     tables["critpath"] = std::move(c);
   }
   if (in.waits && in.characterization) {
