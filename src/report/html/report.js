@@ -485,7 +485,7 @@
     }
   });
   document.addEventListener('keydown', function (e) {
-    if (e.target instanceof HTMLInputElement && e.target.type === 'text') return;
+    if ((e.target instanceof HTMLInputElement && e.target.type === 'text') || e.target instanceof HTMLSelectElement) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     switch (e.key) {
       case '+': case '=': zoom(2); break;
