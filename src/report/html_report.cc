@@ -261,6 +261,12 @@ Result<Json> Tables(const HtmlReportInputs& in, const HtmlLimits& lim) {
   if (in.waits && in.characterization) {
     GS_ASSIGN_OR_RETURN(Json w, Parsed(RenderWaits(t, *in.waits, *in.characterization, r)));
     w["sync_point_count"] = w["sync_points"].size();
+    for (Json& sp : w["sync_points"]) {
+      sp["class_count"] = sp["classes"].size();
+      if (sp["classes"].size() > lim.table_classes) {
+        sp["classes"].erase(sp["classes"].begin() + static_cast<long>(lim.table_classes), sp["classes"].end());
+      }
+    }
     if (w["sync_points"].size() > lim.table_sync_points) {
       w["sync_points"].erase(w["sync_points"].begin() + static_cast<long>(lim.table_sync_points), w["sync_points"].end());
     }

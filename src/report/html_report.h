@@ -40,6 +40,7 @@ struct HtmlLimits {
   size_t path_segments = 500'000;  // critical-path stretches
   size_t table_grains = 200;       // rows of the per-grain table (the longest grains)
   size_t table_sync_points = 50;   // synchronisation points with their wait classes (most waiting first)
+  size_t table_classes = 10;       // wait classes per synchronisation point (most waiting first)
 };
 
 Result<std::string> RenderHtmlReport(const HtmlReportInputs& in, const HtmlLimits& limits = {});

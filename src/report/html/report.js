@@ -605,7 +605,8 @@
         ' (grainscope waits lists them all).'));
     }
     w.sync_points.forEach(function (sp) {
-      kids.push(el('h4', { text: sp.label + ': ' + sp.count + ' waits, ' + fmtDuration(sp.wait_ns) }));
+      kids.push(el('h4', { text: sp.label + ': ' + sp.count + ' waits, ' + fmtDuration(sp.wait_ns) +
+        (sp.class_count > sp.classes.length ? ' (the ' + sp.classes.length + ' largest of ' + sp.class_count + ' classes)' : '') }));
       kids.push(table(['class', 'waits', 'time', 'cause (step: share of the excess)'], sp.classes.map(function (cl, i) {
         return [i + 1, cl.count, fmtDuration(cl.wait_ns), cl.steps.slice(0, 4).map(function (s) {
           return s.region + ' ' + s.state + ' ' + fmtPercent(s.share);
