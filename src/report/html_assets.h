@@ -6,8 +6,9 @@
 
 namespace grainscope {
 
-extern const std::string_view kHtmlPage;  // page.html: placeholders @TITLE@ @CSS@ @DATA@ @JS@
-extern const std::string_view kHtmlCss;   // report.css
-extern const std::string_view kHtmlJs;    // report.js
+extern const std::string_view kHtmlPage;      // page.html: placeholders @TITLE@ @CSS@ @DATA@ @JS@ @TABLES_JS@
+extern const std::string_view kHtmlCss;       // report.css
+extern const std::string_view kHtmlJs;        // report.js: the page and the Gantt chart
+extern const std::string_view kHtmlTablesJs;  // tables.js: the report tables
 
 }  // namespace grainscope

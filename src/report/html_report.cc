@@ -336,6 +336,7 @@ Result<std::string> RenderHtmlReport(const HtmlReportInputs& in, const HtmlLimit
   Replace(page, "@TITLE@", HtmlEscape(in.source));
   Replace(page, "@CSS@", kHtmlCss);
   Replace(page, "@JS@", kHtmlJs);
+  Replace(page, "@TABLES_JS@", kHtmlTablesJs);
   Replace(page, "@DATA@", ScriptSafe(data.dump(-1, ' ', false, Json::error_handler_t::replace)));
   return page;
 }
