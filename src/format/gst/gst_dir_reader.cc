@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "base/progress.h"
 #include "format/gst/gst_mpi_labels.h"
 #include "format/gst/gst_reader.h"
 #include "model/trace_builder.h"
@@ -366,7 +368,20 @@ Result<Trace> ReadGstDirectory(const std::string& path) {
   std::vector<RankFile> files;
   std::vector<std::string> unreadable;
   Status first_error;
+  // Progress in bytes over all rank files: each file's reader reports its own offsets on top of
+  // the bytes of the files before it.
+  std::vector<uint64_t> sizes;
   for (const std::string& p : paths) {
+    std::error_code ec;
+    const uint64_t size = fs::file_size(p, ec);
+    sizes.push_back(ec ? 0 : size);
+  }
+  progress::Begin("reading", std::accumulate(sizes.begin(), sizes.end(), uint64_t{0}));
+  uint64_t before = 0;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const std::string& p = paths[i];
+    progress::SetBase(before);
+    before += sizes[i];
     auto t = ReadGstFile(p);
     if (!t.ok()) {
       // A rank killed while its file was being created (mpirun kills the others when one rank

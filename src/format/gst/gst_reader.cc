@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "base/progress.h"
 #include "format/gst/gst_chunks.h"
 #include "format/gst/gst_format.h"
 #include "model/trace_builder.h"
@@ -207,6 +208,7 @@ class GstTraceBuilder {
         }
       }
       GS_RETURN_IF_ERROR(DecodeBlock(s, static_cast<uint32_t>(b)));
+      progress::Advance(blocks[b].chunk_offset);
     }
     return OkStatus();
   }
