@@ -11,7 +11,11 @@ CallSites FindCallSites(const Trace& t) {
   cs.send.resize(msgs.size());
   cs.recv.resize(msgs.size());
   cs.member.resize(coll.member_location.size());
-  cs.innermost.reserve(t.event_count());
+  cs.innermost.resize(t.event_count());
+  // Region roles looked up once: the scan below asks for every enter and message event.
+  std::vector<uint8_t> comm(t.regions().size());
+  for (uint32_t r = 0; r < comm.size(); ++r) comm[r] = IsCommunication(t.regions()[r].role);
+  RegionId* innermost = cs.innermost.data();
 
   // Member rows by (location, begin event): rows of a location in begin order.
   std::vector<std::vector<uint32_t>> rows(t.locations().size());
@@ -37,8 +41,7 @@ CallSites FindCallSites(const Trace& t) {
       if (kind == EventKind::kEnter) {
         const uint32_t r = ev.arg[i];
         const uint32_t below = stack.empty() ? RegionId::kInvalidValue : stack.back().caller;
-        const bool comm = IsCommunication(t.region(RegionId(r)).role);
-        stack.push_back({r, i, pending.size(), comm ? below : r});
+        stack.push_back({r, i, pending.size(), comm[r] ? below : r});
       } else if (kind == EventKind::kLeave) {
         const Frame f = stack.back();
         stack.pop_back();
@@ -51,7 +54,7 @@ CallSites FindCallSites(const Trace& t) {
         if (kind == EventKind::kCollBegin && next_row < mine.size()) site = &cs.member[mine[next_row++]];
         if (site != nullptr) {
           const Frame* top = stack.empty() ? nullptr : &stack.back();
-          const bool in_call = top != nullptr && IsCommunication(t.region(RegionId(top->region)).role);
+          const bool in_call = top != nullptr && comm[top->region];
           site->caller = RegionId(top == nullptr ? RegionId::kInvalidValue : top->caller);
           if (in_call) {
             site->call = RegionId(top->region);
@@ -62,7 +65,7 @@ CallSites FindCallSites(const Trace& t) {
           }
         }
       }
-      cs.innermost.push_back(stack.empty() ? RegionId() : RegionId(stack.back().region));
+      *innermost++ = stack.empty() ? RegionId() : RegionId(stack.back().region);
     }
   }
   return cs;
