@@ -36,21 +36,29 @@ CallSites FindCallSites(const Trace& t) {
     size_t next_row = 0;
     stack.clear();
     pending.clear();
-    for (EventIndex i = 0; i < ev.size(); ++i) {
-      const EventKind kind = ev.kind[i];
+    // The event columns through plain pointers: the stores into innermost below would otherwise
+    // make the compiler reload the vectors' sizes and data on every event.
+    const EventKind* kinds = ev.kind.data();
+    const uint32_t* args = ev.arg.data();
+    const EventIndex n = static_cast<EventIndex>(ev.size());
+    RegionId open;  // the innermost open region: stack.back().region, or none
+    for (EventIndex i = 0; i < n; ++i) {
+      const EventKind kind = kinds[i];
       if (kind == EventKind::kEnter) {
-        const uint32_t r = ev.arg[i];
+        const uint32_t r = args[i];
         const uint32_t below = stack.empty() ? RegionId::kInvalidValue : stack.back().caller;
         stack.push_back({r, i, pending.size(), comm[r] ? below : r});
-      } else if (kind == EventKind::kLeave) {
-        const Frame f = stack.back();
+        open = RegionId(r);
+      } else if (kind == EventKind::kLeave && !stack.empty()) {
+        const size_t pending_begin = stack.back().pending_begin;
         stack.pop_back();
-        for (size_t p = f.pending_begin; p < pending.size(); ++p) pending[p]->leave = i;
-        pending.resize(f.pending_begin);
+        for (size_t p = pending_begin; p < pending.size(); ++p) pending[p]->leave = i;
+        pending.resize(pending_begin);
+        open = stack.empty() ? RegionId() : RegionId(stack.back().region);
       } else if (kind == EventKind::kSend || kind == EventKind::kRecv || kind == EventKind::kCollBegin) {
         CallSite* site = nullptr;
-        if (kind == EventKind::kSend) site = &cs.send[ev.arg[i]];
-        if (kind == EventKind::kRecv) site = &cs.recv[ev.arg[i]];
+        if (kind == EventKind::kSend) site = &cs.send[args[i]];
+        if (kind == EventKind::kRecv) site = &cs.recv[args[i]];
         if (kind == EventKind::kCollBegin && next_row < mine.size()) site = &cs.member[mine[next_row++]];
         if (site != nullptr) {
           const Frame* top = stack.empty() ? nullptr : &stack.back();
@@ -65,7 +73,7 @@ CallSites FindCallSites(const Trace& t) {
           }
         }
       }
-      *innermost++ = stack.empty() ? RegionId() : RegionId(stack.back().region);
+      *innermost++ = open;
     }
   }
   return cs;

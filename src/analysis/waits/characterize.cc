@@ -157,14 +157,21 @@ class Characterizer {
   // The waits with a late location, in the order they are characterised: nested waits end before
   // the wait that contains them, so by end time (then waiter).
   std::vector<uint32_t> CompletionOrder() const {
-    std::vector<uint32_t> order;
+    return WaitsSortedBy([](const WaitInstance& w) { return std::make_pair(w.start_ns + w.wait_ns, w.waiter.value); });
+  }
+
+  // The waits with a late location sorted by key(wait), equal keys in index order (a stable
+  // sort). Sorting (key, index) pairs reads each wait once instead of twice per comparison.
+  template <typename KeyOf>
+  std::vector<uint32_t> WaitsSortedBy(KeyOf key_of) const {
+    using Key = decltype(key_of(ws_.instances[0]));
+    std::vector<std::pair<Key, uint32_t>> keyed;
     for (uint32_t k = 0; k < ws_.instances.size(); ++k)
-      if (ws_.instances[k].late.valid()) order.push_back(k);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const WaitInstance &x = ws_.instances[a], &y = ws_.instances[b];
-      return std::make_tuple(x.start_ns + x.wait_ns, x.waiter) < std::make_tuple(y.start_ns + y.wait_ns, y.waiter);
-    });
-    return order;
+      if (ws_.instances[k].late.valid()) keyed.push_back({key_of(ws_.instances[k]), k});
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<uint32_t> out(keyed.size());
+    for (size_t i = 0; i < keyed.size(); ++i) out[i] = keyed[i].second;
+    return out;
   }
 
   // completions_: (flat completion event, wait) sorted by event, one wait per event (the last
@@ -187,23 +194,18 @@ class Characterizer {
   // For every wait, where the waiter and the late location last synchronised before it: one pass
   // per location keeping, per partner, the latest message exchanged and the latest collective.
   void FindLastSyncs() {
-    const MessageTable& msgs = t_.messages();
     const CollectiveTable& coll = t_.collectives();
     const uint32_t locations = static_cast<uint32_t>(t_.locations().size());
     last_sync_.resize(ws_.instances.size());
     // The waits by (waiter, start of the waiter's call).
-    std::vector<uint32_t> waits;
-    for (uint32_t k = 0; k < ws_.instances.size(); ++k)
-      if (ws_.instances[k].late.valid()) waits.push_back(k);
-    std::sort(waits.begin(), waits.end(), [&](uint32_t a, uint32_t b) {
-      const WaitInstance &x = ws_.instances[a], &y = ws_.instances[b];
-      return std::tie(x.waiter, x.waiter_from) < std::tie(y.waiter, y.waiter_from);
-    });
+    const std::vector<uint32_t> waits =
+        WaitsSortedBy([](const WaitInstance& w) { return uint64_t{w.waiter.value} << 32 | w.waiter_from; });
+    const std::vector<std::vector<SyncEvent>> sync_events = SyncEvents();
     // Latest message per partner; stamp[p] == l + 1 marks entries written on location l.
     std::vector<SyncPair> p2p(locations);
     std::vector<uint32_t> stamp(locations, 0);
     uint32_t l = UINT32_MAX, last_member = UINT32_MAX;
-    EventIndex applied = 0;  // events [0, applied) of location l are in p2p / last_member
+    size_t applied = 0;  // sync_events[l][0, applied) are in p2p / last_member
     for (uint32_t k : waits) {
       const WaitInstance& w = ws_.instances[k];
       if (w.waiter.value != l) {
@@ -211,27 +213,15 @@ class Characterizer {
         last_member = UINT32_MAX;
         applied = 0;
       }
-      // The state just before the waiter's call: every event before it applied.
-      const EventColumns& ev = t_.events(w.waiter);
-      for (const EventIndex end = std::min<EventIndex>(w.waiter_from, static_cast<EventIndex>(ev.size())); applied < end; ++applied) {
-        const EventIndex e = applied;
-        const uint32_t arg = ev.arg[e];
-        switch (ev.kind[e]) {
-          case EventKind::kSend:
-            if (msgs.recv_event[arg] == kNoEvent) break;
-            p2p[msgs.receiver[arg].value] = {e, msgs.recv_event[arg]};
-            stamp[msgs.receiver[arg].value] = l + 1;
-            break;
-          case EventKind::kRecv:
-            if (msgs.send_event[arg] == kNoEvent) break;
-            p2p[msgs.sender[arg].value] = {e, msgs.send_event[arg]};
-            stamp[msgs.sender[arg].value] = l + 1;
-            break;
-          case EventKind::kCollEnd:
-            if (const uint32_t m = g_.MemberEndingAt(w.waiter, e); m != UINT32_MAX) last_member = m;
-            break;
-          default:
-            break;
+      // The state just before the waiter's call: every synchronisation before it applied.
+      const std::vector<SyncEvent>& mine = sync_events[l];
+      for (; applied < mine.size() && mine[applied].event < w.waiter_from; ++applied) {
+        const SyncEvent& se = mine[applied];
+        if (se.kind == EventKind::kCollEnd) {
+          if (const uint32_t m = g_.MemberEndingAt(w.waiter, se.event); m != UINT32_MAX) last_member = m;
+        } else {
+          p2p[se.partner] = {se.event, se.partner_event};
+          stamp[se.partner] = l + 1;
         }
       }
       SyncPair best;
@@ -243,6 +233,33 @@ class Characterizer {
       }
       last_sync_[k] = best;
     }
+  }
+
+  // An event where a location synchronises: an end of a matched message (with the partner and
+  // its event), or a collective end.
+  struct SyncEvent {
+    EventIndex event;
+    EventKind kind;
+    uint32_t partner = 0;
+    EventIndex partner_event = 0;
+  };
+
+  // Per location, its synchronising events in event order, gathered from the message and
+  // collective tables so FindLastSyncs need not read every event.
+  std::vector<std::vector<SyncEvent>> SyncEvents() const {
+    const MessageTable& msgs = t_.messages();
+    const CollectiveTable& coll = t_.collectives();
+    std::vector<std::vector<SyncEvent>> out(t_.locations().size());
+    for (uint32_t m = 0; m < msgs.size(); ++m) {
+      if (!msgs.matched(MessageId(m))) continue;
+      out[msgs.sender[m].value].push_back({msgs.send_event[m], EventKind::kSend, msgs.receiver[m].value, msgs.recv_event[m]});
+      out[msgs.receiver[m].value].push_back({msgs.recv_event[m], EventKind::kRecv, msgs.sender[m].value, msgs.send_event[m]});
+    }
+    for (uint32_t k = 0; k < coll.member_location.size(); ++k)
+      out[coll.member_location[k].value].push_back({coll.member_end[k], EventKind::kCollEnd});
+    for (std::vector<SyncEvent>& list : out)
+      std::sort(list.begin(), list.end(), [](const SyncEvent& a, const SyncEvent& b) { return a.event < b.event; });
+    return out;
   }
 
   uint32_t MemberOf(CollectiveId c, LocationId l) const {
@@ -265,7 +282,9 @@ class Characterizer {
     }
   }
 
-  void Add(uint32_t step, TimeNs ns) {
+  // Inlined by force: it runs once per event of every path, and GCC stops inlining it once the
+  // path loop has grown.
+  [[gnu::always_inline]] void Add(uint32_t step, TimeNs ns) {
     if (ns == 0) return;
     if (scratch_[step] == 0) touched_.push_back(step);
     scratch_[step] += ns;
@@ -276,17 +295,23 @@ class Characterizer {
   void Path(LocationId l, EventIndex from, EventIndex to, Sparse& out) {
     const EventColumns& ev = t_.events(l);
     const uint64_t base = g_.offset(l);
+    // Plain pointers: the loop's stores into scratch_ would otherwise make the compiler reload
+    // the vectors' data on every event.
     const RegionId* innermost = cs_.innermost.data() + base;
+    const TimeNs* time = ev.time.data();
+    const EventKind* kind = ev.kind.data();
+    const uint32_t* run_step = run_step_.data();
+    const uint32_t outside = slots_ - 1;
     // The nested waits completing inside the path, walked along with it.
     auto nested = std::lower_bound(completions_.cbegin(), completions_.cend(), base + from + 1,
                                    [](const std::pair<uint64_t, uint32_t>& c, uint64_t e) { return c.first < e; });
     touched_.clear();
     for (EventIndex e = from; e < to; ++e) {
-      const uint32_t slot = Slot(innermost[e]);
-      TimeNs seg = ev.time[e + 1] - ev.time[e];
-      const EventKind next = ev.kind[e + 1];
-      if (next == EventKind::kRecv || next == EventKind::kCollEnd) seg -= Blocked(l, e + 1, base, slot, nested, seg);
-      Add(run_step_[slot], seg);
+      const uint32_t slot = std::min(innermost[e].value, outside);  // invalid (outside) is the largest value
+      TimeNs seg = time[e + 1] - time[e];
+      if (kind[e + 1] == EventKind::kRecv || kind[e + 1] == EventKind::kCollEnd)
+        seg -= Blocked(l, e + 1, base, slot, nested, seg);
+      Add(run_step[slot], seg);
     }
     out.clear();
     for (uint32_t s : touched_) {
