@@ -112,6 +112,7 @@ class Characterizer {
 
   Characterization Run() {
     FindLastSyncs();
+    BuildCheckpoints();
     const std::vector<uint32_t> order = CompletionOrder();
     IndexCompletions(order);
     Characterization out;
@@ -200,7 +201,8 @@ class Characterizer {
     // The waits by (waiter, start of the waiter's call).
     const std::vector<uint32_t> waits =
         WaitsSortedBy([](const WaitInstance& w) { return uint64_t{w.waiter.value} << 32 | w.waiter_from; });
-    const std::vector<std::vector<SyncEvent>> sync_events = SyncEvents();
+    sync_events_ = SyncEvents();
+    const std::vector<std::vector<SyncEvent>>& sync_events = sync_events_;
     // Latest message per partner; stamp[p] == l + 1 marks entries written on location l.
     std::vector<SyncPair> p2p(locations);
     std::vector<uint32_t> stamp(locations, 0);
@@ -270,8 +272,6 @@ class Characterizer {
     return it != last && *it == l ? static_cast<uint32_t>(it - coll.member_location.begin()) : UINT32_MAX;
   }
 
-  uint32_t Slot(RegionId r) const { return r.valid() ? r.value : slots_ - 1; }
-
   StepState StateOf(RegionId r) const {
     if (!r.valid()) return StepState::kCompute;
     switch (t_.region(r).role) {
@@ -291,34 +291,95 @@ class Characterizer {
   }
 
   // The steps of location l between events `from` and `to` (segments from -> from+1 ... to-1 -> to)
-  // into `out`, sorted by step.
+  // into `out`, sorted by step: every segment's time in its region, then the blocking segments'
+  // waiting moved out of it.
   void Path(LocationId l, EventIndex from, EventIndex to, Sparse& out) {
-    const EventColumns& ev = t_.events(l);
-    const uint64_t base = g_.offset(l);
-    // Plain pointers: the loop's stores into scratch_ would otherwise make the compiler reload
-    // the vectors' data on every event.
-    const RegionId* innermost = cs_.innermost.data() + base;
-    const TimeNs* time = ev.time.data();
-    const EventKind* kind = ev.kind.data();
-    const uint32_t* run_step = run_step_.data();
-    const uint32_t outside = slots_ - 1;
-    // The nested waits completing inside the path, walked along with it.
-    auto nested = std::lower_bound(completions_.cbegin(), completions_.cend(), base + from + 1,
-                                   [](const std::pair<uint64_t, uint32_t>& c, uint64_t e) { return c.first < e; });
     touched_.clear();
-    for (EventIndex e = from; e < to; ++e) {
-      const uint32_t slot = std::min(innermost[e].value, outside);  // invalid (outside) is the largest value
-      TimeNs seg = time[e + 1] - time[e];
-      if (kind[e + 1] == EventKind::kRecv || kind[e + 1] == EventKind::kCollEnd)
-        seg -= Blocked(l, e + 1, base, slot, nested, seg);
-      Add(run_step[slot], seg);
-    }
+    PlainTime(l, from, to);
+    MoveWaiting(l, from, to);
     out.clear();
     for (uint32_t s : touched_) {
       if (scratch_[s] != 0) out.push_back({s, scratch_[s]});
       scratch_[s] = 0;
     }
     std::sort(out.begin(), out.end());
+  }
+
+  // Every segment's whole time, in the step of its innermost region: from the checkpoints when
+  // the path spans at least two, else event by event.
+  void PlainTime(LocationId l, EventIndex from, EventIndex to) {
+    const EventIndex c1 = (from + every_ - 1) / every_, c2 = to / every_;
+    if (to - from < 2 * every_ || c2 <= c1) {
+      ScanPlainTime(l, from, to);
+      return;
+    }
+    ScanPlainTime(l, from, c1 * every_);
+    const TimeNs* a = &checkpoints_[(first_checkpoint_[l.value] + c1) * slots_];
+    const TimeNs* b = &checkpoints_[(first_checkpoint_[l.value] + c2) * slots_];
+    for (uint32_t s = 0; s < slots_; ++s) Add(run_step_[s], b[s] - a[s]);
+    ScanPlainTime(l, c2 * every_, to);
+  }
+
+  void ScanPlainTime(LocationId l, EventIndex from, EventIndex to) {
+    // Plain pointers: the loop's stores into scratch_ would otherwise make the compiler reload
+    // the vectors' data on every event.
+    const RegionId* innermost = cs_.innermost.data() + g_.offset(l);
+    const TimeNs* time = t_.events(l).time.data();
+    const uint32_t* run_step = run_step_.data();
+    for (EventIndex e = from; e < to; ++e) Add(run_step[SlotAfter(innermost, e)], time[e + 1] - time[e]);
+  }
+
+  // The slot of the segment after event e: invalid (outside any region) is the largest value.
+  uint32_t SlotAfter(const RegionId* innermost, EventIndex e) const { return std::min(innermost[e].value, slots_ - 1); }
+
+  // The waiting inside the path's blocking segments (those ending at a receive or a collective
+  // end), moved from the segment's region to its wait step or to the nested wait's explanation.
+  void MoveWaiting(LocationId l, EventIndex from, EventIndex to) {
+    const uint64_t base = g_.offset(l);
+    const RegionId* innermost = cs_.innermost.data() + base;
+    const TimeNs* time = t_.events(l).time.data();
+    const std::vector<SyncEvent>& sync = sync_events_[l.value];
+    auto it = std::upper_bound(sync.begin(), sync.end(), from,
+                               [](EventIndex e, const SyncEvent& s) { return e < s.event; });
+    auto nested = std::lower_bound(completions_.cbegin(), completions_.cend(), base + from + 1,
+                                   [](const std::pair<uint64_t, uint32_t>& c, uint64_t e) { return c.first < e; });
+    EventIndex done = from;  // blocking events are listed once even if the tables repeat them
+    for (; it != sync.end() && it->event <= to; ++it) {
+      if (it->kind == EventKind::kSend || it->event == done) continue;
+      const EventIndex x = done = it->event;
+      const uint32_t slot = SlotAfter(innermost, x - 1);
+      const TimeNs waited = Blocked(l, x, base, slot, nested, time[x] - time[x - 1]);
+      Add(run_step_[slot], -waited);
+    }
+  }
+
+  // checkpoints_: for every location and every checkpoint c, the plain time per slot of its
+  // segments [0, c * every_). The spacing grows with the slot count so the table stays within
+  // 4 bytes per event.
+  void BuildCheckpoints() {
+    every_ = std::max<uint32_t>(32, 2 * slots_);
+    const uint32_t locations = static_cast<uint32_t>(t_.locations().size());
+    first_checkpoint_.assign(locations + 1, 0);
+    for (uint32_t l = 0; l < locations; ++l) {
+      const size_t n = t_.events(LocationId(l)).size();
+      first_checkpoint_[l + 1] = first_checkpoint_[l] + (n == 0 ? 0 : (n - 1) / every_ + 1);
+    }
+    checkpoints_.assign(first_checkpoint_[locations] * slots_, 0);
+    std::vector<TimeNs> running(slots_);
+    for (uint32_t l = 0; l < locations; ++l) {
+      const EventColumns& ev = t_.events(LocationId(l));
+      if (ev.size() == 0) continue;
+      const RegionId* innermost = cs_.innermost.data() + g_.offset(LocationId(l));
+      std::fill(running.begin(), running.end(), 0);
+      TimeNs* out = &checkpoints_[first_checkpoint_[l] * slots_];
+      const TimeNs* time = ev.time.data();
+      const EventIndex last = static_cast<EventIndex>(ev.size()) - 1;  // segments [0, last)
+      for (EventIndex begin = 0; begin <= last; begin += every_) {
+        out = std::copy(running.begin(), running.end(), out);
+        const EventIndex end = std::min<EventIndex>(begin + every_, last);
+        for (EventIndex e = begin; e < end; ++e) running[SlotAfter(innermost, e)] += time[e + 1] - time[e];
+      }
+    }
   }
 
   // The waiting part of the blocking segment ending at event e (of `seg` ns), added to the path:
@@ -481,6 +542,10 @@ class Characterizer {
   std::vector<TimeNs> scratch_;
   std::vector<uint32_t> touched_;
   std::vector<SyncPair> last_sync_;                             // per wait
+  std::vector<std::vector<SyncEvent>> sync_events_;             // per location, by event
+  uint32_t every_ = 64;                                         // events between checkpoints
+  std::vector<uint64_t> first_checkpoint_;                      // per location, into checkpoints_
+  std::vector<TimeNs> checkpoints_;                             // per checkpoint, per slot
   Completions completions_;                                     // (flat event, wait), by event
   Sparse char_pool_;                                            // every characterisation
   std::vector<Range> chars_;                                    // per wait, in char_pool_
