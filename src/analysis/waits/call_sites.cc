@@ -79,4 +79,10 @@ CallSites FindCallSites(const Trace& t) {
   return cs;
 }
 
+TimeNs CallDuration(const Trace& trace, LocationId location, const CallSite& site) {
+  if (!site.call.valid() || site.enter == kNoEvent || site.leave == kNoEvent) return 0;
+  const EventColumns& ev = trace.events(location);
+  return ev.time[site.leave] - ev.time[site.enter];
+}
+
 }  // namespace grainscope
