@@ -355,9 +355,9 @@ class Characterizer {
 
   // checkpoints_: for every location and every checkpoint c, the plain time per slot of its
   // segments [0, c * every_). The spacing grows with the slot count so the table stays within
-  // 4 bytes per event.
+  // 2 bytes per event.
   void BuildCheckpoints() {
-    every_ = std::max<uint32_t>(32, 2 * slots_);
+    every_ = std::max<uint32_t>(64, 4 * slots_);
     const uint32_t locations = static_cast<uint32_t>(t_.locations().size());
     first_checkpoint_.assign(locations + 1, 0);
     for (uint32_t l = 0; l < locations; ++l) {

@@ -9,6 +9,11 @@
 // (triangle inequality), so a class whose bound is clearly at or above the threshold cannot be
 // the match and is skipped without the exact merge. The bound only skips, never decides a match:
 // the chosen class is the one the exact distance alone would choose.
+//
+// The classes grow with the trace, so even the folded check per class adds up; before it, each
+// class is compared by one number: its folded distance to the first kPivots classes (fixed
+// pivots). By the triangle inequality |d(class, pivot) - d(query, pivot)| <= d(class, query), so
+// a class whose pivot distances differ too much from the query's is skipped at once.
 #pragma once
 
 #include <cstddef>
@@ -47,8 +52,10 @@ class ClassSearch {
   size_t class_count() const { return representatives_.size(); }
 
  private:
+  static constexpr uint32_t kPivots = 2;
   std::vector<Shares> representatives_;
-  std::vector<float> folded_;  // kBuckets per class
+  std::vector<float> folded_;          // kBuckets per class
+  std::vector<float> pivot_distance_;  // kPivots per class: folded distance to classes 0, 1, ...
 };
 
 }  // namespace grainscope

@@ -184,7 +184,7 @@ TEST(Characterize, TwoCausesAtOneBarrierGiveTwoClasses) {
   EXPECT_THAT(causes, ::testing::ElementsAre("checkpoint", "io"));
 }
 
-// Paths long enough to be summed from the per-location checkpoints (every 32+ events): the
+// Paths long enough to be summed from the per-location checkpoints (every 64+ events): the
 // characterisation must still hold the exact per-region differences.
 TEST(Characterize, LongPathsKeepExactStepTimes) {
   TraceScript s(2);
