@@ -4,18 +4,21 @@
 #include <map>
 #include <set>
 
+#include "analysis/waits/call_sites.h"
+
 namespace grainscope {
 namespace {
 
-// What one message end (its send or its receive event) is embedded in on its location.
+// What one message end (its send or its receive event) is embedded in on its location: the
+// index into nodes of the grain it belongs to by position (the communication call around it
+// comes from FindCallSites).
 struct MessageEnd {
-  TimeNs call_ns = 0;       // duration of the communication call around it (0 if none)
-  int32_t node = -1;        // index into nodes of the grain it belongs to by position
+  int32_t node = -1;
 };
 
-// One pass over a location: for each send/recv event, the duration of the innermost enclosing
-// communication call, and the grain it belongs to by position: the enclosing grain, else for a
-// send the last grain that finished before it, for a receive the next grain to start after it.
+// One pass over a location: for each send/recv event the grain it belongs to by position: the
+// enclosing grain, else for a send the last grain that finished before it, for a receive the
+// next grain to start after it.
 class EndScanner {
  public:
   EndScanner(const Trace& trace, const std::vector<int32_t>& node_of_enter)
@@ -23,19 +26,14 @@ class EndScanner {
 
   void Scan(LocationId loc, std::vector<MessageEnd>& sends, std::vector<MessageEnd>& recvs) {
     const EventColumns& ev = trace_.events(loc);
-    struct Frame {
-      EventIndex enter;
-      size_t pending_begin;  // message ends waiting for this frame's leave
-    };
-    std::vector<Frame> stack;
-    std::vector<std::pair<MessageEnd*, EventIndex>> pending;  // end, event
+    std::vector<EventIndex> stack;  // enter events of the open regions
     std::vector<MessageEnd*> waiting_for_next_grain;
     std::vector<int32_t> open_grains;
     int32_t last_finished = -1;
     for (EventIndex i = 0; i < ev.size(); ++i) {
       switch (ev.kind[i]) {
         case EventKind::kEnter: {
-          stack.push_back({i, pending.size()});
+          stack.push_back(i);
           const int32_t node = node_of_enter_[EnterKey(loc, i)];
           if (node >= 0) {
             open_grains.push_back(node);
@@ -45,15 +43,9 @@ class EndScanner {
           break;
         }
         case EventKind::kLeave: {
-          const Frame frame = stack.back();
+          const EventIndex enter = stack.back();
           stack.pop_back();
-          const RegionRole role = trace_.region(RegionId(ev.arg[i])).role;
-          if (IsCommunication(role)) {
-            for (size_t p = frame.pending_begin; p < pending.size(); ++p)
-              pending[p].first->call_ns = ev.time[i] - ev.time[frame.enter];
-          }
-          pending.resize(frame.pending_begin);
-          if (!open_grains.empty() && node_of_enter_[EnterKey(loc, frame.enter)] == open_grains.back()) {
+          if (!open_grains.empty() && node_of_enter_[EnterKey(loc, enter)] == open_grains.back()) {
             last_finished = open_grains.back();
             open_grains.pop_back();
           }
@@ -63,7 +55,6 @@ class EndScanner {
         case EventKind::kRecv: {
           const bool is_send = ev.kind[i] == EventKind::kSend;
           MessageEnd& end = (is_send ? sends : recvs)[ev.arg[i]];
-          if (!stack.empty()) pending.push_back({&end, i});
           if (!open_grains.empty()) {
             end.node = open_grains.back();
           } else if (is_send) {
@@ -129,6 +120,7 @@ Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
   EndScanner scanner(trace, node_of_enter);
   scanner.SetOffsets(offsets);
   for (uint32_t l = 0; l < trace.locations().size(); ++l) scanner.Scan(LocationId(l), sends, recvs);
+  const CallSites calls = FindCallSites(trace);
 
   // A grain named by the format wins over position: the instance of that grain on that location
   // that started last at or before the event (or the first one, if all start after it).
@@ -161,8 +153,9 @@ Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
       ++g.unattributed_messages;
       continue;
     }
-    g.edges.push_back(TaskEdge{g.nodes[from].id, g.nodes[to].id, sends[m].call_ns + recvs[m].call_ns,
-                               MessageId(m)});
+    const TimeNs call_ns = CallDuration(trace, msgs.sender[m], calls.send[m]) +
+                           CallDuration(trace, msgs.receiver[m], calls.recv[m]);
+    g.edges.push_back(TaskEdge{g.nodes[from].id, g.nodes[to].id, call_ns, MessageId(m)});
     g.nodes[from].successors++;
     g.nodes[to].predecessors++;
   }

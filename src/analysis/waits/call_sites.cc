@@ -11,7 +11,11 @@ CallSites FindCallSites(const Trace& t) {
   cs.send.resize(msgs.size());
   cs.recv.resize(msgs.size());
   cs.member.resize(coll.member_location.size());
-  cs.innermost.reserve(t.event_count());
+  cs.innermost.resize(t.event_count());
+  // Region roles looked up once: the scan below asks for every enter and message event.
+  std::vector<uint8_t> comm(t.regions().size());
+  for (uint32_t r = 0; r < comm.size(); ++r) comm[r] = IsCommunication(t.regions()[r].role);
+  RegionId* innermost = cs.innermost.data();
 
   // Member rows by (location, begin event): rows of a location in begin order.
   std::vector<std::vector<uint32_t>> rows(t.locations().size());
@@ -32,26 +36,33 @@ CallSites FindCallSites(const Trace& t) {
     size_t next_row = 0;
     stack.clear();
     pending.clear();
-    for (EventIndex i = 0; i < ev.size(); ++i) {
-      const EventKind kind = ev.kind[i];
+    // The event columns through plain pointers: the stores into innermost below would otherwise
+    // make the compiler reload the vectors' sizes and data on every event.
+    const EventKind* kinds = ev.kind.data();
+    const uint32_t* args = ev.arg.data();
+    const EventIndex n = static_cast<EventIndex>(ev.size());
+    RegionId open;  // the innermost open region: stack.back().region, or none
+    for (EventIndex i = 0; i < n; ++i) {
+      const EventKind kind = kinds[i];
       if (kind == EventKind::kEnter) {
-        const uint32_t r = ev.arg[i];
+        const uint32_t r = args[i];
         const uint32_t below = stack.empty() ? RegionId::kInvalidValue : stack.back().caller;
-        const bool comm = IsCommunication(t.region(RegionId(r)).role);
-        stack.push_back({r, i, pending.size(), comm ? below : r});
-      } else if (kind == EventKind::kLeave) {
-        const Frame f = stack.back();
+        stack.push_back({r, i, pending.size(), comm[r] ? below : r});
+        open = RegionId(r);
+      } else if (kind == EventKind::kLeave && !stack.empty()) {
+        const size_t pending_begin = stack.back().pending_begin;
         stack.pop_back();
-        for (size_t p = f.pending_begin; p < pending.size(); ++p) pending[p]->leave = i;
-        pending.resize(f.pending_begin);
+        for (size_t p = pending_begin; p < pending.size(); ++p) pending[p]->leave = i;
+        pending.resize(pending_begin);
+        open = stack.empty() ? RegionId() : RegionId(stack.back().region);
       } else if (kind == EventKind::kSend || kind == EventKind::kRecv || kind == EventKind::kCollBegin) {
         CallSite* site = nullptr;
-        if (kind == EventKind::kSend) site = &cs.send[ev.arg[i]];
-        if (kind == EventKind::kRecv) site = &cs.recv[ev.arg[i]];
+        if (kind == EventKind::kSend) site = &cs.send[args[i]];
+        if (kind == EventKind::kRecv) site = &cs.recv[args[i]];
         if (kind == EventKind::kCollBegin && next_row < mine.size()) site = &cs.member[mine[next_row++]];
         if (site != nullptr) {
           const Frame* top = stack.empty() ? nullptr : &stack.back();
-          const bool in_call = top != nullptr && IsCommunication(t.region(RegionId(top->region)).role);
+          const bool in_call = top != nullptr && comm[top->region];
           site->caller = RegionId(top == nullptr ? RegionId::kInvalidValue : top->caller);
           if (in_call) {
             site->call = RegionId(top->region);
@@ -62,10 +73,16 @@ CallSites FindCallSites(const Trace& t) {
           }
         }
       }
-      cs.innermost.push_back(stack.empty() ? RegionId() : RegionId(stack.back().region));
+      *innermost++ = open;
     }
   }
   return cs;
+}
+
+TimeNs CallDuration(const Trace& trace, LocationId location, const CallSite& site) {
+  if (!site.call.valid() || site.enter == kNoEvent || site.leave == kNoEvent) return 0;
+  const EventColumns& ev = trace.events(location);
+  return ev.time[site.leave] - ev.time[site.enter];
 }
 
 }  // namespace grainscope

@@ -28,4 +28,8 @@ struct CallSites {
 
 CallSites FindCallSites(const Trace& trace);
 
+// How long the communication call around a message end or collective membership lasted: 0 when
+// the event is not inside a call, or the call never ended.
+TimeNs CallDuration(const Trace& trace, LocationId location, const CallSite& site);
+
 }  // namespace grainscope

@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
 #include "analysis/replay/hb_graph.h"
 #include "analysis/replay/measured_waits.h"
+#include "analysis/waits/class_search.h"
 
 namespace grainscope {
 
@@ -25,11 +26,28 @@ std::string_view StepStateName(StepState s) {
 namespace {
 
 // A path or characterisation: (step id, signed ns) sorted by step id. Step id = slot * states +
-// state, with slot = region index, or the region count for "outside any region".
-using Sparse = std::vector<std::pair<uint32_t, TimeNs>>;
+// state, with slot = region index, or the region count for "outside any region". Paths and
+// characterisations live in a few flat pools addressed by Range, not in one vector per wait.
+using Entry = std::pair<uint32_t, TimeNs>;
+using Sparse = std::vector<Entry>;
+using View = std::span<const Entry>;
 
-Sparse Subtract(const Sparse& a, const Sparse& b) {
-  Sparse out;
+struct Range {
+  size_t begin = 0;
+  uint32_t size = 0;
+  View in(const Sparse& pool) const { return View(pool.data() + begin, size); }
+};
+
+// Appends `v` to `pool`; returns where it went.
+Range Store(Sparse& pool, View v) {
+  const Range r{pool.size(), static_cast<uint32_t>(v.size())};
+  pool.insert(pool.end(), v.begin(), v.end());
+  return r;
+}
+
+// out = a - b, both sorted by step; equal steps cancel.
+void Subtract(View a, View b, Sparse& out) {
+  out.clear();
   size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
     if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) {
@@ -43,45 +61,80 @@ Sparse Subtract(const Sparse& a, const Sparse& b) {
       ++j;
     }
   }
-  return out;
 }
 
+// sums += c, both sorted by step. Steps whose sum cancels to 0 stay listed (a class reports
+// every step any member had).
+void AddInto(Sparse& sums, View c, Sparse& scratch) {
+  scratch.clear();
+  size_t i = 0, j = 0;
+  while (i < sums.size() || j < c.size()) {
+    if (j == c.size() || (i < sums.size() && sums[i].first < c[j].first)) scratch.push_back(sums[i++]);
+    else if (i == sums.size() || c[j].first < sums[i].first) scratch.push_back(c[j++]);
+    else {
+      scratch.push_back({sums[i].first, sums[i].second + c[j].second});
+      ++i;
+      ++j;
+    }
+  }
+  sums.swap(scratch);
+}
+
+// The late locations' paths are cached: every waiter of a barrier that last synchronised with
+// the late location at the same point asks for the same one.
+struct PathKey {
+  uint32_t location;
+  EventIndex from, to;
+  bool operator==(const PathKey&) const = default;
+};
+struct PathKeyHash {
+  size_t operator()(const PathKey& k) const {
+    return std::hash<uint64_t>()((uint64_t{k.location} << 32 | k.from) * 0x9e3779b97f4a7c15ULL ^ k.to);
+  }
+};
+
 class Characterizer {
+  using Completions = std::vector<std::pair<uint64_t, uint32_t>>;
+
  public:
   Characterizer(const Trace& t, const CallSites& cs, const WaitStates& ws, const CharacterizeOptions& o)
       : t_(t), cs_(cs), ws_(ws), o_(o), g_(t), measured_(g_), slots_(static_cast<uint32_t>(t.regions().size()) + 1),
-        scratch_(slots_ * kStepStates, 0) {}
+        scratch_(slots_ * kStepStates, 0), buckets_(slots_ * kStepStates) {
+    // Per slot, the step of its plain time and of its waiting: no region lookups in the path loop.
+    run_step_.resize(slots_);
+    wait_step_.resize(slots_);
+    for (uint32_t s = 0; s < slots_; ++s) {
+      const RegionId r = s + 1 == slots_ ? RegionId() : RegionId(s);
+      run_step_[s] = s * kStepStates + static_cast<uint32_t>(StateOf(r));
+      wait_step_[s] = s * kStepStates + static_cast<uint32_t>(StepState::kWait);
+    }
+  }
 
   Characterization Run() {
     FindLastSyncs();
-    // Nested waits end before the wait that contains them: characterise in order of end time.
-    std::vector<uint32_t> order;
-    for (uint32_t k = 0; k < ws_.instances.size(); ++k)
-      if (ws_.instances[k].late.valid()) order.push_back(k);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const WaitInstance &x = ws_.instances[a], &y = ws_.instances[b];
-      return std::make_tuple(x.start_ns + x.wait_ns, x.waiter) < std::make_tuple(y.start_ns + y.wait_ns, y.waiter);
-    });
+    BuildCheckpoints();
+    const std::vector<uint32_t> order = CompletionOrder();
+    IndexCompletions(order);
+    Characterization out;
+    // Per sync point (flat, by id): its classes while they form.
+    std::vector<SyncPointClasses> points(ws_.sync_points.size());
+    class_state_.resize(ws_.sync_points.size());
+    std::vector<TimeNs> delay(slots_, 0);
     chars_.resize(ws_.instances.size());
     for (uint32_t k : order) {
-      const WaitInstance& w = ws_.instances[k];
-      by_completion_[g_.flat(w.waiter, w.waiter_event)] = k;
-    }
-    Characterization out;
-    std::map<uint32_t, SyncPointClasses> points;
-    std::vector<TimeNs> delay(slots_, 0);
-    for (uint32_t k : order) {
       chars_[k] = Explain(k);
+      const View c = chars_[k].in(char_pool_);
       ++out.characterized;
       const WaitInstance& w = ws_.instances[k];
       SyncPointClasses& sp = points[w.sync_point];
       sp.sync_point = w.sync_point;
       sp.wait_ns += w.wait_ns;
       sp.count++;
-      Classify(sp, chars_[k], w.wait_ns);
-      ChargeRootCause(chars_[k], w.wait_ns, delay);
+      Classify(sp, c, w.wait_ns);
+      ChargeRootCause(c, w.wait_ns, delay);
     }
-    for (auto& [id, sp] : points) {
+    for (SyncPointClasses& sp : points) {
+      if (sp.count == 0) continue;
       FillSteps(sp);
       std::stable_sort(sp.classes.begin(), sp.classes.end(),
                        [](const WaitClass& a, const WaitClass& b) { return a.wait_ns > b.wait_ns; });
@@ -102,50 +155,113 @@ class Characterizer {
     EventIndex late = 0;    // the late location's matching event
   };
 
+  // The waits with a late location, in the order they are characterised: nested waits end before
+  // the wait that contains them, so by end time (then waiter).
+  std::vector<uint32_t> CompletionOrder() const {
+    return WaitsSortedBy([](const WaitInstance& w) { return std::make_pair(w.start_ns + w.wait_ns, w.waiter.value); });
+  }
+
+  // The waits with a late location sorted by key(wait), equal keys in index order (a stable
+  // sort). Sorting (key, index) pairs reads each wait once instead of twice per comparison.
+  template <typename KeyOf>
+  std::vector<uint32_t> WaitsSortedBy(KeyOf key_of) const {
+    using Key = decltype(key_of(ws_.instances[0]));
+    std::vector<std::pair<Key, uint32_t>> keyed;
+    for (uint32_t k = 0; k < ws_.instances.size(); ++k)
+      if (ws_.instances[k].late.valid()) keyed.push_back({key_of(ws_.instances[k]), k});
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<uint32_t> out(keyed.size());
+    for (size_t i = 0; i < keyed.size(); ++i) out[i] = keyed[i].second;
+    return out;
+  }
+
+  // completions_: (flat completion event, wait) sorted by event, one wait per event (the last
+  // in `order` when several share one), so a path finds its nested waits by walking it.
+  void IndexCompletions(const std::vector<uint32_t>& order) {
+    std::vector<std::pair<uint64_t, uint32_t>> by_event;  // (event, position in order)
+    by_event.reserve(order.size());
+    for (uint32_t i = 0; i < order.size(); ++i) {
+      const WaitInstance& w = ws_.instances[order[i]];
+      by_event.push_back({g_.flat(w.waiter, w.waiter_event), i});
+    }
+    std::sort(by_event.begin(), by_event.end());
+    completions_.clear();
+    for (size_t i = 0; i < by_event.size(); ++i) {
+      if (i + 1 < by_event.size() && by_event[i + 1].first == by_event[i].first) continue;
+      completions_.push_back({by_event[i].first, order[by_event[i].second]});
+    }
+  }
+
   // For every wait, where the waiter and the late location last synchronised before it: one pass
   // per location keeping, per partner, the latest message exchanged and the latest collective.
   void FindLastSyncs() {
-    const MessageTable& msgs = t_.messages();
     const CollectiveTable& coll = t_.collectives();
+    const uint32_t locations = static_cast<uint32_t>(t_.locations().size());
     last_sync_.resize(ws_.instances.size());
-    std::vector<std::vector<uint32_t>> by_location(t_.locations().size());
-    for (uint32_t k = 0; k < ws_.instances.size(); ++k)
-      if (ws_.instances[k].late.valid()) by_location[ws_.instances[k].waiter.value].push_back(k);
-    std::unordered_map<uint32_t, SyncPair> p2p;
-    for (uint32_t l = 0; l < t_.locations().size(); ++l) {
-      std::vector<uint32_t>& mine = by_location[l];
-      std::sort(mine.begin(), mine.end(), [&](uint32_t a, uint32_t b) {
-        return ws_.instances[a].waiter_from < ws_.instances[b].waiter_from;
-      });
-      const LocationId loc(l);
-      const EventColumns& ev = t_.events(loc);
-      p2p.clear();
-      uint32_t last_member = UINT32_MAX;
-      size_t next = 0;
-      for (EventIndex e = 0; e <= ev.size() && next < mine.size(); ++e) {
-        while (next < mine.size() && ws_.instances[mine[next]].waiter_from <= e) {
-          const WaitInstance& w = ws_.instances[mine[next]];
-          SyncPair best;
-          if (auto it = p2p.find(w.late.value); it != p2p.end()) best = it->second;
-          if (last_member != UINT32_MAX) {
-            const uint32_t other = MemberOf(g_.instance_of(last_member), w.late);
-            if (other != UINT32_MAX && coll.member_end[last_member] >= best.waiter)
-              best = {coll.member_end[last_member], coll.member_end[other]};
-          }
-          last_sync_[mine[next++]] = best;
-        }
-        if (e == ev.size()) break;
-        const uint32_t arg = ev.arg[e];
-        if (ev.kind[e] == EventKind::kSend && msgs.recv_event[arg] != kNoEvent) {
-          p2p[msgs.receiver[arg].value] = {e, msgs.recv_event[arg]};
-        } else if (ev.kind[e] == EventKind::kRecv && msgs.send_event[arg] != kNoEvent) {
-          p2p[msgs.sender[arg].value] = {e, msgs.send_event[arg]};
-        } else if (ev.kind[e] == EventKind::kCollEnd) {
-          const uint32_t m = g_.MemberEndingAt(loc, e);
-          if (m != UINT32_MAX) last_member = m;
+    // The waits by (waiter, start of the waiter's call).
+    const std::vector<uint32_t> waits =
+        WaitsSortedBy([](const WaitInstance& w) { return uint64_t{w.waiter.value} << 32 | w.waiter_from; });
+    sync_events_ = SyncEvents();
+    const std::vector<std::vector<SyncEvent>>& sync_events = sync_events_;
+    // Latest message per partner; stamp[p] == l + 1 marks entries written on location l.
+    std::vector<SyncPair> p2p(locations);
+    std::vector<uint32_t> stamp(locations, 0);
+    uint32_t l = UINT32_MAX, last_member = UINT32_MAX;
+    size_t applied = 0;  // sync_events[l][0, applied) are in p2p / last_member
+    for (uint32_t k : waits) {
+      const WaitInstance& w = ws_.instances[k];
+      if (w.waiter.value != l) {
+        l = w.waiter.value;
+        last_member = UINT32_MAX;
+        applied = 0;
+      }
+      // The state just before the waiter's call: every synchronisation before it applied.
+      const std::vector<SyncEvent>& mine = sync_events[l];
+      for (; applied < mine.size() && mine[applied].event < w.waiter_from; ++applied) {
+        const SyncEvent& se = mine[applied];
+        if (se.kind == EventKind::kCollEnd) {
+          if (const uint32_t m = g_.MemberEndingAt(w.waiter, se.event); m != UINT32_MAX) last_member = m;
+        } else {
+          p2p[se.partner] = {se.event, se.partner_event};
+          stamp[se.partner] = l + 1;
         }
       }
+      SyncPair best;
+      if (stamp[w.late.value] == l + 1) best = p2p[w.late.value];
+      if (last_member != UINT32_MAX) {
+        const uint32_t other = MemberOf(g_.instance_of(last_member), w.late);
+        if (other != UINT32_MAX && coll.member_end[last_member] >= best.waiter)
+          best = {coll.member_end[last_member], coll.member_end[other]};
+      }
+      last_sync_[k] = best;
     }
+  }
+
+  // An event where a location synchronises: an end of a matched message (with the partner and
+  // its event), or a collective end.
+  struct SyncEvent {
+    EventIndex event;
+    EventKind kind;
+    uint32_t partner = 0;
+    EventIndex partner_event = 0;
+  };
+
+  // Per location, its synchronising events in event order, gathered from the message and
+  // collective tables so FindLastSyncs need not read every event.
+  std::vector<std::vector<SyncEvent>> SyncEvents() const {
+    const MessageTable& msgs = t_.messages();
+    const CollectiveTable& coll = t_.collectives();
+    std::vector<std::vector<SyncEvent>> out(t_.locations().size());
+    for (uint32_t m = 0; m < msgs.size(); ++m) {
+      if (!msgs.matched(MessageId(m))) continue;
+      out[msgs.sender[m].value].push_back({msgs.send_event[m], EventKind::kSend, msgs.receiver[m].value, msgs.recv_event[m]});
+      out[msgs.receiver[m].value].push_back({msgs.recv_event[m], EventKind::kRecv, msgs.sender[m].value, msgs.send_event[m]});
+    }
+    for (uint32_t k = 0; k < coll.member_location.size(); ++k)
+      out[coll.member_location[k].value].push_back({coll.member_end[k], EventKind::kCollEnd});
+    for (std::vector<SyncEvent>& list : out)
+      std::sort(list.begin(), list.end(), [](const SyncEvent& a, const SyncEvent& b) { return a.event < b.event; });
+    return out;
   }
 
   uint32_t MemberOf(CollectiveId c, LocationId l) const {
@@ -155,8 +271,6 @@ class Characterizer {
     auto it = std::lower_bound(first, last, l);
     return it != last && *it == l ? static_cast<uint32_t>(it - coll.member_location.begin()) : UINT32_MAX;
   }
-
-  uint32_t Slot(RegionId r) const { return r.valid() ? r.value : slots_ - 1; }
 
   StepState StateOf(RegionId r) const {
     if (!r.valid()) return StepState::kCompute;
@@ -168,51 +282,138 @@ class Characterizer {
     }
   }
 
-  void Add(uint32_t step, TimeNs ns) {
+  // Inlined by force: it runs once per event of every path, and GCC stops inlining it once the
+  // path loop has grown.
+  [[gnu::always_inline]] void Add(uint32_t step, TimeNs ns) {
     if (ns == 0) return;
     if (scratch_[step] == 0) touched_.push_back(step);
     scratch_[step] += ns;
   }
 
-  // The steps of location l between events `from` and `to`: segments from -> from+1 ... to-1 -> to.
-  // `cache`: late locations' paths repeat (every waiter of a barrier waits for the same one).
-  Sparse Path(LocationId l, EventIndex from, EventIndex to, bool cache) {
-    const auto key = std::make_tuple(l.value, from, to);
-    if (cache)
-      if (auto it = path_cache_.find(key); it != path_cache_.end()) return it->second;
-    const EventColumns& ev = t_.events(l);
-    const uint64_t base = g_.offset(l);
+  // The steps of location l between events `from` and `to` (segments from -> from+1 ... to-1 -> to)
+  // into `out`, sorted by step: every segment's time in its region, then the blocking segments'
+  // waiting moved out of it.
+  void Path(LocationId l, EventIndex from, EventIndex to, Sparse& out) {
     touched_.clear();
-    for (EventIndex e = from; e < to; ++e) {
-      const RegionId r = cs_.innermost[base + e];
-      TimeNs seg = ev.time[e + 1] - ev.time[e];
-      const EventKind next = ev.kind[e + 1];
-      if (next == EventKind::kRecv || next == EventKind::kCollEnd) {
-        TimeNs waited = 0;
-        if (auto it = by_completion_.find(base + e + 1); it != by_completion_.end()) {
-          waited = std::min(seg, ws_.instances[it->second].wait_ns);
-          Expand(chars_[it->second], waited, Slot(r) * kStepStates + static_cast<uint32_t>(StepState::kWait));
-        } else if (next == EventKind::kRecv || g_.MemberEndingAt(l, e + 1) != UINT32_MAX) {
-          waited = measured_.Wait(l, e + 1);
-          Add(Slot(r) * kStepStates + static_cast<uint32_t>(StepState::kWait), waited);
-        }
-        seg -= waited;
-      }
-      Add(Slot(r) * kStepStates + static_cast<uint32_t>(StateOf(r)), seg);
-    }
-    Sparse out;
-    out.reserve(touched_.size());
+    PlainTime(l, from, to);
+    MoveWaiting(l, from, to);
+    out.clear();
     for (uint32_t s : touched_) {
       if (scratch_[s] != 0) out.push_back({s, scratch_[s]});
       scratch_[s] = 0;
     }
     std::sort(out.begin(), out.end());
-    if (cache) path_cache_.emplace(key, out);
-    return out;
+  }
+
+  // Every segment's whole time, in the step of its innermost region: from the checkpoints when
+  // the path spans at least two, else event by event.
+  void PlainTime(LocationId l, EventIndex from, EventIndex to) {
+    const EventIndex c1 = (from + every_ - 1) / every_, c2 = to / every_;
+    if (to - from < 2 * every_ || c2 <= c1) {
+      ScanPlainTime(l, from, to);
+      return;
+    }
+    ScanPlainTime(l, from, c1 * every_);
+    const TimeNs* a = &checkpoints_[(first_checkpoint_[l.value] + c1) * slots_];
+    const TimeNs* b = &checkpoints_[(first_checkpoint_[l.value] + c2) * slots_];
+    for (uint32_t s = 0; s < slots_; ++s) Add(run_step_[s], b[s] - a[s]);
+    ScanPlainTime(l, c2 * every_, to);
+  }
+
+  void ScanPlainTime(LocationId l, EventIndex from, EventIndex to) {
+    // Plain pointers: the loop's stores into scratch_ would otherwise make the compiler reload
+    // the vectors' data on every event.
+    const RegionId* innermost = cs_.innermost.data() + g_.offset(l);
+    const TimeNs* time = t_.events(l).time.data();
+    const uint32_t* run_step = run_step_.data();
+    for (EventIndex e = from; e < to; ++e) Add(run_step[SlotAfter(innermost, e)], time[e + 1] - time[e]);
+  }
+
+  // The slot of the segment after event e: invalid (outside any region) is the largest value.
+  uint32_t SlotAfter(const RegionId* innermost, EventIndex e) const { return std::min(innermost[e].value, slots_ - 1); }
+
+  // The waiting inside the path's blocking segments (those ending at a receive or a collective
+  // end), moved from the segment's region to its wait step or to the nested wait's explanation.
+  void MoveWaiting(LocationId l, EventIndex from, EventIndex to) {
+    const uint64_t base = g_.offset(l);
+    const RegionId* innermost = cs_.innermost.data() + base;
+    const TimeNs* time = t_.events(l).time.data();
+    const std::vector<SyncEvent>& sync = sync_events_[l.value];
+    auto it = std::upper_bound(sync.begin(), sync.end(), from,
+                               [](EventIndex e, const SyncEvent& s) { return e < s.event; });
+    auto nested = std::lower_bound(completions_.cbegin(), completions_.cend(), base + from + 1,
+                                   [](const std::pair<uint64_t, uint32_t>& c, uint64_t e) { return c.first < e; });
+    EventIndex done = from;  // blocking events are listed once even if the tables repeat them
+    for (; it != sync.end() && it->event <= to; ++it) {
+      if (it->kind == EventKind::kSend || it->event == done) continue;
+      const EventIndex x = done = it->event;
+      const uint32_t slot = SlotAfter(innermost, x - 1);
+      const TimeNs waited = Blocked(l, x, base, slot, nested, time[x] - time[x - 1]);
+      Add(run_step_[slot], -waited);
+    }
+  }
+
+  // checkpoints_: for every location and every checkpoint c, the plain time per slot of its
+  // segments [0, c * every_). The spacing grows with the slot count so the table stays within
+  // 2 bytes per event.
+  void BuildCheckpoints() {
+    every_ = std::max<uint32_t>(64, 4 * slots_);
+    const uint32_t locations = static_cast<uint32_t>(t_.locations().size());
+    first_checkpoint_.assign(locations + 1, 0);
+    for (uint32_t l = 0; l < locations; ++l) {
+      const size_t n = t_.events(LocationId(l)).size();
+      first_checkpoint_[l + 1] = first_checkpoint_[l] + (n == 0 ? 0 : (n - 1) / every_ + 1);
+    }
+    checkpoints_.assign(first_checkpoint_[locations] * slots_, 0);
+    std::vector<TimeNs> running(slots_);
+    for (uint32_t l = 0; l < locations; ++l) {
+      const EventColumns& ev = t_.events(LocationId(l));
+      if (ev.size() == 0) continue;
+      const RegionId* innermost = cs_.innermost.data() + g_.offset(LocationId(l));
+      std::fill(running.begin(), running.end(), 0);
+      TimeNs* out = &checkpoints_[first_checkpoint_[l] * slots_];
+      const TimeNs* time = ev.time.data();
+      const EventIndex last = static_cast<EventIndex>(ev.size()) - 1;  // segments [0, last)
+      for (EventIndex begin = 0; begin <= last; begin += every_) {
+        out = std::copy(running.begin(), running.end(), out);
+        const EventIndex end = std::min<EventIndex>(begin + every_, last);
+        for (EventIndex e = begin; e < end; ++e) running[SlotAfter(innermost, e)] += time[e + 1] - time[e];
+      }
+    }
+  }
+
+  // The waiting part of the blocking segment ending at event e (of `seg` ns), added to the path:
+  // a characterised wait as its own explanation, any other as plain waiting in `slot`.
+  TimeNs Blocked(LocationId l, EventIndex e, uint64_t base, uint32_t slot,
+                 Completions::const_iterator& nested, TimeNs seg) {
+    while (nested != completions_.end() && nested->first < base + e) ++nested;
+    if (nested != completions_.end() && nested->first == base + e) {
+      const uint32_t k = nested->second;
+      const TimeNs waited = std::min(seg, ws_.instances[k].wait_ns);
+      Expand(chars_[k].in(char_pool_), waited, wait_step_[slot]);
+      return waited;
+    }
+    if (t_.events(l).kind[e] == EventKind::kRecv || g_.MemberEndingAt(l, e) != UINT32_MAX) {
+      const TimeNs waited = measured_.Wait(l, e);
+      Add(wait_step_[slot], waited);
+      return waited;
+    }
+    return 0;
+  }
+
+  // The late location's path, computed once per (location, from, to).
+  View LatePath(LocationId l, EventIndex from, EventIndex to) {
+    const PathKey key{l.value, from, to};
+    auto [it, added] = path_cache_.try_emplace(key);
+    if (added) {
+      Path(l, from, to, path_scratch_);
+      it->second = Store(path_pool_, path_scratch_);
+    }
+    return it->second.in(path_pool_);
   }
 
   // A nested wait, replaced by its own explanation scaled to `waited` (its positive excess).
-  void Expand(const Sparse& c, TimeNs waited, uint32_t fallback) {
+  void Expand(View c, TimeNs waited, uint32_t fallback) {
     TimeNs positive = 0;
     for (const auto& [s, ns] : c) positive += std::max<TimeNs>(0, ns);
     if (positive <= 0) {
@@ -229,83 +430,81 @@ class Characterizer {
     Add(fallback, waited - given);  // rounding remainder stays a wait
   }
 
-  Sparse Explain(uint32_t k) {
+  // Wait k's characterisation (appended to char_pool_): the late path minus the waiter's path,
+  // without the shared steps that do not matter (SPEC.md §7's 95 % rule).
+  Range Explain(uint32_t k) {
     const WaitInstance& w = ws_.instances[k];
     const SyncPair sync = last_sync_[k];
     const EventIndex p_from = std::min(sync.waiter, w.waiter_from);
     const EventIndex q_to = w.late_arrival;
     const EventIndex q_from = std::min(sync.late, q_to);
-    Sparse q = Path(w.late, q_from, q_to, /*cache=*/true);
-    Sparse p = Path(w.waiter, p_from, w.waiter_from, /*cache=*/false);
-    Sparse c = Subtract(q, p);
-    // Drop steps both paths share, smallest difference first, while >= 95 % of the wait remains.
-    std::vector<std::pair<TimeNs, uint32_t>> shared;  // |diff|, step
+    const View q = LatePath(w.late, q_from, q_to);
+    Path(w.waiter, p_from, w.waiter_from, p_);
+    Subtract(q, p_, c_);
+    DropSharedSteps(q, p_, w.wait_ns);
+    return Store(char_pool_, c_);
+  }
+
+  // Drops from c_ the steps both paths share, smallest difference first, while >= 95 % of the
+  // wait remains explained.
+  void DropSharedSteps(View q, View p, TimeNs wait_ns) {
+    shared_.clear();  // |diff|, step
     for (size_t i = 0, j = 0; i < q.size() && j < p.size();) {
       if (q[i].first < p[j].first) ++i;
       else if (p[j].first < q[i].first) ++j;
       else {
-        shared.push_back({std::llabs(q[i].second - p[j].second), q[i].first});
+        shared_.push_back({std::llabs(q[i].second - p[j].second), q[i].first});
         ++i;
         ++j;
       }
     }
-    std::sort(shared.begin(), shared.end());
+    if (shared_.empty()) return;
+    std::sort(shared_.begin(), shared_.end());
     TimeNs remaining = 0;
-    for (const auto& [s, ns] : c) remaining += ns;
-    const TimeNs keep = static_cast<TimeNs>(std::ceil(o_.keep_fraction * static_cast<double>(w.wait_ns)));
-    for (const auto& [abs_diff, step] : shared) {
-      auto it = std::lower_bound(c.begin(), c.end(), std::make_pair(step, std::numeric_limits<TimeNs>::min()));
-      const TimeNs diff = it != c.end() && it->first == step ? it->second : 0;
+    for (const auto& [s, ns] : c_) remaining += ns;
+    const TimeNs keep = static_cast<TimeNs>(std::ceil(o_.keep_fraction * static_cast<double>(wait_ns)));
+    dropped_.assign(c_.size(), false);
+    bool any = false;
+    for (const auto& [abs_diff, step] : shared_) {
+      auto it = std::lower_bound(c_.begin(), c_.end(), Entry(step, std::numeric_limits<TimeNs>::min()));
+      const bool present = it != c_.end() && it->first == step;
+      const TimeNs diff = present ? it->second : 0;
       if (remaining - diff < keep) continue;
       remaining -= diff;
-      if (it != c.end() && it->first == step) c.erase(it);
+      if (present) dropped_[it - c_.begin()] = any = true;
     }
-    return c;
+    if (!any) return;
+    size_t kept = 0;
+    for (size_t i = 0; i < c_.size(); ++i)
+      if (!dropped_[i]) c_[kept++] = c_[i];
+    c_.resize(kept);
   }
 
-  static std::vector<std::pair<uint32_t, double>> Shares(const Sparse& c) {
+  // Per step, its share of the characterisation's absolute total.
+  void Shares(View c, grainscope::Shares& out) const {
+    out.clear();
     TimeNs total = 0;
     for (const auto& [s, ns] : c) total += std::llabs(ns);
-    std::vector<std::pair<uint32_t, double>> out;
-    for (const auto& [s, ns] : c)
-      if (total > 0) out.push_back({s, static_cast<double>(std::llabs(ns)) / static_cast<double>(total)});
-    return out;
+    if (total <= 0) return;
+    for (const auto& [s, ns] : c) out.push_back({s, static_cast<double>(std::llabs(ns)) / static_cast<double>(total)});
   }
 
-  // Stops counting once the distance reaches `limit`: only "closer than the threshold" matters.
-  static double Distance(const std::vector<std::pair<uint32_t, double>>& a,
-                         const std::vector<std::pair<uint32_t, double>>& b, double limit) {
-    double d = 0;
-    size_t i = 0, j = 0;
-    while ((i < a.size() || j < b.size()) && d < limit) {
-      if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) d += a[i++].second;
-      else if (i == a.size() || b[j].first < a[i].first) d += b[j++].second;
-      else d += std::fabs(a[i++].second - b[j++].second);
-    }
-    return d;
-  }
-
-  void Classify(SyncPointClasses& sp, const Sparse& c, TimeNs wait) {
-    const auto shares = Shares(c);
-    std::vector<ClassState>& states = class_state_[sp.sync_point];
-    size_t chosen = sp.classes.size();
-    for (size_t i = 0; i < states.size(); ++i) {
-      if (Distance(states[i].representative, shares, o_.threshold) < o_.threshold) {
-        chosen = i;
-        break;
-      }
-    }
+  void Classify(SyncPointClasses& sp, View c, TimeNs wait) {
+    Shares(c, shares_);
+    ClassState& state = class_state_[sp.sync_point];
+    const size_t chosen = state.search.First(shares_, o_.threshold, buckets_);
     if (chosen == sp.classes.size()) {
       sp.classes.emplace_back();
-      states.push_back({shares, {}});
+      state.search.Add(shares_, buckets_);
+      state.sums.emplace_back();
     }
     WaitClass& wc = sp.classes[chosen];
     wc.count++;
     wc.wait_ns += wait;
-    for (const auto& [s, ns] : c) states[chosen].sums[s] += ns;
+    AddInto(state.sums[chosen], c, merge_scratch_);
   }
 
-  void ChargeRootCause(const Sparse& c, TimeNs wait, std::vector<TimeNs>& delay) const {
+  void ChargeRootCause(View c, TimeNs wait, std::vector<TimeNs>& delay) const {
     TimeNs positive = 0;
     for (const auto& [s, ns] : c) positive += std::max<TimeNs>(0, ns);
     if (positive <= 0) return;
@@ -313,14 +512,13 @@ class Characterizer {
       if (ns > 0) delay[s / kStepStates] += static_cast<TimeNs>(static_cast<__int128>(wait) * ns / positive);
   }
 
- private:
   // Fills each class's steps and shares from the accumulated sums (before classes are sorted).
   void FillSteps(SyncPointClasses& sp) {
-    std::vector<ClassState>& states = class_state_[sp.sync_point];
+    const ClassState& state = class_state_[sp.sync_point];
     for (size_t i = 0; i < sp.classes.size(); ++i) {
       WaitClass& wc = sp.classes[i];
       TimeNs positive = 0;
-      for (const auto& [s, ns] : states[i].sums) {
+      for (const auto& [s, ns] : state.sums[i]) {
         wc.steps.push_back({s / kStepStates + 1 == slots_ ? RegionId() : RegionId(s / kStepStates),
                             static_cast<StepState>(s % kStepStates), ns});
         positive += std::max<TimeNs>(0, ns);
@@ -331,7 +529,6 @@ class Characterizer {
     }
   }
 
- private:
   const Trace& t_;
   const CallSites& cs_;
   const WaitStates& ws_;
@@ -339,17 +536,32 @@ class Characterizer {
   HbGraph g_;
   MeasuredWaits measured_;
   uint32_t slots_;
+  std::vector<uint32_t> run_step_;   // per slot: the step of its time outside waiting
+  std::vector<uint32_t> wait_step_;  // per slot: the step of waiting in it
+  // Path accumulation: dense per step, with the steps touched so far.
   std::vector<TimeNs> scratch_;
   std::vector<uint32_t> touched_;
-  std::vector<SyncPair> last_sync_;
-  std::vector<Sparse> chars_;
-  std::unordered_map<uint64_t, uint32_t> by_completion_;
-  std::map<std::tuple<uint32_t, EventIndex, EventIndex>, Sparse> path_cache_;
+  std::vector<SyncPair> last_sync_;                             // per wait
+  std::vector<std::vector<SyncEvent>> sync_events_;             // per location, by event
+  uint32_t every_ = 64;                                         // events between checkpoints
+  std::vector<uint64_t> first_checkpoint_;                      // per location, into checkpoints_
+  std::vector<TimeNs> checkpoints_;                             // per checkpoint, per slot
+  Completions completions_;                                     // (flat event, wait), by event
+  Sparse char_pool_;                                            // every characterisation
+  std::vector<Range> chars_;                                    // per wait, in char_pool_
+  Sparse path_pool_;                                            // every cached late path
+  std::unordered_map<PathKey, Range, PathKeyHash> path_cache_;  // into path_pool_
+  // Scratch buffers reused by every wait.
+  Sparse path_scratch_, p_, c_, merge_scratch_;
+  std::vector<std::pair<TimeNs, uint32_t>> shared_;
+  std::vector<bool> dropped_;
+  grainscope::Shares shares_;
   struct ClassState {
-    std::vector<std::pair<uint32_t, double>> representative;  // never changes
-    std::map<uint32_t, TimeNs> sums;                           // members' steps added up
+    ClassSearch search;       // the classes' representatives
+    std::vector<Sparse> sums;  // per class: members' steps added up, by step
   };
-  std::unordered_map<uint32_t, std::vector<ClassState>> class_state_;  // per sync point
+  std::vector<ClassState> class_state_;  // per sync point
+  StepBuckets buckets_;
 };
 
 }  // namespace

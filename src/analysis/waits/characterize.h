@@ -16,6 +16,12 @@
 // 10 % change of one step moves the distance by at most 0.2), while waits with a different main
 // cause share little and land near 2. Every wait also charges its time to the regions of the
 // late location's excess ("root causes", like Scalasca's short-term delay costs).
+//
+// Cost (bench/analysis_bench --only waits): one pass over the events builds per-location
+// checkpoints of the time spent per region (every max(64, 4 x regions) events, at most 2 bytes
+// per event), so a path costs O(regions + checkpoint spacing + its blocking events) rather than
+// its length; late locations' paths are cached; class search skips far classes with a lower
+// bound (class_search.h). Paths, characterisations and class sums live in flat pools.
 #pragma once
 
 #include <cstdint>
