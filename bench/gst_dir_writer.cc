@@ -19,6 +19,7 @@ class GstFile {
  public:
   void Chunk(uint32_t type, const std::string& payload, uint32_t sequence = 0) {
     g::ChunkHeader h{type, 0, static_cast<uint32_t>(payload.size()), static_cast<uint32_t>(payload.size()), 0, sequence};
+    g::SealChunkHeader(h, payload.data());
     Append(&h, sizeof h);
     out_ += payload;
   }
