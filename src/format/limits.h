@@ -25,6 +25,9 @@ inline constexpr uint32_t kMaxStringBytes = 1u << 20;
 // Metadata entries in one file, clock samples in one file.
 inline constexpr uint32_t kMaxMetadataEntries = 1u << 16;
 inline constexpr uint32_t kMaxClockSamples = 1u << 24;
+// Times: CLOCK_MONOTONIC readings of clock samples, and event times in ns from the start of
+// recording (+-2^62 ns, 146 years), so differences of times never overflow.
+inline constexpr int64_t kMaxTimeNs = int64_t{1} << 62;
 // Rank files in one MPI trace directory.
 inline constexpr uint32_t kMaxRankFiles = 1u << 20;
 

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -16,6 +17,7 @@
 
 #include "format/gst/gst_chunks.h"
 #include "format/gst/gst_format.h"
+#include "format/limits.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -79,6 +81,12 @@ class ClockConverter {
     c.tsc_ = c.first_.clock == gst::kClockTsc;
     const ClockSample* last = &samples.front();
     for (const ClockSample& s : samples) {
+      // Keeps every difference of readings representable (found by fuzz_gst: a hostile sample
+      // made span_ns overflow).
+      if (s.monotonic_ns < 0 || s.monotonic_ns > limits::kMaxTimeNs) {
+        return DataLoss(fmt::format("{}: clock sample {}: CLOCK_MONOTONIC reading {} ns is outside the limits 0 .. kMaxTimeNs = {}",
+                                    file, &s - samples.data(), s.monotonic_ns, limits::kMaxTimeNs));
+      }
       if (s.clock != c.first_.clock)
         return DataLoss(fmt::format("{}: clock samples disagree about the clock kind ({} and {})", file, c.first_.clock, s.clock));
       if (s.raw > last->raw) last = &s;
@@ -98,11 +106,18 @@ class ClockConverter {
     return c;
   }
 
+  // Saturates at +-INT64_MAX, which the caller rejects as beyond kMaxTimeNs.
   TimeNs ToNs(uint64_t raw) const {
     const auto delta = static_cast<int64_t>(raw - first_.raw);
     if (!tsc_) return delta;
-    if (fit_) return static_cast<TimeNs>(static_cast<__int128>(delta) * span_ns_ / static_cast<__int128>(span_raw_));
-    return static_cast<TimeNs>(std::llround(static_cast<double>(delta) / ticks_per_ns_));
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    if (fit_) {
+      const __int128 ns = static_cast<__int128>(delta) * span_ns_ / static_cast<__int128>(span_raw_);
+      return ns > kMax ? kMax : ns < -kMax ? -kMax : static_cast<TimeNs>(ns);
+    }
+    const double ns = static_cast<double>(delta) / ticks_per_ns_;
+    if (!(std::fabs(ns) < 9e18)) return ns > 0 ? kMax : -kMax;
+    return static_cast<TimeNs>(std::llround(ns));
   }
 
   bool tsc() const { return tsc_; }
@@ -256,6 +271,10 @@ class GstTraceBuilder {
         continue;
       }
       e.time = clock_.ToNs(r.time);
+      if (e.time > limits::kMaxTimeNs || e.time < -limits::kMaxTimeNs) {
+        return ErrorAt(s, e, "record time {} ns from the start of recording exceeds the limit kMaxTimeNs = {}", e.time,
+                       limits::kMaxTimeNs);
+      }
       if (!s.events.empty() && e.time < s.events.back().time) {
         if (backwards_++ == 0) {
           first_backwards_ = fmt::format("{}: {}: stream {}: time goes back by {} ns; clamped", file_,
