@@ -4,7 +4,7 @@
 // recording process killed with SIGKILL: the trace is readable, each thread's events are an exact
 // prefix of what it recorded, it lost at most its unwritten buffer, and the reader says so.
 //
-// Size: GRAINSCOPE_STRESS_EVENTS events per thread (default 400000, about 2 s; the full
+// Size: GRAINSCOPE_STRESS_EVENTS events per thread (default 200000, a few seconds; the full
 // size is 10000000: `GRAINSCOPE_STRESS_EVENTS=10000000 build/bin/gs_record_stress_tests`).
 // This binary is also the child of the SIGKILL test (`--stress-child`).
 #include <fcntl.h>
@@ -59,7 +59,7 @@ inline void Iteration(uint64_t i, int k) {
 
 uint64_t EventsPerThread() {
   const char* env = std::getenv("GRAINSCOPE_STRESS_EVENTS");
-  return env != nullptr ? std::strtoull(env, nullptr, 10) : 400'000;
+  return env != nullptr ? std::strtoull(env, nullptr, 10) : 200'000;
 }
 
 // Iterations that make at least `events` events.
@@ -219,10 +219,10 @@ int RunChild(const char* counts_path) {
       }
     });
   }
-  // Ready once every thread has wrapped its ring many times.
+  // Ready once every thread has wrapped its ring (4096 iterations) a few times.
   for (;;) {
     bool all = true;
-    for (int k = 0; k < kChildThreads; ++k) all = all && counts[k].load() > 100'000;
+    for (int k = 0; k < kChildThreads; ++k) all = all && counts[k].load() > 20'000;
     if (all) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
