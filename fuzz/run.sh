@@ -22,12 +22,12 @@ for t in "${targets[@]}"; do
     "$build/bin/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$artifacts/$t-" "$corpus/$t" >"$log" 2>&1
   rc=$?
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  runs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   if [ $rc -eq 0 ]; then
     printf '%-18s %10s executions clean in %s s\n' "$t" "${runs:-?}" "$seconds"
   else
     printf '%-18s FAILED (exit %d) after %s executions; see %s\n' "$t" $rc "${runs:-?}" "$log"
-    grep -m5 -E 'ERROR|SUMMARY|Test unit written' "$log" | sed 's/^/    /'
+    grep -a -m5 -E 'ERROR|SUMMARY|Test unit written' "$log" | sed 's/^/    /'
     status=1
   fi
 done
