@@ -14,7 +14,7 @@ FUZZ_SECONDS ?= 8
 TSAN_TARGETS = gs_record_tests gs_record_crash_child gs_record_stress_tests
 CMAKE_FLAGS ?=
 
-.PHONY: demo test deps build asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean
+.PHONY: demo test deps build asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean browser-deps
 
 deps:
 	@bash scripts/install-deps.sh
@@ -26,12 +26,18 @@ build: deps
 demo: build
 	@bash scripts/demo.sh $(BUILD)/bin
 
-test-fast: build
+# The browser test's playwright-core (tests/browser/package-lock.json), when npm exists; a few
+# seconds, and nothing when node_modules is newer than the lock file.
+browser-deps:
+	@if command -v npm >/dev/null 2>&1; then cd tests/browser && \
+	  { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --silent; }; fi
+
+test-fast: build browser-deps
 	@ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
 
 asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGRAINSCOPE_SANITIZE=ON \
-	  -DGRAINSCOPE_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	  -DGRAINSCOPE_BUILD_BENCH=OFF -DGRAINSCOPE_BROWSER_TESTS=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 test-asan: asan

@@ -19,6 +19,15 @@ struct Options {
   int grains_per_round = 40;   // tiny grains the producer runs before each message
   int work = 24;               // iterations of dependent arithmetic per grain
   int consumer_work = 200;     // iterations the consumer works after each receive
+  // The grains' arithmetic inlined into the grain loop (true) or in a function of its own (false,
+  // the default). Inlined, the compiler generates different code for the two builds: in the
+  // instrumented one the loop's floating-point value must survive the calls into the recording
+  // library, which clobber every vector register, so GCC keeps it in a general-purpose register
+  // and moves it to and from an SSE register in every iteration of the arithmetic. That slows
+  // the grains' own work (by ~60 % here), a cost of the instrumentation that grows with the work,
+  // not with the number of events, so no per-event compensation can remove it
+  // (docs/compensation.md). Out of line, both builds run the same machine code for the work.
+  bool inline_work = false;
 };
 
 // Times the program measures itself with steady_clock, the same code in both builds (a few reads

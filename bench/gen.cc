@@ -13,7 +13,7 @@
 
 #include "format/otf2/otf2_writer.h"
 #include "format/trace_reader.h"
-#include "gst_dir_writer.h"
+#include "format/gst/gst_writer.h"
 #include "synthetic/synthetic_trace.h"
 
 namespace {
@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (const auto& [path, write] :
-       {std::pair<std::string, Status (*)(const Trace&, const std::string&)>{otf2, WriteOtf2}, {gst, WriteGstDirectory}}) {
+       {std::pair<std::string, Status (*)(const Trace&, const std::string&)>{otf2, WriteOtf2}, {gst, WriteGst}}) {
     if (path.empty()) continue;
     Status s = write(*trace, path);
     if (s.ok() && check) s = Check(*trace, path);

@@ -1,10 +1,17 @@
 // gs_record_bench: what recording costs, printed as one JSON object.
 //
-//   clock_read_ns           one raw read of the clock the runtime chose (rdtsc or clock_gettime)
-//   event_ns.threads_1/2    amortised cost of one recorded event (begin/end pairs in a loop, so
-//                           block hand-over, the background flusher and zstd are included), per
-//                           recording thread, with 1 and 2 threads recording at once
-//   ratio_to_clock_read     event_ns / clock_read_ns; the target is <= 1.5
+//   clock_read_ns.threads_1/2   one raw read of the clock the runtime chose (rdtsc or
+//                               clock_gettime), on 1 and on 2 threads at once: the baselines
+//   event_ns.threads_1/2        amortised cost of one recorded event (begin/end pairs in a loop, so
+//                               block hand-over, the background flusher and zstd are included),
+//                               per recording thread, with 1 and 2 threads recording at once; also
+//                               uncompressed and with the owners writing their own blocks
+//   each figure three ways:     wall (elapsed per thread: includes other jobs on the machine),
+//                               thread_cpu (the recording thread's CPU time), process_cpu (the
+//                               process's CPU time per event: flusher, zstd and the kernel's
+//                               writes included, up to the end of Close)
+//   ratio_to_clock_read         event / clock read, each measured the same way with as many
+//                               threads; the target is <= 1.5
 //   pi_example              the seed's pi program (examples/pi_bca.h) built instrumented and with
 //                           GRAINSCOPE_DISABLE, run alternately in this process: median run times
 //                           and the overhead in %; the runtime's start-up is reported separately
@@ -14,9 +21,11 @@
 // shared and the median is what a user would see. --smoke runs everything tiny, checks that the
 // traces read back with the exact event counts, and exits non-zero if not (CI runs it).
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -91,49 +100,108 @@ bool OpenTrace(const std::string& path, bool compress) {
 
 GS_DEFINE_REGION(g_loop, "loop body");
 
-// One raw clock read, as the runtime reads it, inlined into the loop.
-Stats ClockRead(const Config& c) {
-  std::vector<double> ns;
-  const long reads = c.pairs * 2;
-  const bool tsc = rec::ClockIsTsc();
-  for (int r = 0; r < c.repetitions; ++r) {
-    uint64_t sink = 0;
-    const auto t0 = Clock::now();
-    if (tsc) {
-      for (long i = 0; i < reads; ++i) sink += __rdtsc();
-    } else {
-      for (long i = 0; i < reads; ++i) sink += static_cast<uint64_t>(rec::MonotonicNs());
-    }
-    const auto t1 = Clock::now();
-    asm volatile("" : : "r"(sink));
-    ns.push_back(Seconds(t0, t1) * 1e9 / static_cast<double>(reads));
+// CPU time of the calling thread / of the whole process, in ns. On a shared machine the wall time
+// of a loop includes the time other jobs held the processor; the thread's CPU time does not, and
+// the process's CPU time adds what the flusher thread and the kernel (write calls) spent for it.
+double ThreadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+double ProcessCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+// Figures of one loop kind, per event (or per clock read), each summarised over all threads and
+// repetitions: wall time per thread, CPU time of the recording thread, and the process's CPU time
+// per event (recording threads + flusher + the kernel's writes, from the first event to the end
+// of Close: the fully amortised cost).
+struct Cost {
+  Stats wall, thread_cpu, process_cpu;
+};
+
+// Runs `body(per_thread_index)` on `threads` threads started together; each returns its own
+// (wall, cpu) ns per operation.
+template <typename Body>
+void RunThreads(int threads, Body body, std::vector<double>& wall, std::vector<double>& cpu) {
+  std::atomic<int> ready{0};
+  std::vector<std::pair<double, double>> out(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      body.Prepare();
+      ready.fetch_add(1);
+      while (ready.load() < threads) {
+      }
+      out[t] = body.Loop();
+    });
   }
-  return Summarise(ns);
+  for (auto& th : pool) th.join();
+  for (const auto& [w, c] : out) {
+    wall.push_back(w);
+    cpu.push_back(c);
+  }
+}
+
+// One raw clock read, as the runtime reads it, inlined into the loop; on `threads` threads at
+// once (the baseline for the same number of recording threads).
+Cost ClockRead(const Config& c, int threads) {
+  struct Body {
+    long reads;
+    bool tsc;
+    void Prepare() {}
+    std::pair<double, double> Loop() {
+      uint64_t sink = 0;
+      const double c0 = ThreadCpuNs();
+      const auto t0 = Clock::now();
+      if (tsc) {
+        for (long i = 0; i < reads; ++i) sink += __rdtsc();
+      } else {
+        for (long i = 0; i < reads; ++i) sink += static_cast<uint64_t>(rec::MonotonicNs());
+      }
+      const auto t1 = Clock::now();
+      const double c1 = ThreadCpuNs();
+      asm volatile("" : : "r"(sink));
+      const double n = static_cast<double>(reads);
+      return {Seconds(t0, t1) * 1e9 / n, (c1 - c0) / n};
+    }
+  };
+  std::vector<double> wall, cpu;
+  for (int r = 0; r < c.repetitions; ++r) RunThreads(threads, Body{c.pairs * 2, rec::ClockIsTsc()}, wall, cpu);
+  return {Summarise(wall), Summarise(cpu), Summarise(cpu)};
 }
 
 // ns per event for `threads` threads recording at once: each thread times its own loop.
-Stats EventCost(const Config& c, int threads, bool compress) {
-  std::vector<double> ns;
+Cost EventCost(const Config& c, int threads, bool compress) {
+  struct Body {
+    long pairs;
+    void Prepare() {
+      gs_region_begin(&g_loop);  // registers the thread before the timed loop
+      gs_region_end(&g_loop);
+    }
+    std::pair<double, double> Loop() {
+      const double c0 = ThreadCpuNs();
+      const auto t0 = Clock::now();
+      for (long i = 0; i < pairs; ++i) {
+        gs_region_begin(&g_loop);
+        gs_region_end(&g_loop);
+      }
+      const auto t1 = Clock::now();
+      const double c1 = ThreadCpuNs();
+      const double n = 2.0 * static_cast<double>(pairs);
+      return {Seconds(t0, t1) * 1e9 / n, (c1 - c0) / n};
+    }
+  };
+  std::vector<double> wall, cpu, process;
   for (int r = 0; r < c.repetitions; ++r) {
     const std::string path = TracePath("events.gst");
     Check(OpenTrace(path, compress), "open trace");
-    std::vector<double> per_thread(threads);
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] {
-        gs_region_begin(&g_loop);  // registers the thread before the timed loop
-        gs_region_end(&g_loop);
-        const auto t0 = Clock::now();
-        for (long i = 0; i < c.pairs; ++i) {
-          gs_region_begin(&g_loop);
-          gs_region_end(&g_loop);
-        }
-        per_thread[t] = Seconds(t0, Clock::now()) * 1e9 / (2.0 * static_cast<double>(c.pairs));
-      });
-    }
-    for (auto& th : pool) th.join();
+    const double p0 = ProcessCpuNs();
+    RunThreads(threads, Body{c.pairs}, wall, cpu);
     rec::Close();
-    for (double v : per_thread) ns.push_back(v);
+    process.push_back((ProcessCpuNs() - p0) / (2.0 * static_cast<double>(c.pairs) * threads));
     if (c.smoke) {
       grainscope::Result<grainscope::Trace> trace = grainscope::ReadGstFile(path);
       Check(trace.ok() && trace->event_count() == static_cast<uint64_t>(threads) * 2 * (c.pairs + 1),
@@ -141,7 +209,7 @@ Stats EventCost(const Config& c, int threads, bool compress) {
     }
     if (!g_null_sink) std::filesystem::remove(path);
   }
-  return Summarise(ns);
+  return {Summarise(wall), Summarise(cpu), Summarise(process)};
 }
 
 struct PiFigures {
@@ -230,14 +298,17 @@ int main(int argc, char** argv) {
   if (mkdtemp(templ) == nullptr) return 1;
   g_dir = templ;
 
-  // The first Open chooses the clock; measure its read after that.
-  const Stats one = EventCost(c, 1, true);
-  const Stats clock = ClockRead(c);
-  const Stats two = EventCost(c, 2, true);
-  const Stats one_raw = EventCost(c, 1, false);
+  // The first Open chooses the clock; measure its read after that. The clock baselines run
+  // between the event loops so that load changes on the machine hit both alike.
+  const Cost one = EventCost(c, 1, true);
+  const Cost clock = ClockRead(c, 1);
+  const Cost two = EventCost(c, 2, true);
+  const Cost clock_two = ClockRead(c, 2);
+  const Cost one_raw = EventCost(c, 1, false);
+  const Cost two_raw = EventCost(c, 2, false);
   g_owner_flush = true;
-  const Stats one_owner = EventCost(c, 1, false);
-  const Stats two_owner = EventCost(c, 2, false);
+  const Cost one_owner = EventCost(c, 1, false);
+  const Cost two_owner = EventCost(c, 2, false);
   g_owner_flush = false;
   g_null_sink = false;
   const PiFigures pi = g_events_only ? PiFigures{} : PiOverhead(c);
@@ -250,15 +321,34 @@ int main(int argc, char** argv) {
   std::printf("  \"clock\": \"%s\",\n", rec::ClockIsTsc() ? "tsc" : "monotonic");
   std::printf("  \"hardware_threads\": %u,\n", std::thread::hardware_concurrency());
   std::printf("  \"repetitions\": %d,\n  \"pairs_per_repetition\": %ld,\n", c.repetitions, c.pairs);
-  std::printf("  \"clock_read_ns\": {\"median\": %.2f, \"min\": %.2f},\n", clock.median, clock.min);
-  std::printf("  \"event_ns\": {\n");
-  std::printf("    \"threads_1\": {\"median\": %.2f, \"min\": %.2f},\n", one.median, one.min);
-  std::printf("    \"threads_2\": {\"median\": %.2f, \"min\": %.2f},\n", two.median, two.min);
-  std::printf("    \"threads_1_uncompressed\": {\"median\": %.2f, \"min\": %.2f},\n", one_raw.median, one_raw.min);
-  std::printf("    \"threads_1_owner_flush\": {\"median\": %.2f, \"min\": %.2f},\n", one_owner.median, one_owner.min);
-  std::printf("    \"threads_2_owner_flush\": {\"median\": %.2f, \"min\": %.2f}\n  },\n", two_owner.median, two_owner.min);
-  std::printf("  \"ratio_to_clock_read\": {\"threads_1\": %.2f, \"threads_2\": %.2f, \"target\": 1.5},\n",
-              one.median / clock.median, two.median / clock.median);
+  const auto print = [](const char* name, const Cost& k, bool last) {
+    std::printf("    \"%s\": {\"wall\": {\"median\": %.2f, \"min\": %.2f}, \"thread_cpu\": {\"median\": %.2f, "
+                "\"min\": %.2f}, \"process_cpu\": {\"median\": %.2f, \"min\": %.2f}}%s\n",
+                name, k.wall.median, k.wall.min, k.thread_cpu.median, k.thread_cpu.min, k.process_cpu.median,
+                k.process_cpu.min, last ? "" : ",");
+  };
+  std::printf("  \"clock_read_ns\": {\n");
+  print("threads_1", clock, false);
+  print("threads_2", clock_two, true);
+  std::printf("  },\n  \"event_ns\": {\n");
+  print("threads_1", one, false);
+  print("threads_2", two, false);
+  print("threads_1_uncompressed", one_raw, false);
+  print("threads_2_uncompressed", two_raw, false);
+  print("threads_1_owner_flush", one_owner, false);
+  print("threads_2_owner_flush", two_owner, true);
+  std::printf("  },\n");
+  // thread_cpu: what the recording thread itself pays (hot path and its share of block hand-over
+  // and owner writes); process_cpu: everything, flusher and kernel included; wall: what a user
+  // sees on this machine today, other jobs included. Each against the clock read measured the
+  // same way with as many threads.
+  std::printf("  \"ratio_to_clock_read\": {\"thread_cpu\": {\"threads_1\": %.2f, \"threads_2\": %.2f}, "
+              "\"process_cpu\": {\"threads_1\": %.2f, \"threads_2\": %.2f, \"threads_2_uncompressed\": %.2f}, "
+              "\"wall\": {\"threads_1\": %.2f, \"threads_2\": %.2f}, \"target\": 1.5},\n",
+              one.thread_cpu.median / clock.thread_cpu.median, two.thread_cpu.median / clock_two.thread_cpu.median,
+              one.process_cpu.median / clock.thread_cpu.median, two.process_cpu.median / clock_two.thread_cpu.median,
+              two_raw.process_cpu.median / clock_two.thread_cpu.median,
+              one.wall.median / clock.wall.median, two.wall.median / clock_two.wall.median);
   std::printf("  \"startup_calibrated_overhead_per_event_ns\": %.2f,\n", rec::OverheadPerEventNs());
   std::printf("  \"pi_example\": {\"runs\": %d, \"instrumented_ms\": %.4f, \"uninstrumented_ms\": %.4f, "
               "\"overhead_percent\": %.2f, \"events_per_run\": %llu, \"runtime_startup_ms\": %.3f},\n",

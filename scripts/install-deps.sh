@@ -18,7 +18,12 @@ packages=(
   libopenmpi-dev openmpi-bin gfortran
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the browser test of the HTML report (tests/browser): headless chromium, driven by npm's
+  # playwright-core (pinned in tests/browser/package-lock.json; it never downloads a browser)
+  chromium
 )
+# node and npm run that test; a node installed some other way (nodesource, nvm) is fine too.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
 
 missing=()
 for p in "${packages[@]}"; do

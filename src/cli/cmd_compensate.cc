@@ -19,7 +19,7 @@ CommandBody AddCompensateCommand(CLI::App& app) {
                     "messages and collectives (Malony/Shende); shows measured and compensated side by side");
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false, /*with_output=*/false);
   cmd->add_option("-o,--output", o->output,
-                  "Also write the compensated trace here (format by extension: .otf2, .json)");
+                  "Also write the compensated trace here (format by extension: .otf2, .json, .gst)");
   cmd->add_option("--overhead", *overhead,
                   "Per-event overhead in ns (default: the calibration stored in the trace)")
       ->check(NonNegativeInteger("nanoseconds"));

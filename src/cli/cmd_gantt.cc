@@ -11,8 +11,8 @@ CommandBody AddGanttCommand(CLI::App& app) {
   auto o = std::make_shared<CommonOptions>();
   CLI::App* cmd = app.add_subcommand(
       "gantt", "The actual Gantt chart: each processor's grains in start order. --format seed writes "
-               "the seed's Schedule file");
-  AddCommonOptions(*cmd, *o, {"text", "json", "csv", "seed"}, true);
+               "the seed's Schedule file, --format svg a standalone figure with grains coloured by length");
+  AddCommonOptions(*cmd, *o, {"text", "json", "csv", "seed", "svg"}, true);
   return [o] {
     return Run("gantt", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));

@@ -43,8 +43,8 @@ CommandBody AddPredictCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "predict", "The seed's prediction loop: the task graph of a measured run, its projected run time and "
                  "speedup on 1..N processors, and the projection's error against runs of the same program on "
-                 "other processor counts (--actual)");
-  AddCommonOptions(*cmd, o->common, {"text", "json"}, false);
+                 "other processor counts (--actual); --format svg draws the speedup curve against those runs");
+  AddCommonOptions(*cmd, o->common, {"text", "json", "svg"}, false);
   cmd->add_option("-p,--processors", o->processors, "Processor counts to project: N (1..N) or A..B")->required();
   cmd->add_option("--actual", o->actual,
                   "Trace of the same program run on another processor count, to compare with the projection "

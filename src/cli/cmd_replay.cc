@@ -110,7 +110,7 @@ CommandBody AddReplayCommand(CLI::App& app) {
                 "also checks that replaying the measured costs reproduces the trace");
   AddCommonOptions(*cmd, *o, {"text", "json"}, false, /*with_output=*/false);
   cmd->add_option("-o,--output", o->output,
-                  "Also write the replayed trace here (format by extension: .otf2, .json)");
+                  "Also write the replayed trace here (format by extension: .otf2, .json, .gst)");
   cmd->add_option("--network", f->network, "Message model: measured, zero, latbw (latency + bytes/bandwidth), loggp")
       ->capture_default_str();
   cmd->add_option("--latency", f->latency_ns, "Latency in ns for latbw and modelled collectives")

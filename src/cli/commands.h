@@ -21,5 +21,6 @@ CommandBody AddConvertCommand(CLI::App& app);
 CommandBody AddScheduleCommand(CLI::App& app);
 CommandBody AddPredictCommand(CLI::App& app);
 CommandBody AddRecordCommand(CLI::App& app);
+CommandBody AddHtmlCommand(CLI::App& app);
 
 }  // namespace grainscope::cli

@@ -1,11 +1,14 @@
 #include "cli/common.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 
 #include <fmt/format.h>
 
 #include "base/file.h"
 #include "base/numbers.h"
+#include "cli/progress.h"
 #include "format/trace_reader.h"
 
 namespace grainscope::cli {
@@ -61,7 +64,11 @@ Status Emit(const std::string& content, const std::string& path) {
 }
 
 int Run(std::string_view command, const std::function<Status()>& body) {
-  Status s = body();
+  Status s;
+  {
+    ProgressDisplay progress(STDERR_FILENO);  // cleared before anything below is printed
+    s = body();
+  }
   if (s.ok()) return kExitOk;
   std::string message = s.message();
   for (char& c : message)

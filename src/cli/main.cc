@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   add(AddConvertCommand);
   add(AddScheduleCommand);
   add(AddPredictCommand);
+  add(AddHtmlCommand);
   add(AddRecordCommand);
 
   // `grainscope record -np N` takes mpirun's spelling; CLI11 knows only one-character short options.

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "base/file.h"
+#include "base/progress.h"
 #include "format/chrome/chrome_reader.h"
 #include "format/chrome/chrome_writer.h"
 #include "format/gst/gst_dir_reader.h"
@@ -47,12 +48,17 @@ std::vector<std::string_view> ReadableFormats() {
   return {"auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat};
 }
 
-Result<Trace> ReadTrace(const std::string& path, std::string_view format) {
+namespace {
+
+Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
   const std::vector<std::string_view> known = ReadableFormats();
   if (std::find(known.begin(), known.end(), format) == known.end()) {
     return InvalidArgument(fmt::format("unknown input format '{}' (known: {})", format,
                                        fmt::join(known, ", ")));
   }
+  std::error_code ec;
+  const uint64_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  progress::Begin("reading", ec ? 0 : size);  // readers advance it by byte offset (or by location)
   if (format == kOtf2Format || (format == "auto" && LooksLikeOtf2(path))) return ReadOtf2(path);
   // An MPI run recorded by libgrainscope-mpi: a directory with one .gst stream per rank.
   if ((format == kGstFormat || format == "auto") && LooksLikeGstDirectory(path)) return ReadGstDirectory(path);
@@ -76,6 +82,14 @@ Result<Trace> ReadTrace(const std::string& path, std::string_view format) {
     }
   }
   return ReadSeedText(content, path);
+}
+
+}  // namespace
+
+Result<Trace> ReadTrace(const std::string& path, std::string_view format) {
+  Result<Trace> trace = ReadAnyFormat(path, format);
+  progress::Begin("analysing", 0);  // what a command does next; it may name its steps itself
+  return trace;
 }
 
 }  // namespace grainscope

@@ -6,12 +6,14 @@
 #include <fmt/ranges.h>
 
 #include "format/chrome/chrome_writer.h"
+#include "format/gst/gst_reader.h"
+#include "format/gst/gst_writer.h"
 #include "format/otf2/otf2_writer.h"
 #include "format/otf2/otf2_reader.h"
 
 namespace grainscope {
 
-std::vector<std::string_view> WritableFormats() { return {"auto", kOtf2Format, kChromeFormat}; }
+std::vector<std::string_view> WritableFormats() { return {"auto", kOtf2Format, kChromeFormat, kGstFormat}; }
 
 Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format) {
   if (format == "auto") {
@@ -20,15 +22,18 @@ Status WriteTrace(const Trace& trace, const std::string& path, std::string_view 
       format = kOtf2Format;
     } else if (extension == ".json") {
       format = kChromeFormat;
+    } else if (extension == ".gst") {
+      format = kGstFormat;
     } else {
       return InvalidArgument(fmt::format(
-          "{}: cannot tell the output format from the extension '{}' (.otf2 or .json); name it "
+          "{}: cannot tell the output format from the extension '{}' (.otf2, .json or .gst); name it "
           "(known: {})",
           path, extension, fmt::join(WritableFormats(), ", ")));
     }
   }
   if (format == kOtf2Format) return WriteOtf2(trace, path);
   if (format == kChromeFormat) return WriteChromeJson(trace, path);
+  if (format == kGstFormat) return WriteGst(trace, path);
   return InvalidArgument(fmt::format("unknown output format '{}' (known: {})", format,
                                      fmt::join(WritableFormats(), ", ")));
 }

@@ -15,7 +15,8 @@ namespace grainscope {
 std::vector<std::string_view> WritableFormats();
 
 // "auto" chooses by extension: .otf2 -> OTF2 (an anchor file plus its .def file and directory),
-// .json -> Chrome trace-event JSON. Every writer leaves either the complete output or nothing.
+// .json -> Chrome trace-event JSON, .gst -> grainscope's own format (a file, or a directory of
+// rank files for MPI traces: format/gst/gst_writer.h). Every writer leaves either the complete output or nothing.
 Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format = "auto");
 
 }  // namespace grainscope

@@ -6,7 +6,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,10 +18,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "record/onthefly.h"
+
 extern char* program_invocation_short_name;
 
 namespace grainscope::mpi {
 namespace {
+
+namespace rec = grainscope::record;
 
 struct CommEntry {
   MPI_Comm handle = MPI_COMM_NULL;
@@ -32,6 +38,7 @@ std::atomic<bool> g_recording{false};
 int g_world_rank = 0;
 int g_world_size = 1;
 MPI_Comm g_private = MPI_COMM_NULL;  // a duplicate of MPI_COMM_WORLD for the clock ping-pong
+MPI_Comm g_shadow_world = MPI_COMM_NULL;  // MPI_COMM_WORLD's piggyback shadow
 constexpr int kClockTag = 7001;
 
 std::mutex g_comm_mutex;
@@ -47,7 +54,8 @@ int64_t MonotonicNs() {
   return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
 }
 
-void Mark(const std::string& label) { gs_marker(gs_intern(label.c_str())); }
+// The wrapper's own labels (rank, communicators, clocks): consumed by the reader, not events.
+void Mark(const std::string& label) { rec::CarriedLabel(gs_intern(label.c_str())); }
 
 // "0-3,5,7-9": members as ranges of world ranks, short for the common contiguous cases.
 std::string Ranges(const std::vector<int>& members) {
@@ -217,13 +225,21 @@ void RegisterDerivedComm(MPI_Comm parent, MPI_Comm created) {
   std::vector<int> members = MembersOf(created);
   char id[48];
   std::snprintf(id, sizeof id, "%s.%u.%d", parent_id, k, members.empty() ? -1 : members[0]);
-  AddComm(created, id);
+  CommEntry& e = AddComm(created, id);
+  // Every member of `created` registers it (creation is collective), so the dup is collective too.
+  // Inter-communicators get none: their collectives (and the Allgather of the piggyback) span
+  // the two groups, which the on-the-fly model does not cover.
+  int inter = 0;
+  PMPI_Comm_test_inter(created, &inter);
+  if (inter || PMPI_Comm_dup(created, &e.info.shadow) != MPI_SUCCESS) e.info.shadow = MPI_COMM_NULL;
 }
 
 void ForgetComm(MPI_Comm comm) {
   std::lock_guard<std::mutex> lock(g_comm_mutex);
   CommEntry* e = FindComm(comm);
-  if (e != nullptr) e->handle = MPI_COMM_NULL;  // ids stay: messages recorded earlier use them
+  if (e == nullptr) return;
+  e->handle = MPI_COMM_NULL;  // ids stay: messages recorded earlier use them
+  if (e->info.shadow != MPI_COMM_NULL) PMPI_Comm_free(&e->info.shadow);
 }
 
 // The last names interned per key, per thread: formatting and hashing the text (~300 ns) is
@@ -264,9 +280,30 @@ void RecordSend(MPI_Comm comm, int dest, int tag, uint64_t bytes) {
   if (info == nullptr) return;
   const int to = WorldRank(comm, dest);
   const uint32_t name = MessageName(*info, g_world_rank, to, tag);
-  gs_send_begin(name, bytes, to);
-  gs_send_end(name);
+  const uint64_t t = rec::CarriedSend(name, bytes, to);
+  if (t == 0 || info->shadow == MPI_COMM_NULL) return;
+  // Before the user's message: 24 bytes go eagerly, so this never waits for the receiver.
+  rec::Piggyback p = rec::PiggybackForSend(t);
+  PMPI_Send(&p, sizeof p, MPI_BYTE, dest, tag, info->shadow);
 }
+
+namespace {
+
+// The piggyback of a message just received from `source` with `tag`: it was sent before the
+// message, so it is there; a sender that did not send one (a call the wrappers do not cover,
+// e.g. a persistent send) is waited for a bounded time, then the receive counts as unmatched.
+bool ReceivePiggyback(MPI_Comm shadow, int source, int tag, rec::Piggyback* out) {
+  const double deadline = PMPI_Wtime() + 0.05;
+  int found = 0;
+  MPI_Status status;
+  do {
+    if (PMPI_Iprobe(source, tag, shadow, &found, &status) != MPI_SUCCESS) return false;
+  } while (!found && PMPI_Wtime() < deadline);
+  if (!found) return false;
+  return PMPI_Recv(out, sizeof *out, MPI_BYTE, source, tag, shadow, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+}
+
+}  // namespace
 
 void RecordRecv(MPI_Comm comm, const MPI_Status& status) {
   if (!Recording() || status.MPI_SOURCE == MPI_PROC_NULL || status.MPI_SOURCE < 0) return;
@@ -276,8 +313,12 @@ void RecordRecv(MPI_Comm comm, const MPI_Status& status) {
   PMPI_Get_count(&status, MPI_BYTE, &bytes);
   const int from = WorldRank(comm, status.MPI_SOURCE);
   const uint32_t name = MessageName(*info, from, g_world_rank, status.MPI_TAG);
-  gs_recv_begin(name);
-  gs_recv_end(name, bytes < 0 ? 0 : static_cast<uint64_t>(bytes), from);
+  const rec::CarriedTimes times = rec::CarriedReceive(name, bytes < 0 ? 0 : static_cast<uint64_t>(bytes), from);
+  if (times.time == 0 || info->shadow == MPI_COMM_NULL) return;
+  rec::Piggyback p;
+  const bool found = ReceivePiggyback(info->shadow, status.MPI_SOURCE, status.MPI_TAG, &p);
+  rec::NoteReceiveBegin(times.segment_begin);
+  rec::ApplyReceivedPiggyback(found ? &p : nullptr, times.time);
 }
 
 void TrackRecvRequest(MPI_Request request, MPI_Comm comm) {
@@ -303,10 +344,75 @@ void CompleteRequest(MPI_Request request, const MPI_Status& status) {
   if (!cancelled) RecordRecv(comm, status);
 }
 
+namespace {
+
+// The collective the calling thread is in (between RecordCollective and EndCall).
+struct PendingCollective {
+  MPI_Comm shadow = MPI_COMM_NULL;
+  int root = -1;          // rank in the communicator whose begin feeds the others (one-to-all)
+  uint64_t begin = 0;     // raw time of the begin marker
+};
+thread_local PendingCollective t_collective;
+
+// What each member contributes: its critical path and time at its begin, and the begin's
+// compensated time (begin - delay).
+struct MemberState {
+  int64_t cp_ticks;
+  uint64_t begin;
+  double compensated_begin;
+};
+
+// The collective's edge into this member's end, as one piggyback: the post-mortem sweep feeds
+// every member's end from the latest begin (from the root's for one-to-all), with the largest
+// critical path among the feeding begins.
+rec::Piggyback CollectivePiggyback(const PendingCollective& c) {
+  const rec::Piggyback mine = rec::PiggybackForSend(c.begin);
+  const MemberState me{mine.cp_ticks, c.begin, static_cast<double>(c.begin) - mine.delay_ticks};
+  int size = 0;
+  PMPI_Comm_size(c.shadow, &size);
+  std::vector<MemberState> all(static_cast<size_t>(size > 0 ? size : 1));
+  PMPI_Allgather(&me, sizeof me, MPI_BYTE, all.data(), sizeof me, MPI_BYTE, c.shadow);
+  int first = 0, last = size;
+  if (c.root >= 0 && c.root < size) first = c.root, last = c.root + 1;
+  rec::Piggyback p;
+  p.cp_ticks = all[first].cp_ticks;
+  p.send_time = all[first].begin;
+  double compensated = all[first].compensated_begin;
+  for (int k = first + 1; k < last; ++k) {
+    p.cp_ticks = std::max(p.cp_ticks, all[k].cp_ticks);
+    p.send_time = std::max(p.send_time, all[k].begin);
+    compensated = std::max(compensated, all[k].compensated_begin);
+  }
+  p.delay_ticks = static_cast<double>(p.send_time) - compensated;
+  return p;
+}
+
+}  // namespace
+
+void EndCall(gs_region* region) {
+  PendingCollective c = t_collective;
+  t_collective = PendingCollective();
+  if (c.begin == 0) {
+    gs_region_end(region);
+    return;
+  }
+  const rec::Piggyback p = CollectivePiggyback(c);
+  const uint64_t end = rec::RegionEndTimed(region);
+  if (end == 0) return;
+  rec::NoteReceiveBegin(c.begin);
+  rec::ApplyReceivedPiggyback(&p, end);
+}
+
 void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received) {
   if (!Recording()) return;
   const CommInfo* info = LookupComm(comm);
   if (info == nullptr) return;
+  // One-to-all operations (the reader's shape for bcast and scatter) are fed by their root alone.
+  const bool one_to_all = std::strcmp(op, "bcast") == 0 || std::strcmp(op, "scatter") == 0;
+  const auto begin = [&](uint32_t label) {
+    const uint64_t t = rec::MarkerTimed(label);
+    if (t != 0 && info->shadow != MPI_COMM_NULL) t_collective = PendingCollective{info->shadow, one_to_all ? root : -1, t};
+  };
   const int root_world = root >= 0 ? WorldRank(comm, root) : -1;
   // Key: the op's (static) text, communicator and root; the byte counts. Even keys: never a
   // message's (those are odd).
@@ -314,7 +420,7 @@ void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, ui
                      (uint64_t{static_cast<uint32_t>(root_world)} << 20);
   NameCacheEntry& slot = CacheSlot(a & ~1ull, sent, received);
   if (slot.id != 0 && slot.key[0] == (a & ~1ull) && slot.key[1] == sent && slot.key[2] == received) {
-    gs_marker(slot.id);
+    begin(slot.id);
     return;
   }
   char label[160];
@@ -322,7 +428,7 @@ void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, ui
                 static_cast<unsigned long long>(sent), static_cast<unsigned long long>(received));
   const uint32_t id = gs_intern(label);
   slot = NameCacheEntry{{a & ~1ull, sent, received}, id};
-  gs_marker(id);
+  begin(id);
 }
 
 void AfterInit(int init_result) {
@@ -347,23 +453,56 @@ void AfterInit(int init_result) {
   int all_opened = 0;
   PMPI_Allreduce(&opened, &all_opened, 1, MPI_INT, MPI_MIN, g_private);
   if (!all_opened) return;  // the clock ping-pong needs every rank
+  // The on-the-fly compensation counts rank 0's calibrated overhead on every rank: the directory
+  // reader keeps rank 0's metadata, so that is the value the post-mortem compensation uses.
+  double overhead_ns = rec::AnalysisOverheadNs();
+  PMPI_Bcast(&overhead_ns, 1, MPI_DOUBLE, 0, g_private);
+  rec::AnalysisSetOverheadNs(overhead_ns);
   char rank_label[64];
   std::snprintf(rank_label, sizeof rank_label, "mpi.rank %d %d", g_world_rank, g_world_size);
   Mark(rank_label);
+  if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_shadow_world) != MPI_SUCCESS) g_shadow_world = MPI_COMM_NULL;
   {
     std::lock_guard<std::mutex> lock(g_comm_mutex);
-    if (FindComm(MPI_COMM_WORLD) == nullptr) AddComm(MPI_COMM_WORLD, "w");
+    CommEntry* world = FindComm(MPI_COMM_WORLD);
+    if (world == nullptr) world = &AddComm(MPI_COMM_WORLD, "w");
+    world->info.shadow = g_shadow_world;
   }
   SyncClocks("init");
   g_recording.store(true, std::memory_order_relaxed);
 }
 
+namespace {
+
+// At close, the on-the-fly totals over all ranks (every rank's metadata then holds them): the
+// longest critical path, the earliest first and latest last event. Raw clock values of different
+// ranks compare directly when they share one clock (one kernel: CLOCK_MONOTONIC or the TSC).
+void CombineOverRanks(rec::OnTheFlyRaw* t) {
+  int64_t max_values[3] = {t->max_cp_ticks, static_cast<int64_t>(t->max_last),
+                           -static_cast<int64_t>(t->min_first == UINT64_MAX ? INT64_MAX : t->min_first)};
+  PMPI_Allreduce(MPI_IN_PLACE, max_values, 3, MPI_INT64_T, MPI_MAX, g_private);
+  double compensated = t->max_compensated_end;
+  PMPI_Allreduce(MPI_IN_PLACE, &compensated, 1, MPI_DOUBLE, MPI_MAX, g_private);
+  unsigned long long unmatched = t->unmatched;
+  PMPI_Allreduce(MPI_IN_PLACE, &unmatched, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, g_private);
+  t->max_cp_ticks = max_values[0];
+  t->max_last = static_cast<uint64_t>(max_values[1]);
+  t->min_first = max_values[2] == -INT64_MAX ? UINT64_MAX : static_cast<uint64_t>(-max_values[2]);
+  t->max_compensated_end = compensated;
+  t->unmatched = unmatched;
+}
+
+}  // namespace
+
 void BeforeFinalize() {
   if (!Recording()) return;
   SyncClocks("finalize");
   g_recording.store(false, std::memory_order_relaxed);
+  rec::SetTotalsCombiner(CombineOverRanks);
   gs_trace_close();
+  rec::SetTotalsCombiner(nullptr);
   PMPI_Comm_free(&g_private);
+  if (g_shadow_world != MPI_COMM_NULL) PMPI_Comm_free(&g_shadow_world);
 }
 
 }  // namespace grainscope::mpi

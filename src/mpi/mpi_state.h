@@ -10,6 +10,12 @@
 //     non-overtaking rule per communicator, sender, receiver and tag);
 //   * a collective is a marker "mpi.coll <op> <communicator> <root world rank|-1> <bytes sent>
 //     <bytes received>" right after its region's begin; the region's end ends it;
+//   * every message and collective carries the on-the-fly state (record/onthefly.h: the running
+//     critical-path length and the overhead delay) on a shadow duplicate of its communicator: a
+//     24-byte PMPI_Send before the user's send, received after the user's receive completed (a
+//     collective: one PMPI_Allgather of the members' states on the shadow, before its region
+//     ends); at close, the totals are combined over all ranks (max critical path) into every
+//     rank's metadata;
 //   * communicators are markers "mpi.comm <id> <world ranks as ranges>", the rank and world size a
 //     marker "mpi.rank <rank> <size>", the clock offsets "mpi.clock <init|finalize> <offset ns>
 //     <local CLOCK_MONOTONIC ns> <best round trip ns> <measured offset ns>" (the offset is 0 for
@@ -34,6 +40,9 @@ struct CommInfo {
   uint32_t index = 0;   // into the table
   int size = 0;
   char id[48] = {};
+  // A duplicate carrying the on-the-fly piggybacks (same ranks, same tags: MPI's matching order
+  // is the user messages'); MPI_COMM_NULL for communicators the wrappers did not see created.
+  MPI_Comm shadow = MPI_COMM_NULL;
 };
 const CommInfo* LookupComm(MPI_Comm comm);
 // World rank of `rank` in `comm`, or -1 (MPI_PROC_NULL, MPI_ANY_SOURCE, unknown).
@@ -59,8 +68,12 @@ void TrackRecvRequest(MPI_Request request, MPI_Comm comm);
 // Called with the handle as it was before the completion call and the status it produced.
 void CompleteRequest(MPI_Request request, const MPI_Status& status);
 
-// A collective's begin marker (after the region's begin).
+// A collective's begin marker (after the region's begin). The call's region end (CallRegion)
+// then exchanges the on-the-fly state over the collective's members.
 void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received);
+// Ends the call's region: for a collective begun with RecordCollective, after carrying the
+// members' on-the-fly state to each other.
+void EndCall(gs_region* region);
 
 // MPI_Init / MPI_Finalize work, shared by the C and Fortran bindings.
 void AfterInit(int init_result);
@@ -73,7 +86,7 @@ class CallRegion {
     if (region_ != nullptr) gs_region_begin(region_);
   }
   ~CallRegion() {
-    if (region_ != nullptr) gs_region_end(region_);
+    if (region_ != nullptr) EndCall(region_);
   }
   CallRegion(const CallRegion&) = delete;
   CallRegion& operator=(const CallRegion&) = delete;

@@ -16,9 +16,12 @@ namespace gst = grainscope::gst;
 
 namespace {
 
-GS_ALWAYS_INLINE uint32_t RegionId(gs_region* region) {
-  const uint32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
-  return GS_LIKELY(id != 0) ? id : RegisterRegion(region);
+// A region's first event: registers it, then records the event. Out of line, so that the entry
+// points below stay leaf functions on the fast path (record/emit.h).
+template <ClockAt kAt>
+GS_NOINLINE void RegisterAndEmit(gs_region* region, uint8_t kind) {
+  const uint32_t id = RegisterRegion(region);
+  if (id != 0) Emit<kAt>(kind, id);
 }
 
 }  // namespace
@@ -26,14 +29,14 @@ GS_ALWAYS_INLINE uint32_t RegionId(gs_region* region) {
 extern "C" {
 
 GS_EXPORT void gs_region_begin(gs_region* region) {
-  const uint32_t id = RegionId(region);
-  if (GS_UNLIKELY(id == 0)) return;
+  const uint32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
+  if (GS_UNLIKELY(id == 0)) return RegisterAndEmit<ClockAt::kLast>(region, gst::kRecordRegionBegin);
   Emit<ClockAt::kLast>(gst::kRecordRegionBegin, id);
 }
 
 GS_EXPORT void gs_region_end(gs_region* region) {
-  const uint32_t id = RegionId(region);
-  if (GS_UNLIKELY(id == 0)) return;
+  const uint32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
+  if (GS_UNLIKELY(id == 0)) return RegisterAndEmit<ClockAt::kFirst>(region, gst::kRecordRegionEnd);
   Emit<ClockAt::kFirst>(gst::kRecordRegionEnd, id);
 }
 

@@ -41,15 +41,41 @@ GS_ALWAYS_INLINE void StoreRecord(gst::Record* p, uint64_t time, uint64_t kind_i
   std::memcpy(reinterpret_cast<char*>(p) + 8, &kind_id, 8);
 }
 
-template <ClockAt kAt>
-GS_ALWAYS_INLINE void Emit(uint8_t kind, uint32_t id) {
-  uint64_t t = 0;
-  if constexpr (kAt == ClockAt::kFirst) t = ReadClock();
+// The one-slot event when the fast path below cannot take it: the clock is not the TSC, or the
+// block is full (or the thread has no stream yet). `time` is the TSC value a clock-first event
+// has already read, 0 when the clock is still to be read. Out of line, so that the fast path is a
+// leaf: no stack frame, no saved registers, its only exits a return or a tail call to here.
+GS_NOINLINE inline void EmitSlow(uint8_t kind, uint32_t id, bool clock_first, uint64_t time) {
+  if (clock_first && time == 0) time = ReadClock();
   gst::Record* p = Reserve(1);
   if (GS_UNLIKELY(p == nullptr)) return;
-  if constexpr (kAt == ClockAt::kLast) t = ReadClock();
-  StoreRecord(p, t, gst::PackKindId(kind, 0, id));
+  if (!clock_first) time = ReadClock();
+  StoreRecord(p, time, gst::PackKindId(kind, 0, id));
   Commit(p, 1);
+}
+
+template <ClockAt kAt>
+GS_ALWAYS_INLINE void Emit(uint8_t kind, uint32_t id) {
+  constexpr bool kClockFirst = kAt == ClockAt::kFirst;
+#if GS_HAVE_TSC
+  if (GS_LIKELY(g_clock_is_tsc)) {
+    ThreadStream* s = t_stream;
+    uint64_t t = 0;
+    if constexpr (kClockFirst) t = __rdtsc();
+    gst::Record* p = s->cur.load(std::memory_order_relaxed);
+    // Signed: close and the crash handler set `end` to null under the owner (room < 0).
+    const auto room = static_cast<intptr_t>(reinterpret_cast<uintptr_t>(s->end.load(std::memory_order_relaxed)) -
+                                            reinterpret_cast<uintptr_t>(p));
+    if (GS_LIKELY(room >= static_cast<intptr_t>(sizeof(gst::Record)))) {
+      if constexpr (!kClockFirst) t = __rdtsc();
+      StoreRecord(p, t, gst::PackKindId(kind, 0, id));
+      s->cur.store(p + 1, std::memory_order_release);
+      return;
+    }
+    return EmitSlow(kind, id, kClockFirst, t);
+  }
+#endif
+  EmitSlow(kind, id, kClockFirst, 0);
 }
 
 template <ClockAt kAt>

@@ -48,7 +48,8 @@ uint32_t Backlog(const ThreadStream& s) {
 }
 
 // Writes every published block once; returns how many. A block is compressed only while the
-// flusher keeps up with its stream (no other block waiting): compression runs at a few hundred
+// flusher keeps up with its stream (less than the half ring an owner publishes between two
+// wake-ups waiting, stream.cc): compression runs at a few hundred
 // MB/s, a thread recording flat out produces more than 1 GB/s, and an owner that finds its ring
 // full has to write the block itself. Falling back to raw blocks keeps the program's cost low at
 // the price of a bigger file.
@@ -63,7 +64,7 @@ uint32_t WritePublished(void* context, void* scratch, size_t scratch_size) {
       uint32_t st = kFull;
       if (!block.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) continue;
       block.writer.store(self, std::memory_order_relaxed);
-      void* zstd = Backlog(s) == 0 ? context : nullptr;
+      void* zstd = Backlog(s) < s.block_count / 2 ? context : nullptr;
       if (!WriteBlock(block, g_slot, false, zstd, scratch, scratch_size)) {
         if (g_crashing.load(std::memory_order_relaxed)) {  // the crash handler will write it
           block.state.store(kFull, std::memory_order_release);

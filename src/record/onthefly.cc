@@ -19,12 +19,15 @@ namespace {
 // ---- totals over locations (folded at thread exit and at close: never on an event path) ------
 pthread_mutex_t g_totals_mutex = PTHREAD_MUTEX_INITIALIZER;
 double g_overhead_ticks = 0;  // the per-event overhead the post-mortem compensation also uses
+double g_overhead_ns = 0;
+double g_ticks_per_ns = 1;  // the start-up TSC rate estimate (1 for CLOCK_MONOTONIC)
 int64_t g_max_cp = 0;
 uint64_t g_min_first = UINT64_MAX;
 uint64_t g_max_last = 0;
 double g_max_compensated_end = 0;  // max over locations of (last event - delay), absolute ticks
 uint64_t g_unmatched = 0;
 OnTheFlyTotals g_last_totals;
+std::atomic<TotalsCombiner> g_combiner{nullptr};
 
 // Records written by the calling location so far (its own position in the stream).
 uint64_t SlotsSoFar(const ThreadStream& s) {
@@ -136,13 +139,20 @@ void AnalysisFinishLocation(LocationAnalysis& a, const gst::Record* block_data, 
   a.first_record = nullptr;
 }
 
-void AnalysisOpen(double overhead_ns, double nominal_ticks_per_ns) {
-  pthread_mutex_lock(&g_totals_mutex);
+// Caller holds g_totals_mutex.
+static void SetOverheadLocked(double overhead_ns) {
   // The post-mortem compensation reads the overhead from the metadata in whole ns: use the same.
   // It is written with two decimals and rounded half up to ns (analysis/compensate/compensate.cc).
   char text[64];
   std::snprintf(text, sizeof text, "%.2f", overhead_ns);
-  g_overhead_ticks = std::floor(std::strtod(text, nullptr) + 0.5) * nominal_ticks_per_ns;
+  g_overhead_ns = overhead_ns;
+  g_overhead_ticks = std::floor(std::strtod(text, nullptr) + 0.5) * g_ticks_per_ns;
+}
+
+void AnalysisOpen(double overhead_ns, double nominal_ticks_per_ns) {
+  pthread_mutex_lock(&g_totals_mutex);
+  g_ticks_per_ns = nominal_ticks_per_ns;
+  SetOverheadLocked(overhead_ns);
   g_max_cp = 0;
   g_min_first = UINT64_MAX;
   g_max_last = 0;
@@ -152,15 +162,35 @@ void AnalysisOpen(double overhead_ns, double nominal_ticks_per_ns) {
   FreeMailboxes();  // a previous trace's messages must not pair with this one's
 }
 
+double AnalysisOverheadNs() {
+  pthread_mutex_lock(&g_totals_mutex);
+  const double ns = g_overhead_ns;
+  pthread_mutex_unlock(&g_totals_mutex);
+  return ns;
+}
+
+void AnalysisSetOverheadNs(double overhead_ns) {
+  pthread_mutex_lock(&g_totals_mutex);
+  SetOverheadLocked(overhead_ns);
+  pthread_mutex_unlock(&g_totals_mutex);
+}
+
+void SetTotalsCombiner(TotalsCombiner combiner) { g_combiner.store(combiner, std::memory_order_release); }
+
 void AnalysisClose(double ns_per_tick, bool report) {
   pthread_mutex_lock(&g_totals_mutex);
+  OnTheFlyRaw raw{g_max_cp, g_min_first, g_max_last, g_max_compensated_end, g_unmatched};
+  pthread_mutex_unlock(&g_totals_mutex);
+  // Outside the lock: the combiner talks to other processes.
+  if (TotalsCombiner combine = g_combiner.load(std::memory_order_acquire)) combine(&raw);
   OnTheFlyTotals t;
-  if (g_min_first != UINT64_MAX) {
-    t.critical_path_ns = std::llround(static_cast<double>(g_max_cp) * ns_per_tick);
-    t.measured_ns = std::llround(static_cast<double>(g_max_last - g_min_first) * ns_per_tick);
-    t.compensated_ns = std::llround((g_max_compensated_end - static_cast<double>(g_min_first)) * ns_per_tick);
+  if (raw.min_first != UINT64_MAX) {
+    t.critical_path_ns = std::llround(static_cast<double>(raw.max_cp_ticks) * ns_per_tick);
+    t.measured_ns = std::llround(static_cast<double>(raw.max_last - raw.min_first) * ns_per_tick);
+    t.compensated_ns = std::llround((raw.max_compensated_end - static_cast<double>(raw.min_first)) * ns_per_tick);
   }
-  t.unmatched_receives = g_unmatched;
+  t.unmatched_receives = raw.unmatched;
+  pthread_mutex_lock(&g_totals_mutex);
   g_last_totals = t;
   pthread_mutex_unlock(&g_totals_mutex);
   if (report) {

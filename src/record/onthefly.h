@@ -30,6 +30,8 @@
 #include "format/gst/gst_format.h"
 #include "record/visibility.h"
 
+struct gs_region;
+
 namespace grainscope::record {
 
 // What a message carries: the sender's state at its send-begin.
@@ -84,6 +86,40 @@ GS_EXPORT Piggyback PiggybackForSend(uint64_t send_begin_time);
 GS_EXPORT void NoteReceiveBegin(uint64_t recv_begin_time);
 // `message` null: nothing was piggybacked (a receive without a matching send).
 GS_EXPORT void ApplyReceivedPiggyback(const Piggyback* message, uint64_t recv_end_time);
+
+// --- carried messages (record/carried.cc): for a layer that moves the Piggyback itself between
+// processes (libgrainscope-mpi). The records are the thread API's; the bookkeeping follows the
+// .gst directory reader, which makes one event of a send and of a receive and consumes labels.
+struct CarriedTimes {
+  uint64_t segment_begin = 0;  // time of the location's previous event (where the blocking began)
+  uint64_t time = 0;           // the record's time; 0: nothing was recorded
+};
+// Send begin + end at one time (a kSend event); returns the time for PiggybackForSend, or 0.
+GS_EXPORT uint64_t CarriedSend(uint32_t name, uint64_t bytes, int32_t peer);
+// Receive begin + end at one time (a kRecv event); then NoteReceiveBegin(segment_begin) and
+// ApplyReceivedPiggyback(..., time) once the sender's Piggyback has arrived.
+GS_EXPORT CarriedTimes CarriedReceive(uint32_t name, uint64_t bytes, int32_t peer);
+// A marker the reader consumes (not an event), stamped with the previous record's time.
+GS_EXPORT void CarriedLabel(uint32_t label);
+// A marker that is an event (a collective's begin), and a region end; both return their time.
+GS_EXPORT uint64_t MarkerTimed(uint32_t label);
+GS_EXPORT uint64_t RegionEndTimed(struct gs_region* region);
+
+// The on-the-fly totals of one process before conversion to ns, and a hook that combines them
+// with other processes' (libgrainscope-mpi: over all ranks) at close, before they are written.
+struct OnTheFlyRaw {
+  int64_t max_cp_ticks = 0;
+  uint64_t min_first = UINT64_MAX;  // raw clock
+  uint64_t max_last = 0;
+  double max_compensated_end = 0;   // raw clock
+  uint64_t unmatched = 0;
+};
+using TotalsCombiner = void (*)(OnTheFlyRaw* totals);
+// The per-event overhead the delay x counts (the trace's calibration, set at open). Processes
+// whose traces are read as one (MPI ranks) use one value: the one the reader keeps (rank 0's).
+GS_EXPORT double AnalysisOverheadNs();
+GS_EXPORT void AnalysisSetOverheadNs(double overhead_ns);
+GS_EXPORT void SetTotalsCombiner(TotalsCombiner combiner);  // nullptr: none
 
 // The thread API's in-process mailboxes, keyed by message name id.
 void MailboxPost(uint32_t name, const Piggyback& p);

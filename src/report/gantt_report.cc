@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/render.h"
+#include "report/svg.h"
 
 namespace grainscope {
 namespace {
@@ -108,8 +109,9 @@ Result<std::string> RenderGantt(const Trace& t, const std::vector<GanttLane>& la
     case OutputFormat::kJson: return GanttJson(t, lanes);
     case OutputFormat::kCsv: return GanttCsv(t, lanes);
     case OutputFormat::kSeed: return GanttSeed(t, lanes, o.unit_ns);
+    case OutputFormat::kSvg: return GanttSvg(t, lanes, "Gantt chart: " + o.source);
     default:
-      return InvalidArgument(fmt::format("gantt has no {} output (use text, json, csv or seed)",
+      return InvalidArgument(fmt::format("gantt has no {} output (use text, json, csv, seed or svg)",
                                          OutputFormatName(o.format)));
   }
 }

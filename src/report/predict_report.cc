@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/render.h"
+#include "report/svg.h"
 
 namespace grainscope {
 namespace {
@@ -76,8 +77,9 @@ Result<std::string> RenderPrediction(const Prediction& p, const RenderOptions& o
   switch (o.format) {
     case OutputFormat::kText: return PredictionText(p, o);
     case OutputFormat::kJson: return PredictionJson(p);
+    case OutputFormat::kSvg: return SpeedupSvg(p, "Projected speedup: " + o.source);
     default:
-      return InvalidArgument(fmt::format("predict has no {} output (use text or json)", OutputFormatName(o.format)));
+      return InvalidArgument(fmt::format("predict has no {} output (use text, json or svg)", OutputFormatName(o.format)));
   }
 }
 

@@ -12,6 +12,7 @@ std::optional<OutputFormat> ParseOutputFormat(std::string_view name) {
   if (name == "csv") return OutputFormat::kCsv;
   if (name == "seed") return OutputFormat::kSeed;
   if (name == "dot") return OutputFormat::kDot;
+  if (name == "svg") return OutputFormat::kSvg;
   return std::nullopt;
 }
 
@@ -22,6 +23,7 @@ std::string_view OutputFormatName(OutputFormat f) {
     case OutputFormat::kCsv: return "csv";
     case OutputFormat::kSeed: return "seed";
     case OutputFormat::kDot: return "dot";
+    case OutputFormat::kSvg: return "svg";
   }
   return "?";
 }

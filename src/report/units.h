@@ -10,7 +10,7 @@
 
 namespace grainscope {
 
-enum class OutputFormat { kText, kJson, kCsv, kSeed, kDot };
+enum class OutputFormat { kText, kJson, kCsv, kSeed, kDot, kSvg };
 std::optional<OutputFormat> ParseOutputFormat(std::string_view name);
 std::string_view OutputFormatName(OutputFormat f);
 

@@ -20,6 +20,7 @@ import argparse
 import difflib
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -89,7 +90,8 @@ def run_case(binary, name, update):
             failed = True
             print(f"FAIL {name}: {path} should {'exist' if must_exist else 'not exist'}")
         if must_exist and os.path.exists(path):
-            os.remove(path)  # outputs are regenerated on every run
+            # outputs are regenerated on every run (a .gst output of an MPI trace is a directory)
+            shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
     leftovers = [f for f in os.listdir(case) if ".tmp." in f]
     if leftovers:
         failed = True

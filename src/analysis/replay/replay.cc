@@ -21,12 +21,13 @@ class WhatIfModel {
               std::vector<double> region_speed, std::vector<uint8_t> removed)
       : g_(g), t_(g.trace()), w_(w), location_speed_(std::move(location_speed)),
         region_speed_(std::move(region_speed)), removed_(std::move(removed)), comm_(CommRoles(g.trace())),
-        measured_(g), state_(g.location_count()) {}
+        plain_(IsPlain(location_speed_, region_speed_, removed_)), measured_(g), state_(g.location_count()) {}
 
   TimeNs Start(LocationId l) const {
     const EventColumns& ev = t_.events(l);
     State& s = state_[l.value];
     s.frames.clear();
+    s.comm.clear();
     return ev.time[0] - t_.start_ns();
   }
 
@@ -38,7 +39,11 @@ class WhatIfModel {
   TimeNs ModelledSegment(LocationId l, EventIndex e, bool blocking) const {
     const EventColumns& ev = t_.events(l);
     State& s = state_[l.value];
-    Apply(s, ev.kind[e - 1], ev.arg[e - 1]);
+    if (plain_) {
+      ApplyPlain(s, ev.kind[e - 1], ev.arg[e - 1]);
+    } else {
+      Apply(s, ev.kind[e - 1], ev.arg[e - 1]);
+    }
     const TimeNs d = ev.time[e] - ev.time[e - 1];
     if (blocking) {
       // The measured work after the partner was ready; none if that edge is modelled.
@@ -46,13 +51,13 @@ class WhatIfModel {
                                                            : !w_.collective.measured;
       return modelled ? 0 : d - measured_.Wait(l, e);
     }
+    if (plain_) {  // no speed factors, nothing removed: only "inside a communication call?" matters
+      const RegionRole comm = s.comm.empty() ? RegionRole::kFunction : s.comm.back();
+      return comm == RegionRole::kFunction ? d : CommunicationSegment(comm, ev, e, d);
+    }
     if (s.removed > 0) return 0;
     const Frame* top = s.frames.empty() ? nullptr : &s.frames.back();
-    if (top != nullptr && top->comm != RegionRole::kFunction) {  // inside a communication call
-      if (top->comm == RegionRole::kCollective) return w_.collective.measured ? d : 0;
-      if (w_.network.kind == NetworkKind::kMeasured) return d;
-      return ev.kind[e] == EventKind::kSend ? w_.network.SendOverhead(t_.messages().bytes[ev.arg[e]]) : 0;
-    }
+    if (top != nullptr && top->comm != RegionRole::kFunction) return CommunicationSegment(top->comm, ev, e, d);
     const double speed = location_speed_[l.value] * (top != nullptr ? top->speed : 1.0);
     return speed == 1.0 ? d : static_cast<TimeNs>(std::llround(static_cast<double>(d) / speed));
   }
@@ -83,7 +88,34 @@ class WhatIfModel {
   struct State {
     std::vector<Frame> frames;
     int removed = 0;  // open removed regions
+    std::vector<RegionRole> comm;  // plain models: the open communication calls' roles only
   };
+
+  // A segment inside a communication call of role `comm`, ending at event e, measured d.
+  TimeNs CommunicationSegment(RegionRole comm, const EventColumns& ev, EventIndex e, TimeNs d) const {
+    if (comm == RegionRole::kCollective) return w_.collective.measured ? d : 0;
+    if (w_.network.kind == NetworkKind::kMeasured) return d;
+    return ev.kind[e] == EventKind::kSend ? w_.network.SendOverhead(t_.messages().bytes[ev.arg[e]]) : 0;
+  }
+
+  // Apply's bookkeeping when nothing is sped up or removed: only communication calls are
+  // tracked (a region nested in one inherits its role, so entering it changes nothing), which
+  // spares a frame per ordinary region on the replay's hot path.
+  void ApplyPlain(State& s, EventKind kind, uint32_t arg) const {
+    if (kind == EventKind::kEnter) {
+      if (comm_[arg] != RegionRole::kFunction) s.comm.push_back(comm_[arg]);
+    } else if (kind == EventKind::kLeave) {
+      if (comm_[arg] != RegionRole::kFunction && !s.comm.empty()) s.comm.pop_back();
+    }
+  }
+
+  static bool IsPlain(const std::vector<double>& location_speed, const std::vector<double>& region_speed,
+                      const std::vector<uint8_t>& removed) {
+    auto one = [](double f) { return f == 1.0; };
+    return std::all_of(location_speed.begin(), location_speed.end(), one) &&
+           std::all_of(region_speed.begin(), region_speed.end(), one) &&
+           std::none_of(removed.begin(), removed.end(), [](uint8_t r) { return r != 0; });
+  }
 
   void Apply(State& s, EventKind kind, uint32_t arg) const {
     if (kind == EventKind::kEnter) {
@@ -113,6 +145,7 @@ class WhatIfModel {
   std::vector<double> region_speed_;
   std::vector<uint8_t> removed_;
   std::vector<RegionRole> comm_;
+  bool plain_;
   MeasuredWaits measured_;
   mutable std::vector<State> state_;  // per location; the forward sweep calls Segment in order
 };
@@ -197,8 +230,6 @@ Result<ReplayResult> Replay(const Trace& t, const WhatIf& w, bool check_identity
   if (!w.identity()) {
     GS_ASSIGN_OR_RETURN(what_if, RunModel(g, w));
   }
-  r.times.resize(what_if.value.size());
-  for (size_t i = 0; i < r.times.size(); ++i) r.times[i] = t.start_ns() + what_if.value[i];
   for (uint32_t l = 0; l < g.location_count(); ++l) {
     const LocationId loc(l);
     const size_t n = t.events(loc).size();
@@ -210,6 +241,9 @@ Result<ReplayResult> Replay(const Trace& t, const WhatIf& w, bool check_identity
     r.predicted_ns = std::max(r.predicted_ns, lr.predicted_ns);
     r.locations.push_back(lr);
   }
+  // The absolute replayed times, in place: one pass, no second array to clear.
+  r.times = std::move(what_if.value);
+  for (TimeNs& v : r.times) v += t.start_ns();
   return r;
 }
 

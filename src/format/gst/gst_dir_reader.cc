@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "base/progress.h"
 #include "format/gst/gst_mpi_labels.h"
 #include "format/gst/gst_reader.h"
 #include "format/limits.h"
@@ -58,19 +60,6 @@ RegionRole MpiRole(std::string_view name, RegionRole fallback) {
     if (name == c) return RegionRole::kCollective;
   }
   return RegionRole::kPointToPoint;
-}
-
-CollectiveOp OpOf(std::string_view op) {
-  if (op == "barrier") return CollectiveOp::kBarrier;
-  if (op == "bcast") return CollectiveOp::kBroadcast;
-  if (op == "reduce") return CollectiveOp::kReduce;
-  if (op == "allreduce") return CollectiveOp::kAllreduce;
-  if (op == "gather") return CollectiveOp::kGather;
-  if (op == "scatter") return CollectiveOp::kScatter;
-  if (op == "allgather") return CollectiveOp::kAllgather;
-  if (op == "alltoall") return CollectiveOp::kAlltoall;
-  if (op == "scan") return CollectiveOp::kScan;
-  return CollectiveOp::kOther;
 }
 
 // One side (send or receive) of a message as a file recorded it.
@@ -280,7 +269,7 @@ class Merger {
             }
             const uint32_t k = sequence[coll->comm]++;
             auto [it, added] = collectives_.try_emplace(std::make_pair(coll->comm, k));
-            if (added) it->second = builder_.AddCollective(OpOf(coll->op), c->second, RankLocation(coll->root));
+            if (added) it->second = builder_.AddCollective(gst::MpiCollOp(coll->op), c->second, RankLocation(coll->root));
             builder_.CollBegin(loc, time, it->second, coll->sent, coll->received);
             open_collective = it->second;
             break;
@@ -384,7 +373,20 @@ Result<Trace> ReadGstDirectory(const std::string& path) {
   std::vector<RankFile> files;
   std::vector<std::string> unreadable;
   Status first_error;
+  // Progress in bytes over all rank files: each file's reader reports its own offsets on top of
+  // the bytes of the files before it.
+  std::vector<uint64_t> sizes;
   for (const std::string& p : paths) {
+    std::error_code ec;
+    const uint64_t size = fs::file_size(p, ec);
+    sizes.push_back(ec ? 0 : size);
+  }
+  progress::Begin("reading", std::accumulate(sizes.begin(), sizes.end(), uint64_t{0}));
+  uint64_t before = 0;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const std::string& p = paths[i];
+    progress::SetBase(before);
+    before += sizes[i];
     auto t = ReadGstFile(p);
     if (!t.ok()) {
       // A rank killed while its file was being created (mpirun kills the others when one rank

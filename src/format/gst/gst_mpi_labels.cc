@@ -1,6 +1,7 @@
 #include "format/gst/gst_mpi_labels.h"
 
 #include <charconv>
+#include <utility>
 
 namespace grainscope::gst {
 namespace {
@@ -94,6 +95,30 @@ std::optional<MpiMessageName> ParseMpiMessageName(std::string_view name) {
   }
   m.comm = std::string(f[1]);
   return m;
+}
+
+namespace {
+
+constexpr std::pair<std::string_view, CollectiveOp> kCollOps[] = {
+    {"barrier", CollectiveOp::kBarrier},     {"bcast", CollectiveOp::kBroadcast}, {"reduce", CollectiveOp::kReduce},
+    {"allreduce", CollectiveOp::kAllreduce}, {"gather", CollectiveOp::kGather},   {"scatter", CollectiveOp::kScatter},
+    {"allgather", CollectiveOp::kAllgather}, {"alltoall", CollectiveOp::kAlltoall}, {"scan", CollectiveOp::kScan},
+};
+
+}  // namespace
+
+CollectiveOp MpiCollOp(std::string_view name) {
+  for (const auto& [n, op] : kCollOps) {
+    if (n == name) return op;
+  }
+  return CollectiveOp::kOther;
+}
+
+std::string_view MpiCollOpName(CollectiveOp op) {
+  for (const auto& [n, o] : kCollOps) {
+    if (o == op) return n;
+  }
+  return "other";
 }
 
 }  // namespace grainscope::gst

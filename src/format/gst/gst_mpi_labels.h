@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/trace.h"
+
 namespace grainscope::gst {
 
 struct MpiRankLabel { int rank = 0; int size = 0; };
@@ -29,5 +31,10 @@ std::optional<MpiCommLabel> ParseMpiComm(std::string_view label);
 std::optional<MpiClockLabel> ParseMpiClock(std::string_view label);
 std::optional<MpiCollLabel> ParseMpiColl(std::string_view label);
 std::optional<MpiMessageName> ParseMpiMessageName(std::string_view name);
+
+// The operation names of "mpi.coll" labels ("bcast", "allreduce", ...) and the model's operations,
+// both ways (unknown names are kOther, kOther and kReduceScatter are "other").
+CollectiveOp MpiCollOp(std::string_view name);
+std::string_view MpiCollOpName(CollectiveOp op);
 
 }  // namespace grainscope::gst

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "base/progress.h"
 #include "format/gst/gst_chunks.h"
 #include "format/gst/gst_format.h"
 #include "format/limits.h"
@@ -219,6 +220,7 @@ class GstTraceBuilder {
         break;
       }
       GS_RETURN_IF_ERROR(DecodeBlock(s, static_cast<uint32_t>(b)));
+      progress::Advance(blocks[b].chunk_offset);
     }
     return OkStatus();
   }

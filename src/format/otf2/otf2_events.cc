@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "base/progress.h"
 #include "format/otf2/otf2_common.h"
 
 namespace grainscope::otf2 {
@@ -445,7 +446,9 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
   }
   OTF2_EvtReaderCallbacks* callbacks = NewCallbacks();
   Status status;
+  progress::Begin("reading locations", n);
   for (size_t l = 0; l < n && status.ok(); ++l) {
+    progress::Advance(l);
     LocationReader loc{&state, static_cast<uint32_t>(l), &out->locations[l]};
     const uint64_t expected = defs.location_event_counts[l];
     if (expected < (uint64_t{1} << 32)) {

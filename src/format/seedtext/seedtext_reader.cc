@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "base/numbers.h"
+#include "base/progress.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -117,6 +118,7 @@ class SeedTextParser {
       std::string_view text = content_.substr(pos, nl - pos);
       pos = nl + 1;
       ++line;
+      if (line % 65536 == 0) progress::Advance(pos);
       GS_RETURN_IF_ERROR(ParseLine(text, line));
     }
     if (skipped_ > 0) {

@@ -1,0 +1,124 @@
+// `grainscope html TRACE -o report.html`: every view of one trace on one offline page
+// (report/html_report.h, docs/html.md).
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "analysis/critpath/critpath.h"
+#include "analysis/profile/profile.h"
+#include "analysis/summary/summary.h"
+#include "analysis/waits/characterize.h"
+#include "base/progress.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "format/trace_reader.h"
+#include "report/html_report.h"
+#include "schedule/portfolio.h"
+#include "schedule/predict.h"
+
+namespace grainscope::cli {
+namespace {
+
+struct HtmlOptions {
+  std::string trace;
+  std::string input_format = "auto";
+  std::string output;
+  std::vector<std::string> actual;
+  std::string processors;  // empty: 1..2P, and only for task graphs of at most kAutoPredictTasks grains
+  std::string heuristic = "best";
+};
+
+// Without -p or --actual the page projects the speedup only for graphs this small: the
+// schedulers' cost grows with the graph, and the page should come quickly.
+constexpr size_t kAutoPredictTasks = 20'000;
+
+uint32_t GrainLanes(const ExecutionProfile* p) {
+  uint32_t n = 0;
+  if (p)
+    for (const ProcessorProfile& proc : p->processors) n += proc.busy_ns > 0;
+  return n;
+}
+
+Status RunHtml(const HtmlOptions& o) {
+  std::optional<std::pair<uint32_t, uint32_t>> range;
+  if (!o.processors.empty()) {
+    range = ParseProcessorRange(o.processors);
+    if (!range) return InvalidArgument(fmt::format("-p expects N or A..B processors, got '{}'", o.processors));
+  }
+  GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o.trace, o.input_format));
+  std::vector<Trace> others;
+  for (const std::string& file : o.actual) {
+    GS_ASSIGN_OR_RETURN(Trace t, ReadTrace(file, o.input_format));
+    others.push_back(std::move(t));
+  }
+  HtmlReportInputs in;
+  in.source = o.trace;
+  in.trace = &trace;
+  progress::Begin("summary and profile", 0);
+  const TraceSummary summary = Summarize(trace);
+  in.summary = &summary;
+  Result<ExecutionProfile> profile = ComputeProfile(trace);
+  if (profile.ok()) in.profile = &*profile;
+  else in.notes.push_back("EPA report: " + profile.status().message());
+  progress::Begin("critical path", 0);
+  Result<CriticalPath> path = ComputeCriticalPath(trace);
+  if (path.ok()) in.critical_path = &*path;
+  else in.notes.push_back("critical path: " + path.status().message());
+  progress::Begin("wait states", 0);
+  const CallSites calls = FindCallSites(trace);
+  const WaitStates waits = FindWaitStates(trace, calls);
+  const Characterization characterization = Characterize(trace, calls, waits);
+  in.waits = &waits;
+  in.characterization = &characterization;
+
+  progress::Begin("speedup projection", 0);
+  Result<Prediction> prediction = InvalidArgument("not computed");
+  size_t grains = 0;
+  if (profile.ok())
+    for (const ProcessorProfile& p : profile->processors) grains += p.grains.size();
+  if (range || !o.actual.empty() || (grains > 0 && grains <= kAutoPredictTasks)) {
+    const uint32_t lanes = std::max<uint32_t>(1, GrainLanes(in.profile));
+    const auto [from, to] = range ? *range : std::pair<uint32_t, uint32_t>{1, std::min<uint32_t>(64, 2 * lanes)};
+    std::vector<NamedTrace> actual;
+    for (size_t i = 0; i < others.size(); ++i) actual.push_back(NamedTrace{o.actual[i], &others[i]});
+    prediction = Predict(NamedTrace{o.trace, &trace}, actual, *ParseHeuristic(o.heuristic), from, to, PortfolioOptions{});
+    if (prediction.ok()) in.prediction = &*prediction;
+    else in.notes.push_back("speedup projection: " + prediction.status().message());
+  } else if (grains > kAutoPredictTasks) {
+    in.notes.push_back(fmt::format("speedup projection: skipped for {} grains (pass -p or --actual to compute it)",
+                                   grains));
+  }
+  progress::Begin("writing the page", 0);
+  GS_ASSIGN_OR_RETURN(std::string page, RenderHtmlReport(in));
+  return Emit(page, o.output);
+}
+
+}  // namespace
+
+CommandBody AddHtmlCommand(CLI::App& app) {
+  auto o = std::make_shared<HtmlOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "html", "One self-contained HTML page (works offline) with every view of the trace: the Gantt chart "
+              "(zoom, pan, selection, lane filter; messages, wait states and the critical path drawn on it), "
+              "the EPA report, the critical-path profile, the wait states and the projected speedup");
+  cmd->add_option("TRACE", o->trace, "Trace file to read")->required();
+  std::vector<std::string> inputs;
+  for (std::string_view f : ReadableFormats()) inputs.emplace_back(f);
+  cmd->add_option("--input-format", o->input_format, "Format of TRACE (default: detected from its content)")
+      ->check(CLI::IsMember(inputs));
+  cmd->add_option("-o,--output", o->output,
+                  "Write the page to this file instead of stdout (atomically: a temporary file, then a rename)");
+  cmd->add_option("--actual", o->actual,
+                  "Trace of the same program run on another processor count, shown against the projected speedup "
+                  "(repeatable)");
+  cmd->add_option("-p,--processors", o->processors,
+                  "Processor counts to project: N (1..N) or A..B (default: 1..2x the processors that ran grains, "
+                  "for task graphs of at most 20000 grains)");
+  cmd->add_option("--heuristic", o->heuristic, "Scheduling heuristic (see `grainscope schedule --help`)")
+      ->check(CLI::IsMember({"hlfet", "etf", "mcp", "heft", "dsc", "exact", "best"}))
+      ->capture_default_str();
+  cmd->footer(std::string(kExitCodesHelp));
+  return [o] { return Run("html", [&]() -> Status { return RunHtml(*o); }); };
+}
+
+}  // namespace grainscope::cli

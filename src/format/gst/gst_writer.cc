@@ -1,0 +1,432 @@
+#include "format/gst/gst_writer.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/file.h"
+#include "format/gst/gst_format.h"
+#include "format/gst/gst_mpi_labels.h"
+
+namespace grainscope {
+namespace {
+
+namespace fs = std::filesystem;
+namespace g = gst;
+
+// Records per event block, as the recording runtime writes them (src/record/stream.h).
+constexpr size_t kBlockRecords = 4096;
+
+template <typename T>
+std::string_view BytesOf(const T& value) {
+  return {reinterpret_cast<const char*>(&value), sizeof value};
+}
+
+// One .gst file being built in memory: header, definitions, per-stream event blocks, end chunk.
+class GstImage {
+ public:
+  // `zero_raw`: the raw clock value of trace time 0 (>= 0, so no written time is negative).
+  GstImage(uint32_t streams, uint64_t zero_raw) : streams_(streams) {
+    g::FileHeader h{};
+    std::memcpy(h.magic, g::kMagic, sizeof h.magic);
+    h.version_major = g::kVersionMajor;
+    h.version_minor = g::kVersionMinor;
+    h.header_size = sizeof h;
+    h.record_size = sizeof(g::Record);
+    bytes_.append(BytesOf(h));
+    const g::ClockSample clock{g::kClockMonotonic, 0, zero_raw, static_cast<int64_t>(zero_raw), 1.0};
+    Chunk(g::kChunkClock, BytesOf(clock));
+  }
+
+  void Chunk(uint32_t type, std::string_view payload, uint32_t stream = 0, uint32_t sequence = 0) {
+    const auto size = static_cast<uint32_t>(payload.size());
+    g::ChunkHeader h{type, 0, size, size, stream, sequence};
+    g::SealChunkHeader(h, payload.data());
+    bytes_.append(BytesOf(h));
+    bytes_.append(payload);
+  }
+
+  // The framing of one event block: the only place that writes one (checksums: Chunk).
+  void EventBlock(uint32_t stream, uint32_t sequence, std::span<const g::Record> records) {
+    Chunk(g::kChunkEventBlock,
+          {reinterpret_cast<const char*>(records.data()), records.size_bytes()}, stream, sequence);
+  }
+
+  uint32_t String(std::string_view s) {
+    auto [it, added] = strings_.try_emplace(std::string(s), static_cast<uint32_t>(strings_.size() + 1));
+    if (added) {
+      const g::StringDef d{it->second, static_cast<uint32_t>(s.size())};
+      Chunk(g::kChunkStringDef, std::string(BytesOf(d)).append(s));
+    }
+    return it->second;
+  }
+
+  void RegionDef(uint32_t id, const Region& region, std::string_view name) {
+    uint8_t role = g::kRoleCommunication;
+    if (region.role == RegionRole::kGrain) role = g::kRoleGrain;
+    if (region.role == RegionRole::kFunction) role = g::kRoleFunction;
+    if (region.role == RegionRole::kOther) role = g::kRoleOther;
+    const g::RegionDef d{id, role, {0, 0, 0}, region.external_id, 0, static_cast<uint32_t>(name.size()), 0, 0};
+    Chunk(g::kChunkRegionDef, std::string(BytesOf(d)).append(name));
+  }
+
+  void LocationDef(uint32_t stream, std::string_view name) {
+    const g::LocationDef d{0, stream, static_cast<uint32_t>(name.size())};
+    Chunk(g::kChunkLocationDef, std::string(BytesOf(d)).append(name), stream);
+  }
+
+  void Metadata(const std::vector<std::pair<std::string, std::string>>& entries) {
+    if (entries.empty()) return;
+    std::string payload;
+    for (const auto& [key, value] : entries) {
+      for (const std::string* s : {&key, &value}) {
+        payload.append(BytesOf(static_cast<uint32_t>(s->size())));
+        payload.append(*s);
+      }
+    }
+    Chunk(g::kChunkMetadata, payload);
+  }
+
+  // Appends a record (and its message slot) to `stream`; a record never straddles two blocks.
+  void Record(uint32_t stream, uint64_t raw, uint8_t kind, uint32_t id, const g::MessageSlot* slot = nullptr) {
+    Stream& s = streams_[stream];
+    if (s.block.size() + (slot ? 2 : 1) > kBlockRecords) Flush(stream);
+    s.block.push_back(g::Record{raw, kind, static_cast<uint8_t>(slot ? 1 : 0), 0, id});
+    if (slot != nullptr) {
+      g::Record r;
+      std::memcpy(&r, slot, sizeof r);
+      s.block.push_back(r);
+    }
+  }
+
+  // Flushes every stream's last block and ends the file.
+  std::string& Finish() {
+    for (uint32_t s = 0; s < streams_.size(); ++s) Flush(s);
+    const g::EndOfTrace end{0, g::kEndExit, 0, static_cast<uint32_t>(streams_.size()), 0};
+    Chunk(g::kChunkEnd, BytesOf(end));
+    return bytes_;
+  }
+
+ private:
+  struct Stream {
+    std::vector<g::Record> block;
+    uint32_t sequence = 0;
+  };
+  void Flush(uint32_t stream) {
+    Stream& s = streams_[stream];
+    if (s.block.empty()) return;
+    EventBlock(stream, s.sequence++, s.block);
+    s.block.clear();
+  }
+
+  std::string bytes_;
+  std::unordered_map<std::string, uint32_t> strings_;
+  std::vector<Stream> streams_;
+};
+
+bool IsHelper(const Trace& t, uint32_t region, std::string_view name) {
+  const Region& r = t.regions()[region];
+  return r.role == RegionRole::kPointToPoint && r.external_id == -1 && t.str(r.name) == name;
+}
+
+
+// Metadata the readers add themselves; written back they would appear twice.
+bool ReaderMadeKey(std::string_view key) {
+  return key == "gst_version" || key == "dropped_events" || key == "end" || key == "clock_origin_monotonic_ns" ||
+         key == "mpi_ranks" || key == "gst_omitted_events" || key.starts_with("rank ");
+}
+
+uint64_t OmittedEvents(const Trace& t, bool rank_directory) {
+  uint64_t n = 0;
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    for (EventKind k : t.events(LocationId(l)).kind) {
+      const bool coll = k == EventKind::kCollBegin || k == EventKind::kCollEnd;
+      n += k == EventKind::kSendComplete || k == EventKind::kRecvPost || (coll && !rank_directory);
+    }
+  }
+  return n;
+}
+
+// Writes the events of the trace's locations into streams of GstImages. The two shapes differ in
+// how a message is named, what its slot's peer is, and whether collectives are markers.
+class Encoder {
+ public:
+  Encoder(const Trace& t, bool rank_directory, std::vector<uint32_t> rank_of_location)
+      : t_(t), rank_directory_(rank_directory), rank_(std::move(rank_of_location)) {
+    zero_ = std::min({TimeNs{0}, t.start_ns(), t.origin_ns()});
+    region_def_.assign(t.regions().size(), 0);
+    for (uint32_t r = 0; r < t.regions().size(); ++r) {
+      if (!IsHelper(t, r, "send") && !IsHelper(t, r, "receive")) region_def_[r] = r + 1;
+    }
+    for (uint32_t c = 0; c < t.communicators().size(); ++c) {
+      const std::string_view name = t.str(t.communicators()[c].name);
+      std::string id = fmt::format("c{}", c);
+      if (name == "MPI_COMM_WORLD") id = "w";
+      if (name.starts_with("comm ") && name.size() > 5 && name.find_first_of(" \t", 5) == std::string_view::npos) {
+        id = std::string(name.substr(5));
+      }
+      comm_id_.push_back(std::move(id));
+    }
+  }
+
+  uint64_t Raw(TimeNs t) const { return static_cast<uint64_t>(t - zero_); }
+  uint64_t ZeroRaw() const { return static_cast<uint64_t>(-zero_); }
+
+  void Definitions(GstImage& img) const {
+    for (uint32_t r = 0; r < t_.regions().size(); ++r) {
+      if (region_def_[r] != 0) img.RegionDef(region_def_[r], t_.regions()[r], t_.str(t_.regions()[r].name));
+    }
+  }
+
+  // The "mpi.rank" and "mpi.comm" labels of a rank file, at `time`.
+  void RankLabels(GstImage& img, uint32_t stream, uint32_t rank, uint32_t ranks, uint64_t raw) const {
+    img.Record(stream, raw, g::kRecordMarker, img.String(fmt::format("mpi.rank {} {}", rank, ranks)));
+    for (uint32_t c = 0; c < t_.communicators().size(); ++c) {
+      std::string members;
+      for (LocationId m : t_.communicators()[c].members) {
+        members += fmt::format("{}{}", members.empty() ? "" : ",", rank_[m.value]);
+      }
+      if (members.empty()) continue;
+      img.Record(stream, raw, g::kRecordMarker, img.String(fmt::format("mpi.comm {} {}", comm_id_[c], members)));
+    }
+  }
+
+  void Events(GstImage& img, uint32_t stream, LocationId l) {
+    const EventColumns& ev = t_.events(l);
+    struct Open {
+      enum { kPlain, kSendHelper, kRecvHelper, kDropped } what;
+      uint32_t pending;  // send helper: the send's name once sent; receive helper: its message
+    };
+    std::vector<Open> open;
+    for (size_t i = 0; i < ev.size(); ++i) {
+      const uint64_t raw = Raw(ev.time[i]);
+      const uint32_t arg = ev.arg[i];
+      switch (ev.kind[i]) {
+        case EventKind::kEnter:
+          if (IsHelper(t_, arg, "send")) {
+            open.push_back({Open::kSendHelper, 0});
+          } else if (IsHelper(t_, arg, "receive")) {
+            const uint32_t m = ReceiveInside(ev, i);
+            if (m == kNone) {
+              open.push_back({Open::kDropped, 0});
+            } else {
+              img.Record(stream, raw, g::kRecordRecvBegin, Name(img, m));
+              open.push_back({Open::kRecvHelper, m});
+            }
+          } else {
+            img.Record(stream, raw, g::kRecordRegionBegin, region_def_[arg]);
+            open.push_back({Open::kPlain, 0});
+          }
+          break;
+        case EventKind::kLeave: {
+          const Open o = open.back();
+          open.pop_back();
+          if (o.what == Open::kPlain) img.Record(stream, raw, g::kRecordRegionEnd, region_def_[arg]);
+          if (o.what == Open::kSendHelper && o.pending != 0) img.Record(stream, raw, g::kRecordSendEnd, o.pending);
+          break;
+        }
+        case EventKind::kSend: {
+          const uint32_t name = Name(img, arg);
+          const g::MessageSlot slot = Slot(arg, true);
+          img.Record(stream, raw, g::kRecordSendBegin, name, &slot);
+          if (!open.empty() && open.back().what == Open::kSendHelper && open.back().pending == 0) {
+            open.back().pending = name;  // ends with the helper region, as recorded
+          } else {
+            img.Record(stream, raw, g::kRecordSendEnd, name);
+          }
+          break;
+        }
+        case EventKind::kRecv: {
+          const uint32_t name = Name(img, arg);
+          const g::MessageSlot slot = Slot(arg, false);
+          const bool began = !open.empty() && open.back().what == Open::kRecvHelper && open.back().pending == arg;
+          if (began) {
+            open.back().what = Open::kDropped;  // its leave is the receive end's
+          } else {
+            img.Record(stream, raw, g::kRecordRecvBegin, name);
+          }
+          img.Record(stream, raw, g::kRecordRecvEnd, name, &slot);
+          break;
+        }
+        case EventKind::kCollBegin:
+          if (rank_directory_) img.Record(stream, raw, g::kRecordMarker, img.String(CollLabel(arg, l)));
+          break;
+        case EventKind::kMarker:
+          img.Record(stream, raw, g::kRecordMarker, img.String(t_.str(StringId(arg))));
+          break;
+        default:
+          break;  // kCollEnd (the collective region's leave ends it), request events: counted omissions
+      }
+    }
+  }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  // The message received inside the receive region entered at event `enter`, or kNone.
+  uint32_t ReceiveInside(const EventColumns& ev, size_t enter) const {
+    int depth = 0;
+    for (size_t j = enter + 1; j < ev.size(); ++j) {
+      if (ev.kind[j] == EventKind::kEnter) ++depth;
+      if (ev.kind[j] == EventKind::kLeave && depth-- == 0) break;
+      if (ev.kind[j] == EventKind::kRecv && depth == 0) return ev.arg[j];
+    }
+    return kNone;
+  }
+
+  // The file shape pairs messages by name (FIFO per name), the directory shape by its key.
+  uint32_t Name(GstImage& img, uint32_t m) const {
+    const MessageTable& mt = t_.messages();
+    if (!rank_directory_) {
+      const std::string_view name = t_.str(mt.name[m]);
+      if (!name.empty()) return img.String(name);
+      return img.String(fmt::format("msg {} {} {}", mt.sender[m].value, mt.receiver[m].value, mt.tag[m]));
+    }
+    auto rank = [&](LocationId l) { return l.valid() ? static_cast<int64_t>(rank_[l.value]) : -1; };
+    const std::string_view comm = mt.communicator[m].valid() ? std::string_view(comm_id_[mt.communicator[m].value]) : "-";
+    return img.String(fmt::format("mpi.msg {} {} {} {}", comm, rank(mt.sender[m]), rank(mt.receiver[m]), mt.tag[m]));
+  }
+
+  g::MessageSlot Slot(uint32_t m, bool send) const {
+    const MessageTable& mt = t_.messages();
+    const LocationId peer = send ? mt.receiver[m] : mt.sender[m];
+    const RegionId grain = send ? mt.send_grain[m] : mt.recv_grain[m];
+    int32_t p = g::kNoPeer;
+    if (peer.valid()) p = static_cast<int32_t>(rank_directory_ ? rank_[peer.value] : peer.value);
+    return {mt.bytes[m], p, grain.valid() ? region_def_[grain.value] : g::kNoRegion};
+  }
+
+  std::string CollLabel(uint32_t c, LocationId l) const {
+    const CollectiveTable& ct = t_.collectives();
+    uint64_t sent = 0, received = 0;
+    for (uint32_t k = ct.first_member[c]; k < ct.first_member[c + 1]; ++k) {
+      if (ct.member_location[k] == l) sent = ct.member_bytes_sent[k], received = ct.member_bytes_received[k];
+    }
+    const int64_t root = ct.root[c].valid() ? static_cast<int64_t>(rank_[ct.root[c].value]) : -1;
+    const std::string_view comm = ct.communicator[c].valid() ? std::string_view(comm_id_[ct.communicator[c].value]) : "-";
+    return fmt::format("mpi.coll {} {} {} {} {}", gst::MpiCollOpName(ct.op[c]), comm, root, sent, received);
+  }
+
+  const Trace& t_;
+  bool rank_directory_;
+  std::vector<uint32_t> rank_;  // per location: its rank (directory shape) or its index
+  TimeNs zero_ = 0;
+  std::vector<uint32_t> region_def_;  // per region: its definition id, 0 for the send/receive helpers
+  std::vector<std::string> comm_id_;
+};
+
+std::vector<std::pair<std::string, std::string>> MetadataToWrite(const Trace& t, uint64_t omitted) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const MetadataEntry& m : t.metadata()) {
+    if (!ReaderMadeKey(t.str(m.key))) out.emplace_back(t.str(m.key), t.str(m.value));
+  }
+  if (omitted > 0) out.emplace_back("gst_omitted_events", std::to_string(omitted));
+  return out;
+}
+
+TimeNs FirstTime(const Trace& t, LocationId l) {
+  const EventColumns& ev = t.events(l);
+  return ev.size() == 0 ? 0 : ev.time[0];
+}
+
+Status WriteGstFile(const Trace& t, const std::string& path) {
+  const auto n = static_cast<uint32_t>(t.locations().size());
+  std::vector<uint32_t> index(n);
+  for (uint32_t l = 0; l < n; ++l) index[l] = l;
+  Encoder enc(t, false, std::move(index));
+  // One stream per location, plus one holding only the origin record (not a location).
+  GstImage img(n + 1, enc.ZeroRaw());
+  img.Metadata(MetadataToWrite(t, OmittedEvents(t, false)));
+  enc.Definitions(img);
+  for (uint32_t l = 0; l < n; ++l) {
+    const Location& loc = t.locations()[l];
+    img.LocationDef(l, t.str(loc.name));
+    if (loc.kind == LocationKind::kProcessor) {
+      img.Record(l, enc.Raw(FirstTime(t, LocationId(l))), g::kRecordProcessor, static_cast<uint32_t>(loc.external_id));
+    }
+    enc.Events(img, l, LocationId(l));
+  }
+  if (t.origin_ns() != 0) img.Record(n, enc.Raw(t.origin_ns()), g::kRecordOrigin, 0);
+  return WriteFileAtomically(path, img.Finish());
+}
+
+Status WriteRankFile(const std::string& path, std::string_view bytes) {
+  FILE* out = std::fopen(path.c_str(), "wb");
+  if (out == nullptr) return IoError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
+  if (std::fclose(out) != 0 || !ok) return IoError(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
+  return OkStatus();
+}
+
+// Location groups in order of their first location: a rank and the threads grouped with it.
+std::vector<std::vector<uint32_t>> RankGroups(const Trace& t, std::vector<uint32_t>& rank_of_location) {
+  std::vector<std::vector<uint32_t>> groups;
+  std::unordered_map<uint32_t, uint32_t> rank_of_group;
+  rank_of_location.assign(t.locations().size(), 0);
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const uint32_t group = t.locations()[l].group;
+    auto [it, added] = rank_of_group.try_emplace(group, static_cast<uint32_t>(groups.size()));
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(l);
+    rank_of_location[l] = it->second;
+  }
+  return groups;
+}
+
+Status WriteGstDirectory(const Trace& t, const std::string& dir) {
+  std::vector<uint32_t> rank;
+  const std::vector<std::vector<uint32_t>> groups = RankGroups(t, rank);
+  Encoder enc(t, true, rank);
+  const std::string partial = fmt::format("{}.partial-{}", dir, getpid());
+  std::error_code ec;
+  fs::remove_all(partial, ec);
+  fs::create_directories(partial, ec);
+  if (ec) return IoError(fmt::format("{}: cannot create the directory: {}", partial, ec.message()));
+  const uint64_t omitted = OmittedEvents(t, true);
+  for (uint32_t r = 0; r < groups.size(); ++r) {
+    GstImage img(static_cast<uint32_t>(groups[r].size()), enc.ZeroRaw());
+    if (r == 0) img.Metadata(MetadataToWrite(t, omitted));
+    enc.Definitions(img);
+    for (uint32_t s = 0; s < groups[r].size(); ++s) {
+      const LocationId l(groups[r][s]);
+      img.LocationDef(s, t.str(t.location(l).name));
+      if (s == 0) enc.RankLabels(img, 0, r, static_cast<uint32_t>(groups.size()), enc.Raw(FirstTime(t, l)));
+      enc.Events(img, s, l);
+    }
+    Status st = WriteRankFile(fmt::format("{}/rank-{:05}.gst", partial, r), img.Finish());
+    if (!st.ok()) {
+      fs::remove_all(partial, ec);
+      return st;
+    }
+  }
+  fs::remove_all(dir, ec);
+  fs::rename(partial, dir, ec);
+  if (ec) {
+    fs::remove_all(partial, ec);
+    return IoError(fmt::format("{}: cannot move the written directory into place: {}", dir, ec.message()));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+bool GstNeedsRankDirectory(const Trace& t) {
+  if (!t.communicators().empty() || t.collectives().size() > 0) return true;
+  return std::any_of(t.locations().begin(), t.locations().end(),
+                     [](const Location& l) { return l.kind == LocationKind::kRank; });
+}
+
+Status WriteGst(const Trace& trace, const std::string& path) {
+  return GstNeedsRankDirectory(trace) ? WriteGstDirectory(trace, path) : WriteGstFile(trace, path);
+}
+
+}  // namespace grainscope

@@ -1,0 +1,170 @@
+#include "format/gst/gst_writer.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <algorithm>
+#include <sstream>
+#include <tuple>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "base/status_matchers.h"
+#include "format/otf2/trace_dump_test_util.h"
+#include "format/trace_reader.h"
+#include "format/trace_writer.h"
+#include "model/trace_builder.h"
+
+namespace grainscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Fresh(std::string_view name) {
+  const fs::path p = fs::path(::testing::TempDir()) / fmt::format("gs-gstw-{}-{}", name, getpid());
+  fs::remove_all(p);
+  return p.string();
+}
+
+// DumpTrace without the metadata lines (the readers add their own keys: gst_version, end, ...).
+std::string Events(const Trace& t) {
+  std::istringstream in(testing_util::DumpTrace(t));
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (!line.starts_with("meta ")) out += line + "\n";
+  }
+  return out;
+}
+
+Result<Trace> RoundTrip(const Trace& t, std::string_view name) {
+  const std::string path = Fresh(name) + ".gst";
+  GS_RETURN_IF_ERROR(WriteTrace(t, path));  // by extension
+  return ReadTrace(path);
+}
+
+TEST(GstWriter, SeedTextTraceRoundTripsAsOneFile) {
+  const std::string path = std::string(GRAINSCOPE_EXAMPLES_DIR) + "/traces/fig4_5.txt";
+  Result<Trace> original = ReadTrace(path);
+  ASSERT_THAT(original, IsOk());
+  EXPECT_FALSE(GstNeedsRankDirectory(*original));
+  Result<Trace> back = RoundTrip(*original, "fig45");
+  ASSERT_THAT(back, IsOk());
+  EXPECT_TRUE(fs::is_regular_file(Fresh("fig45") + ".gst"));
+  EXPECT_EQ(Events(*back), Events(*original));
+  EXPECT_EQ(back->Metadata("gst_omitted_events"), "");
+}
+
+TEST(GstWriter, MpiDirectoryRoundTrips) {
+  const std::string path = std::string(GRAINSCOPE_EXAMPLES_DIR) + "/traces/mpi_barrier_imbalance";
+  Result<Trace> original = ReadTrace(path);
+  ASSERT_THAT(original, IsOk());
+  ASSERT_GT(original->collectives().size(), 0u);
+  Result<Trace> back = RoundTrip(*original, "imbalance");
+  ASSERT_THAT(back, IsOk());
+  EXPECT_TRUE(fs::is_directory(Fresh("imbalance") + ".gst"));
+  EXPECT_EQ(Events(*back), Events(*original));
+  EXPECT_EQ(back->Metadata("mpi_ranks"), original->Metadata("mpi_ranks"));
+  EXPECT_EQ(back->Metadata("program"), original->Metadata("program"));
+}
+
+TEST(GstWriter, CorpusOtf2RoundTrips) {
+  const std::string path = std::string(GRAINSCOPE_CORPUS_DIR) + "/pipit/ping-pong-otf2/traces.otf2";
+  if (!fs::exists(path)) GTEST_SKIP() << "corpus trace " << path << " is absent (../shared/corpus)";
+  Result<Trace> original = ReadTrace(path);
+  ASSERT_THAT(original, IsOk());
+  Result<Trace> back = RoundTrip(*original, "pingpong");
+  ASSERT_THAT(back, IsOk());
+  // The directory shape renames the locations ("rank <r>"), takes MPI_* call roles from their
+  // names and keeps no origin (docs/formats/gst.md): compare what the analyses use.
+  EXPECT_EQ(back->diagnostics().Count("unreceived_messages"), 0u);
+  EXPECT_EQ(back->diagnostics().Count("unsent_messages"), 0u);
+  ASSERT_EQ(back->locations().size(), original->locations().size());
+  for (uint32_t l = 0; l < original->locations().size(); ++l) {
+    const EventColumns& a = original->events(LocationId(l));
+    const EventColumns& b = back->events(LocationId(l));
+    ASSERT_EQ(a.size(), b.size()) << "location " << l;
+    for (size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a.time[i], b.time[i]) << "location " << l << " event " << i;
+      ASSERT_EQ(a.kind[i], b.kind[i]) << "location " << l << " event " << i;
+      if (a.kind[i] == EventKind::kEnter || a.kind[i] == EventKind::kLeave) {
+        EXPECT_EQ(original->str(original->region(RegionId(a.arg[i])).name), back->str(back->region(RegionId(b.arg[i])).name));
+      }
+    }
+  }
+  // The same messages (the directory reader numbers them by matching key).
+  auto rows = [](const Trace& t) {
+    const MessageTable& m = t.messages();
+    std::vector<std::tuple<uint32_t, uint32_t, EventIndex, EventIndex, int32_t, uint64_t>> out;
+    for (uint32_t i = 0; i < m.size(); ++i) {
+      out.emplace_back(m.sender[i].value, m.receiver[i].value, m.send_event[i], m.recv_event[i], m.tag[i], m.bytes[i]);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(rows(*back), rows(*original));
+}
+
+// What .gst 1.0 cannot hold: request events are left out and counted; everything else stays.
+TEST(GstWriter, RequestEventsAreCountedNotWritten) {
+  TraceBuilder b("test");
+  const LocationId p0 = b.AddLocation("rank 0", LocationKind::kRank, 0);
+  const LocationId p1 = b.AddLocation("rank 1", LocationKind::kRank, 1);
+  const RegionId isend = b.AddRegion("MPI_Isend", RegionRole::kPointToPoint, 1);
+  const RegionId wait = b.AddRegion("MPI_Wait", RegionRole::kWait, 2);
+  const CommunicatorId world = b.AddCommunicator("MPI_COMM_WORLD", {p0, p1});
+  const MessageId m = b.AddMessage(MessageInfo{p0, p1, 3, "", 8, world});
+  b.Enter(p0, 10, isend);
+  b.Send(p0, 11, m);
+  b.Leave(p0, 12, isend);
+  b.Enter(p0, 20, wait);
+  b.SendComplete(p0, 21, m);
+  b.Leave(p0, 22, wait);
+  b.RecvPost(p1, 5, m);
+  b.Enter(p1, 30, wait);
+  b.Recv(p1, 31, m);
+  b.Leave(p1, 32, wait);
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  Result<Trace> back = RoundTrip(*t, "requests");
+  ASSERT_THAT(back, IsOk());
+  EXPECT_EQ(back->Metadata("gst_omitted_events"), "2");
+  EXPECT_EQ(back->event_count(), t->event_count() - 2);
+  ASSERT_EQ(back->messages().size(), 1u);
+  EXPECT_TRUE(back->messages().matched(MessageId(0)));
+  EXPECT_EQ(back->messages().tag[0], 3);
+  EXPECT_EQ(back->messages().bytes[0], 8u);
+}
+
+TEST(GstWriter, NegativeTimesAndOriginSurvive) {
+  TraceBuilder b("test");
+  const LocationId p = b.AddLocation("processor 3", LocationKind::kProcessor, 3);
+  const RegionId g = b.AddRegion("grain", RegionRole::kGrain, 42);
+  b.SetOrigin(-70);
+  b.Enter(p, -50, g);
+  b.Marker(p, -40, b.Intern("mark"));
+  b.Leave(p, 5, g);
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  Result<Trace> back = RoundTrip(*t, "negative");
+  ASSERT_THAT(back, IsOk());
+  EXPECT_EQ(Events(*back), Events(*t));
+  EXPECT_EQ(back->region(RegionId(0)).external_id, 42);
+}
+
+TEST(GstWriter, ReplacesAnExistingOutput) {
+  const std::string path = std::string(GRAINSCOPE_EXAMPLES_DIR) + "/traces/mpi_barrier_imbalance";
+  Result<Trace> original = ReadTrace(path);
+  ASSERT_THAT(original, IsOk());
+  const std::string out = Fresh("replace");
+  ASSERT_THAT(WriteGst(*original, out), IsOk());
+  ASSERT_THAT(WriteGst(*original, out), IsOk());
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(out)) files += e.path().extension() == ".gst";
+  EXPECT_EQ(files, 4u);
+  EXPECT_FALSE(fs::exists(out + fmt::format(".partial-{}", getpid())));
+}
+
+}  // namespace
+}  // namespace grainscope

@@ -1,0 +1,77 @@
+#include "report/html_report.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "model/trace_script.h"
+
+namespace grainscope {
+namespace {
+
+// The page's data: the JSON between <script type="application/json" id="gs-data"> and </script>.
+nlohmann::json PageData(const std::string& page) {
+  const std::string open = "<script type=\"application/json\" id=\"gs-data\">";
+  const size_t a = page.find(open) + open.size();
+  const size_t b = page.find("</script>", a);
+  return nlohmann::json::parse(page.substr(a, b - a));
+}
+
+Trace TwoRanks() {
+  TraceScript s(2);
+  const MessageId m = s.Message(0, 1);
+  s.Work(0, "solve </script> <b>", 0, 10);
+  s.Send(0, m, 10);
+  s.Recv(1, m, 0, 30);
+  s.Work(1, "use", 30, 40);
+  return s.Finish();
+}
+
+TEST(HtmlReportTest, OneSelfContainedPageWithItsDataInline) {
+  const Trace t = TwoRanks();
+  const TraceSummary summary = Summarize(t);
+  HtmlReportInputs in;
+  in.source = "two<ranks>.otf2";
+  in.trace = &t;
+  in.summary = &summary;
+  Result<std::string> page = RenderHtmlReport(in);
+  ASSERT_TRUE(page.ok()) << page.status().message();
+  EXPECT_THAT(*page, testing::HasSubstr("<title>grainscope: two&lt;ranks&gt;.otf2</title>"));
+  EXPECT_THAT(*page, testing::Not(testing::HasSubstr("@JS@")));
+  EXPECT_THAT(*page, testing::Not(testing::HasSubstr("src=\"http")));
+  const nlohmann::json d = PageData(*page);  // a region name holding "</script>" does not end it
+  EXPECT_EQ(d["lanes"].size(), 2u);
+  EXPECT_EQ(d["grains"]["count"], 2u) << "outermost computation regions: solve and use";
+  EXPECT_EQ(d["messages"]["count"], 1u);
+  EXPECT_EQ(d["quantum_ns"], 1);
+  EXPECT_EQ(d["grains"]["levels"].size(), 0u) << "small traces carry no summary levels";
+  bool named = false;
+  for (const auto& r : d["regions"]) named |= r["name"] == "solve </script> <b>";
+  EXPECT_TRUE(named) << "the name survives the escaping";
+}
+
+TEST(HtmlReportTest, ManyGrainsGetSummaryLevelsAndBeyondTheLimitNoRawGrains) {
+  TraceScript s(3);
+  for (int l = 0; l < 3; ++l)
+    for (int i = 0; i < 100; ++i) s.Work(l, "g", 10 * i, 10 * i + 5 + l);
+  const Trace t = s.Finish();
+  const TraceSummary summary = Summarize(t);
+  HtmlReportInputs in;
+  in.trace = &t;
+  in.summary = &summary;
+  HtmlLimits lim;
+  lim.lod_min_grains = 100;
+  lim.raw_grains = 299;
+  lim.lod_cells = 3 * 1024 * 4 / 3;
+  Result<std::string> page = RenderHtmlReport(in, lim);
+  ASSERT_TRUE(page.ok());
+  const nlohmann::json d = PageData(*page);
+  EXPECT_EQ(d["grains"]["count"], 300u);
+  EXPECT_EQ(d["grains"]["embedded"], 0u);
+  ASSERT_EQ(d["grains"]["levels"].size(), 2u);
+  EXPECT_EQ(d["grains"]["levels"][0]["buckets"], 256u);
+  EXPECT_EQ(d["grains"]["levels"][1]["buckets"], 1024u);
+}
+
+}  // namespace
+}  // namespace grainscope

@@ -1,0 +1,181 @@
+// Browser test of `grainscope html` (ctest browser_report): records the pi example, writes its
+// report, opens it in headless chromium from file:// and checks what a person would: every lane
+// and grain drawn, zoom by keyboard and wheel, pan by drag, zoom into a selection, lane filter,
+// a non-blank screenshot, no network access, the print layout.
+//   node report_test.mjs --grainscope build/bin/grainscope --example-pi build/bin/example_pi --work DIR
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { launchOrSkip, openReport } from './chromium.mjs';
+
+function arg(name) {
+  const i = process.argv.indexOf(name);
+  if (i < 0 || i + 1 >= process.argv.length) throw new Error(`missing ${name}`);
+  return process.argv[i + 1];
+}
+const grainscope = arg('--grainscope');
+const examplePi = arg('--example-pi');
+const work = arg('--work');
+fs.rmSync(work, { recursive: true, force: true });
+fs.mkdirSync(work, { recursive: true });
+
+// Distinct colours of an 8-bit RGB(A) PNG, non-interlaced (what chromium writes).
+function pngColours(buf) {
+  assert.equal(buf.subarray(1, 4).toString(), 'PNG');
+  let off = 8, width = 0, height = 0, channels = 0;
+  const idat = [];
+  while (off < buf.length) {
+    const len = buf.readUInt32BE(off), type = buf.subarray(off + 4, off + 8).toString();
+    const body = buf.subarray(off + 8, off + 8 + len);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0); height = body.readUInt32BE(4);
+      assert.equal(body[8], 8, 'bit depth');
+      channels = { 2: 3, 6: 4 }[body[9]];
+      assert.ok(channels, 'colour type RGB or RGBA');
+    } else if (type === 'IDAT') idat.push(body);
+    off += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * channels, prev = Buffer.alloc(stride), cur = Buffer.alloc(stride);
+  const colours = new Set();
+  for (let y = 0; y < height; ++y) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; ++x) {
+      const a = x >= channels ? cur[x - channels] : 0, b = prev[x], c = x >= channels ? prev[x - channels] : 0;
+      let v = line[x];
+      if (filter === 1) v += a;
+      else if (filter === 2) v += b;
+      else if (filter === 3) v += (a + b) >> 1;
+      else if (filter === 4) { const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c); v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c; }
+      cur[x] = v & 255;
+    }
+    for (let x = 0; x < stride; x += channels) colours.add((cur[x] << 16) | (cur[x + 1] << 8) | cur[x + 2]);
+    cur.copy(prev);
+  }
+  return { width, height, colours: colours.size };
+}
+
+const trace = path.join(work, 'pi.gst');
+execFileSync(examplePi, [], { env: { ...process.env, GRAINSCOPE_TRACE: trace }, stdio: 'ignore' });
+const info = JSON.parse(execFileSync(grainscope, ['info', '--format', 'json', trace]).toString());
+const gantt = JSON.parse(execFileSync(grainscope, ['gantt', '--format', 'json', trace]).toString());
+const instances = gantt.processors.reduce((n, p) => n + p.tasks.length, 0);
+const report = path.join(work, 'pi.html');
+execFileSync(grainscope, ['html', trace, '-o', report]);
+
+const browser = await launchOrSkip();
+let failed = false;
+try {
+  const { page, external, errors } = await openReport(browser, report);
+  const stats = () => page.evaluate(() => ({ ...window.gs.stats, t0: window.gs.view.t0, t1: window.gs.view.t1,
+    lanes: Number(document.body.dataset.lanes), grains: Number(document.body.dataset.grains) }));
+  const check = (name, f) => { console.log('ok - ' + name); return f; };
+
+  let s = await stats();
+  assert.equal(s.lanes, info.locations, 'every location has a lane');
+  assert.equal(s.grains, instances, 'every grain instance is drawn');
+  assert.equal(s.grains, info.grains, 'the pi example runs each of its grains once');
+  // Grains narrower than a pixel share their pixel column's bar: at most one rectangle per grain.
+  assert.ok(s.rects >= info.locations && s.rects <= instances, `${s.rects} rectangles for ${instances} grains`);
+  check(`${s.lanes} lanes and ${s.grains} grains drawn (info: ${info.locations} locations, ${info.grains} grains)`);
+  const full = s.t1 - s.t0;
+
+  const canvas = page.locator('#gs-canvas');
+  const box = await canvas.boundingBox();
+  await canvas.focus();
+  await page.keyboard.press('+');
+  s = await stats();
+  assert.ok(Math.abs((s.t1 - s.t0) - full / 2) < full * 1e-6, `'+' halves the visible range (${s.t1 - s.t0} of ${full})`);
+  await page.keyboard.press('ArrowRight');
+  const afterPan = await stats();
+  assert.ok(afterPan.t0 > s.t0, 'the right arrow pans later');
+  await page.keyboard.press('0');
+  s = await stats();
+  assert.equal(s.t1 - s.t0, full, "'0' fits the trace");
+  check('keyboard zoom, pan and fit');
+
+  await page.mouse.move(box.x + box.width * 0.6, box.y + 60);
+  await page.mouse.wheel(0, -400);
+  await page.waitForFunction((f) => window.gs.view.t1 - window.gs.view.t0 < f * 0.9, full);
+  s = await stats();
+  check(`wheel zooms in: ${full} -> ${s.t1 - s.t0} ns`);
+
+  await page.keyboard.press('0');
+  const y = box.y + 50;
+  await page.mouse.move(box.x + 500, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 400, y, { steps: 4 });
+  await page.mouse.up();
+  s = await stats();
+  assert.ok(s.t0 > 0 && Math.abs((s.t1 - s.t0) - full) < full * 1e-6, 'a plain drag pans without zooming');
+  check('drag pans');
+
+  await page.keyboard.press('0');
+  const plotX = box.x + 150, plotW = box.width - 160;
+  await page.keyboard.down('Shift');
+  await page.mouse.move(plotX + plotW * 0.25, y);
+  await page.mouse.down();
+  await page.mouse.move(plotX + plotW * 0.5, y, { steps: 5 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  s = await stats();
+  const want0 = full * 0.25, want1 = full * 0.5;
+  assert.ok(Math.abs(s.t0 - want0) < full * 0.01 && Math.abs(s.t1 - want1) < full * 0.01,
+    `shift+drag zooms into the selection: got ${s.t0}..${s.t1}, want about ${want0}..${want1}`);
+  check('selection zoom');
+
+  await page.keyboard.press('0');
+  const firstLane = await page.evaluate(() => window.gs.data.lanes[0].name);
+  await page.fill('#gs-lane-filter', '^' + firstLane.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$');
+  s = await stats();
+  assert.equal(s.lanes, 1, 'the regex filter keeps only the matching lane');
+  await page.fill('#gs-lane-filter', '');
+  await page.click('details.lanes > summary');
+  await page.locator('.lane-list input').first().uncheck();
+  s = await stats();
+  assert.equal(s.lanes, info.locations - 1, 'unchecking a lane hides it');
+  await page.locator('.lane-list input').first().check();
+  await page.click('details.lanes > summary');
+  check('lane filter (regex and checkboxes)');
+
+  await page.selectOption('#gs-color', 'region');
+  await page.selectOption('#gs-color', 'length');
+  const png = await canvas.screenshot({ path: path.join(work, 'gantt.png') });
+  const pic = pngColours(png);
+  assert.ok(pic.colours >= 6, `the screenshot has ${pic.colours} colours: not blank`);
+  const inPage = await page.evaluate(() => {
+    const c = document.getElementById('gs-canvas');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200) ++ink;
+    return ink / (d.length / 4);
+  });
+  assert.ok(inPage > 0.02, `${(100 * inPage).toFixed(1)} % of the canvas is drawn on`);
+  check(`screenshot ${pic.width}x${pic.height} with ${pic.colours} colours, ${(100 * inPage).toFixed(1)} % ink`);
+
+  const tables = await page.evaluate(() => ['epa', 'critpath', 'waits', 'speedup'].map((id) => {
+    const sec = document.getElementById(id);
+    return sec ? sec.querySelectorAll('table').length + (sec.querySelector('svg') ? 100 : 0) : -1;
+  }));
+  assert.ok(tables[0] >= 2 && tables[1] >= 1 && tables[2] >= 1 && tables[3] >= 100, `report sections: ${tables}`);
+  check('EPA, critical-path, wait-state tables and the speedup figure');
+
+  await page.emulateMedia({ media: 'print' });
+  const toolbarShown = await page.evaluate(() => getComputedStyle(document.querySelector('.toolbar')).display !== 'none');
+  assert.equal(toolbarShown, false, 'print hides the controls');
+  check('print layout');
+
+  assert.deepEqual(external, [], 'no network requests');
+  assert.deepEqual(errors, [], 'no script errors');
+  const first = await page.evaluate(() => window.gs.firstRenderMs);
+  console.log(JSON.stringify({ trace: 'pi', page_bytes: fs.statSync(report).size, first_render_ms: Math.round(first) }));
+} catch (e) {
+  failed = true;
+  console.error('FAIL: ' + (e.stack || e));
+} finally {
+  await browser.close();
+}
+process.exit(failed ? 1 : 0);
