@@ -1,12 +1,20 @@
 # grainscope: the two commands of the README, and a few for developers.
 #   make demo   set up, build, record the bundled example and analyse it
-#   make test   set up, build, run every test; then again under ASan+UBSan
+#   make test   set up, build, run every test; then again under ASan+UBSan; the recording
+#               runtime's tests under TSan; every fuzz target for a few seconds
+#   make fuzz-long FUZZ_SECONDS=600   each fuzz target for longer (docs/robustness.md)
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+FUZZ_BUILD ?= build-fuzz
+# Seconds per fuzz target: 7 targets x 8 s is the ~1 minute `make test` spends fuzzing.
+FUZZ_SECONDS ?= 8
+# The threaded code: the recording runtime (its tests include the 8-thread stress test).
+TSAN_TARGETS = gs_record_tests gs_record_crash_child gs_record_stress_tests
 CMAKE_FLAGS ?=
 
-.PHONY: demo test deps build asan test-fast test-asan golden-update clean browser-deps
+.PHONY: demo test deps build asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean browser-deps
 
 deps:
 	@bash scripts/install-deps.sh
@@ -36,11 +44,37 @@ test-asan: asan
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:handle_segv=0:handle_abort=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(ASAN_BUILD) -j $(JOBS) --output-on-failure
 
-test: test-fast test-asan
+# ThreadSanitizer: only the recording runtime and what its tests need, so it stays quick. The
+# crash tests need their own SIGSEGV/SIGABRT handlers (handle_segv=0, as for ASan); the stress
+# test runs at a quarter of its default size (TSan slows recording and reading ~10x).
+tsan: deps
+	@cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRAINSCOPE_TSAN=ON \
+	  -DGRAINSCOPE_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target $(TSAN_TARGETS)
+
+test-tsan: tsan
+	@TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:handle_segv=0:handle_sigbus=0:handle_abort=0 \
+	  GRAINSCOPE_STRESS_EVENTS=100000 ctest --test-dir $(TSAN_BUILD) -j $(JOBS) --output-on-failure -R '^(RecordRuntime|Flush/RecordSettings|RecordCrash|SeedCompat|StressRecording)\.'
+
+# libFuzzer targets (clang): built in their own directory, run for FUZZ_SECONDS each.
+fuzz-build: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DGRAINSCOPE_FUZZ=ON -DGRAINSCOPE_BUILD_TESTS=OFF -DGRAINSCOPE_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_all
+
+fuzz: fuzz-build
+	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# 600 s per target unless FUZZ_SECONDS=N is given on the command line (which wins).
+fuzz-long: FUZZ_SECONDS = 600
+fuzz-long: fuzz-build
+	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+test: test-fast test-asan test-tsan fuzz
 
 golden-update: build
 	@python3 tests/golden/run_golden.py --grainscope $(BUILD)/bin/grainscope --update
 	@git status --short tests/golden
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   # build
   cmake ninja-build g++ clang pkg-config python3
+  libclang-rt-dev     # libFuzzer and the clang sanitizer runtimes (make fuzz)
   # libraries
   libcli11-dev        # command-line parsing of the grainscope CLI
   libfmt-dev          # text formatting of reports

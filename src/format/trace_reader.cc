@@ -62,8 +62,10 @@ Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
   if (format == kOtf2Format || (format == "auto" && LooksLikeOtf2(path))) return ReadOtf2(path);
   // An MPI run recorded by libgrainscope-mpi: a directory with one .gst stream per rank.
   if ((format == kGstFormat || format == "auto") && LooksLikeGstDirectory(path)) return ReadGstDirectory(path);
-  // .gst is binary and memory-mapped by its reader: recognised by its magic number.
-  if (format == kGstFormat || (format == "auto" && LooksLikeGst(ReadHead(path, 8)))) return ReadGstFile(path);
+  // .gst is binary and memory-mapped by its reader: recognised by its magic number, or by its
+  // extension (a damaged magic number then gets the .gst reader's error, not the text readers').
+  const bool gst_name = std::filesystem::path(path).extension() == ".gst";
+  if (format == kGstFormat || (format == "auto" && (gst_name || LooksLikeGst(ReadHead(path, 8))))) return ReadGstFile(path);
   GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
   if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a trace", path));
   if (format == kChromeFormat) return ReadChromeJson(content, path);

@@ -54,9 +54,12 @@ bool Sink::WriteAt(const void* data, size_t size, uint64_t offset) {
   return true;
 }
 
-bool Sink::Write(WriterSlot& slot, const gst::ChunkHeader& header, const void* payload,
+bool Sink::Write(WriterSlot& slot, const gst::ChunkHeader& unsealed, const void* payload,
                  bool in_crash_handler) {
   if (fd_ < 0 || failed_.load(std::memory_order_relaxed)) return false;
+  // Checksums first, outside the window in which the crash handler may wait for this writer.
+  gst::ChunkHeader header = unsealed;
+  gst::SealChunkHeader(header, payload);
   slot.tid.store(CurrentTid(), std::memory_order_relaxed);
   // Announce before looking at g_crashing (both sequentially consistent): either the crash
   // handler sees this slot busy and waits, or this writer sees the crash and backs off.

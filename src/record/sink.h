@@ -38,7 +38,7 @@ class Sink {
   void Close();
   bool is_open() const { return fd_ >= 0; }
 
-  // Appends one chunk. False when the write failed (the sink then stops writing and says so once
+  // Appends one chunk, with the header's checksums filled in (gst::SealChunkHeader). False when the write failed (the sink then stops writing and says so once
   // on stderr, outside signal handlers) or, outside the crash handler, when a crash is being
   // handled. `slot` belongs to the calling thread (or is guarded by a lock the caller holds).
   bool Write(WriterSlot& slot, const gst::ChunkHeader& header, const void* payload, bool in_crash_handler);

@@ -32,6 +32,9 @@ int64_t PhaseFactor(CollectivePhase p, uint32_t members) {
   return 0;
 }
 
+// The largest LogGP parameter accepted: 1e12 (ns: about 17 minutes per message; bytes for S).
+constexpr double kMaxLogGPValue = 1e12;
+
 }  // namespace
 
 TimeNs NetworkModel::Transfer(uint64_t bytes) const {
@@ -80,6 +83,12 @@ Status ParseLogGP(std::string_view spec, NetworkModel& m) {
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || v < 0 || !std::isfinite(v))
       return InvalidArgument(fmt::format("LogGP parameter {} has value '{}', expected a number >= 0", key, value));
+    // Bounded so that the integer conversions below and the model's sums cannot overflow (found
+    // by fuzz_cli_numbers: L=1e44 was undefined behaviour).
+    if (v > kMaxLogGPValue) {
+      return InvalidArgument(fmt::format("LogGP parameter {} has value '{}', more than the limit of {:g}", key, value,
+                                         kMaxLogGPValue));
+    }
     if (key == "L") m.L = static_cast<TimeNs>(v);
     else if (key == "o") m.o = static_cast<TimeNs>(v);
     else if (key == "g") m.g = static_cast<TimeNs>(v);

@@ -38,6 +38,14 @@ class ChunkParser {
     return DataLoss(fmt::format("{}: byte {}: {}", file_, offset, fmt::format(f, std::forward<Args>(args)...)));
   }
 
+  // A size or count beyond its documented maximum (format/limits.h).
+  Status LimitError(uint64_t offset, std::string_view what, uint64_t value, std::string_view limit_name, uint64_t limit) {
+    return ErrorAt(offset, "{} {} exceeds the limit {} = {} (docs/formats/gst.md, \"Limits\")", what, value, limit_name,
+                   limit);
+  }
+
+  bool v1() const { return out_.version_major == 1; }
+
   Status ParseHeader() {
     if (bytes_.size() < sizeof(FileHeader)) {
       if (bytes_.size() >= 4 && std::memcmp(bytes_.data(), kMagic, 4) != 0)
@@ -48,9 +56,9 @@ class ChunkParser {
     const auto h = Load<FileHeader>(bytes_.data());
     if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
       return DataLoss(fmt::format("{}: not a .gst trace (no .gst magic number at byte 0)", file_));
-    if (h.version_major != kVersionMajor) {
-      return ErrorAt(8, "format version {}.{} is not supported (this reader reads version {}.x)",
-                     h.version_major, h.version_minor, kVersionMajor);
+    if (h.version_major < kOldestReadableMajor || h.version_major > kVersionMajor) {
+      return ErrorAt(8, "format version {}.{} is not supported (this reader reads versions {}.x to {}.x)",
+                     h.version_major, h.version_minor, kOldestReadableMajor, kVersionMajor);
     }
     if (h.record_size != sizeof(Record))
       return ErrorAt(16, "record size is {}, expected {}", h.record_size, sizeof(Record));
@@ -59,32 +67,84 @@ class ChunkParser {
                      h.header_size, sizeof(FileHeader), bytes_.size());
     }
     header_size_ = h.header_size;
+    out_.version_major = h.version_major;
     out_.version_minor = h.version_minor;
+    chunk_header_size_ = v1() ? kChunkHeaderSizeV1 : sizeof(ChunkHeader);
     return OkStatus();
+  }
+
+  ChunkHeader LoadChunkHeader(uint64_t offset) const {
+    ChunkHeader h{};
+    std::memcpy(&h, bytes_.data() + offset, chunk_header_size_);
+    return h;
+  }
+
+  // Version 2: whether a whole chunk header at `offset` passes its checksum.
+  bool IntactHeaderAt(uint64_t offset) const {
+    if (bytes_.size() - offset < sizeof(ChunkHeader)) return false;
+    const auto h = Load<ChunkHeader>(bytes_.data() + offset);
+    return h.header_crc == Crc32c(bytes_.data() + offset, kChunkHeaderCrcOffset);
+  }
+
+  void NoteDamage(uint64_t bytes, std::string what) {
+    if (out_.damaged_chunks++ == 0) out_.first_damaged_chunk = std::move(what);
+    out_.damaged_bytes += bytes;
+  }
+
+  // Version 2, after a chunk header that fails its checksum at `offset`: its sizes cannot be
+  // trusted, so the next chunk is found by its own intact header. Returns where reading resumes.
+  uint64_t Resynchronise(uint64_t offset, bool zero_filled) {
+    uint64_t next = offset + 1;
+    while (next < bytes_.size() && !IntactHeaderAt(next)) ++next;
+    if (bytes_.size() - next < sizeof(ChunkHeader)) next = bytes_.size();
+    NoteDamage(next - offset,
+               fmt::format("{}: byte {}: {}; {} bytes skipped to {}", file_, offset,
+                           zero_filled ? "zero-filled chunk header (a write the recording process never finished)"
+                                       : "chunk header fails its checksum (the file is damaged)",
+                           next - offset,
+                           next < bytes_.size() ? fmt::format("the next intact chunk at byte {}", next)
+                                                : std::string("the end of the file")));
+    return next;
+  }
+
+  // The file ends inside the chunk at `offset`: what is there is a valid prefix; say what was cut.
+  uint64_t NoteTruncated(uint64_t offset, std::string what) {
+    out_.truncated = fmt::format("{}: byte {}: the file ends inside {} (the file was cut, or is still being "
+                                 "written); that chunk is ignored", file_, offset, what);
+    return bytes_.size();
   }
 
   // Parses the chunk at `offset`; returns the offset of the next one.
   Result<uint64_t> ParseChunk(uint64_t offset) {
     const uint64_t remaining = bytes_.size() - offset;
-    if (remaining < sizeof(ChunkHeader)) {
-      return ErrorAt(offset, "truncated: a {}-byte chunk header was expected, only {} bytes remain",
-                     sizeof(ChunkHeader), remaining);
+    if (remaining < chunk_header_size_) {
+      return NoteTruncated(offset, fmt::format("a chunk header ({} of its {} bytes are there)", remaining,
+                                               chunk_header_size_));
     }
-    const auto h = Load<ChunkHeader>(bytes_.data() + offset);
-    if (h.type == 0 && h.stored_size == 0 && h.raw_size == 0) {
+    const ChunkHeader h = LoadChunkHeader(offset);
+    const bool zero_filled = h.type == 0 && h.stored_size == 0 && h.raw_size == 0;
+    if (!v1() && h.header_crc != Crc32c(bytes_.data() + offset, kChunkHeaderCrcOffset))
+      return Resynchronise(offset, zero_filled);
+    if (zero_filled) {
       return ErrorAt(offset, "zero-filled chunk header: a write the recording process never finished "
                              "(it was killed while writing the trace)");
     }
-    const uint64_t payload_offset = offset + sizeof(ChunkHeader);
-    if (h.stored_size > remaining - sizeof(ChunkHeader)) {
-      return ErrorAt(offset, "truncated: {} chunk needs {} payload bytes, only {} remain",
-                     ChunkTypeName(h.type), h.stored_size, remaining - sizeof(ChunkHeader));
+    const uint64_t payload_offset = offset + chunk_header_size_;
+    if (h.stored_size > limits::kMaxChunkBytes)
+      return LimitError(offset, "chunk payload of", h.stored_size, "kMaxChunkBytes", limits::kMaxChunkBytes);
+    if (h.stored_size > remaining - chunk_header_size_) {
+      return NoteTruncated(offset, fmt::format("this {} chunk: it needs {} payload bytes, only {} remain",
+                                               ChunkTypeName(h.type), h.stored_size, remaining - chunk_header_size_));
     }
     std::span<const unsigned char> payload = bytes_.subspan(payload_offset, h.stored_size);
     const uint64_t next = payload_offset + h.stored_size;
     if ((h.flags & kChunkZstd) == 0 && h.raw_size != h.stored_size) {
       return ErrorAt(offset, "{} chunk is not compressed but its raw size {} differs from its stored size {}",
                      ChunkTypeName(h.type), h.raw_size, h.stored_size);
+    }
+    if (!v1() && h.payload_crc != Crc32c(payload.data(), payload.size())) {
+      GS_RETURN_IF_ERROR(DamagedPayload(offset, h));
+      return next;
     }
     switch (h.type) {
       case kChunkEventBlock: GS_RETURN_IF_ERROR(ParseEventBlock(offset, h, payload)); break;
@@ -97,6 +157,8 @@ class ChunkParser {
         const auto sample = Load<ClockSample>(payload.data());
         if (sample.clock != kClockMonotonic && sample.clock != kClockTsc)
           return ErrorAt(payload_offset, "clock kind {} is unknown (0 monotonic, 1 tsc)", sample.clock);
+        if (out_.clock_samples.size() >= limits::kMaxClockSamples)
+          return LimitError(offset, "clock sample number", out_.clock_samples.size() + 1, "kMaxClockSamples", limits::kMaxClockSamples);
         out_.clock_samples.push_back(sample);
         break;
       }
@@ -114,6 +176,43 @@ class ChunkParser {
     return next;
   }
 
+  // A version 2 chunk whose header is intact but whose payload fails its checksum. Definitions
+  // every later event may depend on are fatal; an event block ends its stream (the reader keeps
+  // the blocks before it); the rest (metadata, clock samples, thread names, the end) is skipped.
+  Status DamagedPayload(uint64_t offset, const ChunkHeader& h) {
+    const std::string what = fmt::format("{} chunk payload fails its checksum (stored {:08x}, computed {:08x})",
+                                         ChunkTypeName(h.type), h.payload_crc,
+                                         Crc32c(bytes_.data() + offset + chunk_header_size_, h.stored_size));
+    if (h.type == kChunkRegionDef || h.type == kChunkStringDef)
+      return ErrorAt(offset, "{}: the file is damaged and its events cannot be named", what);
+    if (h.type == kChunkEventBlock) {
+      GS_RETURN_IF_ERROR(CheckStreamLimits(offset, h.stream));
+      EventBlock block;
+      block.sequence = h.sequence;
+      block.chunk_offset = offset;
+      block.header_size = chunk_header_size_;
+      block.raw_size = h.raw_size;
+      block.damaged = true;
+      block.damage = fmt::format("byte {}: {}", offset, what);
+      out_.streams[h.stream].blocks.push_back(std::move(block));
+      return OkStatus();
+    }
+    NoteDamage(0, fmt::format("{}: byte {}: {}; the chunk is skipped", file_, offset, what));
+    return OkStatus();
+  }
+
+  Status CheckStreamLimits(uint64_t offset, uint32_t stream) {
+    auto it = out_.streams.find(stream);
+    if (it == out_.streams.end()) {
+      if (out_.streams.size() >= limits::kMaxStreams)
+        return LimitError(offset, "stream count", out_.streams.size() + 1, "kMaxStreams", limits::kMaxStreams);
+    } else if (it->second.blocks.size() >= limits::kMaxBlocksPerStream) {
+      return LimitError(offset, fmt::format("event blocks of stream {}:", stream), it->second.blocks.size() + 1,
+                        "kMaxBlocksPerStream", limits::kMaxBlocksPerStream);
+    }
+    return OkStatus();
+  }
+
   Status ExpectUncompressedSize(uint64_t offset, const ChunkHeader& h, size_t at_least) {
     if (h.flags & kChunkZstd) return ErrorAt(offset, "{} chunk is compressed; only event blocks may be", ChunkTypeName(h.type));
     if (h.stored_size < at_least) {
@@ -128,16 +227,19 @@ class ChunkParser {
       return ErrorAt(offset, "event block of {} bytes is not a whole number of {}-byte records", h.raw_size,
                      sizeof(Record));
     }
-    if (h.raw_size > kMaxChunkRawSize)
-      return ErrorAt(offset, "event block claims {} bytes, more than the limit of {}", h.raw_size, kMaxChunkRawSize);
+    if (h.raw_size > limits::kMaxChunkBytes)
+      return LimitError(offset, "event block size", h.raw_size, "kMaxChunkBytes", limits::kMaxChunkBytes);
+    GS_RETURN_IF_ERROR(CheckStreamLimits(offset, h.stream));
     EventBlock block;
     block.sequence = h.sequence;
     block.chunk_offset = offset;
+    block.header_size = chunk_header_size_;
+    block.raw_size = h.raw_size;
     if (h.flags & kChunkZstd) {
       block.compressed = true;
       const unsigned long long content = ZSTD_getFrameContentSize(payload.data(), payload.size());
       if (content != h.raw_size) {
-        return ErrorAt(offset + sizeof(ChunkHeader), "zstd frame of an event block: expected {} decompressed bytes, the frame says {}",
+        return ErrorAt(offset + chunk_header_size_, "zstd frame of an event block: expected {} decompressed bytes, the frame says {}",
                        h.raw_size, content == ZSTD_CONTENTSIZE_UNKNOWN ? std::string("unknown")
                                    : content == ZSTD_CONTENTSIZE_ERROR ? std::string("it is not a zstd frame")
                                                                        : std::to_string(content));
@@ -145,7 +247,7 @@ class ChunkParser {
       block.inflated.resize(h.raw_size);
       const size_t n = ZSTD_decompress(block.inflated.data(), block.inflated.size(), payload.data(), payload.size());
       if (ZSTD_isError(n) || n != h.raw_size) {
-        return ErrorAt(offset + sizeof(ChunkHeader), "corrupt zstd frame in an event block: {}",
+        return ErrorAt(offset + chunk_header_size_, "corrupt zstd frame in an event block: {}",
                        ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short output");
       }
       block.records = block.inflated;
@@ -159,6 +261,8 @@ class ChunkParser {
   // Reads `size` bytes of text at `at` within `payload`, or fails naming the definition.
   Result<std::string> Text(uint64_t payload_offset, std::span<const unsigned char> payload, size_t at, uint32_t size,
                            std::string_view what) {
+    if (size > limits::kMaxStringBytes)
+      return LimitError(payload_offset + at, fmt::format("{} size", what), size, "kMaxStringBytes", limits::kMaxStringBytes);
     if (at > payload.size() || size > payload.size() - at) {
       return ErrorAt(payload_offset + at, "{} of {} bytes runs past the end of its chunk ({} bytes left)", what,
                      size, payload.size() - std::min(at, payload.size()));
@@ -168,7 +272,7 @@ class ChunkParser {
 
   Status ParseRegion(uint64_t offset, const ChunkHeader& h, std::span<const unsigned char> payload) {
     GS_RETURN_IF_ERROR(ExpectUncompressedSize(offset, h, sizeof(RegionDef)));
-    const uint64_t at = offset + sizeof(ChunkHeader);
+    const uint64_t at = offset + chunk_header_size_;
     const auto def = Load<RegionDef>(payload.data());
     if (def.id == 0) return ErrorAt(at, "region definition with id 0 (ids start at 1)");
     RegionDefinition r;
@@ -177,6 +281,8 @@ class ChunkParser {
     r.line = def.line;
     GS_ASSIGN_OR_RETURN(r.name, Text(at, payload, sizeof def, def.name_size, "region name"));
     GS_ASSIGN_OR_RETURN(r.file, Text(at, payload, sizeof def + def.name_size, def.file_size, "region file name"));
+    if (out_.regions.size() >= limits::kMaxDefinitions && !out_.regions.count(def.id))
+      return LimitError(at, "region definition count", out_.regions.size() + 1, "kMaxDefinitions", limits::kMaxDefinitions);
     auto [it, inserted] = out_.regions.emplace(def.id, r);
     if (!inserted && (it->second.name != r.name || it->second.role != r.role || it->second.external_id != r.external_id))
       return ErrorAt(at, "region {} is defined twice, as '{}' and as '{}'", def.id, it->second.name, r.name);
@@ -185,10 +291,12 @@ class ChunkParser {
 
   Status ParseString(uint64_t offset, const ChunkHeader& h, std::span<const unsigned char> payload) {
     GS_RETURN_IF_ERROR(ExpectUncompressedSize(offset, h, sizeof(StringDef)));
-    const uint64_t at = offset + sizeof(ChunkHeader);
+    const uint64_t at = offset + chunk_header_size_;
     const auto def = Load<StringDef>(payload.data());
     if (def.id == 0) return ErrorAt(at, "string definition with id 0 (ids start at 1)");
     GS_ASSIGN_OR_RETURN(std::string text, Text(at, payload, sizeof def, def.size, "string"));
+    if (out_.strings.size() >= limits::kMaxDefinitions && !out_.strings.count(def.id))
+      return LimitError(at, "string definition count", out_.strings.size() + 1, "kMaxDefinitions", limits::kMaxDefinitions);
     auto [it, inserted] = out_.strings.emplace(def.id, text);
     if (!inserted && it->second != text)
       return ErrorAt(at, "string {} is defined twice, as '{}' and as '{}'", def.id, it->second, text);
@@ -197,12 +305,13 @@ class ChunkParser {
 
   Status ParseLocation(uint64_t offset, const ChunkHeader& h, std::span<const unsigned char> payload) {
     GS_RETURN_IF_ERROR(ExpectUncompressedSize(offset, h, sizeof(LocationDef)));
-    const uint64_t at = offset + sizeof(ChunkHeader);
+    const uint64_t at = offset + chunk_header_size_;
     const auto def = Load<LocationDef>(payload.data());
     LocationDefinition loc;
     loc.os_thread_id = def.os_thread_id;
     loc.thread_index = def.thread_index;
     GS_ASSIGN_OR_RETURN(loc.name, Text(at, payload, sizeof def, def.name_size, "thread name"));
+    if (!out_.streams.count(h.stream)) GS_RETURN_IF_ERROR(CheckStreamLimits(offset, h.stream));
     out_.streams[h.stream].location = std::move(loc);
     return OkStatus();
   }
@@ -210,7 +319,7 @@ class ChunkParser {
   // (u32 size, bytes) pairs: key, value, key, value, ...
   Status ParseMetadata(uint64_t offset, const ChunkHeader& h, std::span<const unsigned char> payload) {
     GS_RETURN_IF_ERROR(ExpectUncompressedSize(offset, h, 0));
-    const uint64_t at = offset + sizeof(ChunkHeader);
+    const uint64_t at = offset + chunk_header_size_;
     size_t pos = 0;
     while (pos < payload.size()) {
       std::string kv[2];
@@ -223,6 +332,8 @@ class ChunkParser {
         GS_ASSIGN_OR_RETURN(s, Text(at, payload, pos + 4, size, &s == &kv[0] ? "metadata key" : "metadata value"));
         pos += 4 + size;
       }
+      if (out_.metadata.size() >= limits::kMaxMetadataEntries)
+        return LimitError(at + pos, "metadata entry count", out_.metadata.size() + 1, "kMaxMetadataEntries", limits::kMaxMetadataEntries);
       out_.metadata.emplace_back(std::move(kv[0]), std::move(kv[1]));
     }
     return OkStatus();
@@ -231,6 +342,7 @@ class ChunkParser {
   std::span<const unsigned char> bytes_;
   std::string_view file_;
   uint64_t header_size_ = 0;
+  uint32_t chunk_header_size_ = sizeof(ChunkHeader);
   Chunks out_;
 };
 
@@ -238,7 +350,7 @@ class ChunkParser {
 
 std::string EventBlock::Where(size_t index) const {
   if (compressed) return fmt::format("record {} of the zstd event block at byte {}", index, chunk_offset);
-  return fmt::format("byte {}", chunk_offset + sizeof(ChunkHeader) + index * sizeof(Record));
+  return fmt::format("byte {}", chunk_offset + header_size + index * sizeof(Record));
 }
 
 Result<Chunks> ParseChunks(std::span<const unsigned char> bytes, std::string_view file) {

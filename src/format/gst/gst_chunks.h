@@ -34,7 +34,13 @@ struct LocationDefinition {
 struct EventBlock {
   uint32_t sequence = 0;
   uint64_t chunk_offset = 0;   // of the chunk header in the file
+  uint32_t header_size = sizeof(ChunkHeader);  // 24 in version 1 files
+  uint32_t raw_size = 0;       // payload bytes (records * 16) after decompression
   bool compressed = false;
+  // The payload fails its checksum (version 2): `records` is empty and the reader ends the
+  // stream before this block; `damage` says what was found.
+  bool damaged = false;
+  std::string damage;
   std::span<const unsigned char> records;  // into the file, or into `inflated`
   std::vector<unsigned char> inflated;     // decompressed payload, when compressed
 
@@ -49,6 +55,7 @@ struct StreamChunks {
 };
 
 struct Chunks {
+  uint16_t version_major = kVersionMajor;
   uint16_t version_minor = 0;
   std::map<uint32_t, RegionDefinition> regions;
   std::map<uint32_t, std::string> strings;
@@ -58,6 +65,13 @@ struct Chunks {
   std::optional<EndOfTrace> end;
   uint64_t skipped_chunks = 0;   // unknown chunk types
   std::string first_skipped_chunk;
+  // Damage survived (version 2 checksums): chunks whose header or payload failed its checksum
+  // and were skipped, the bytes skipped to find the next intact chunk header, and what was first.
+  uint64_t damaged_chunks = 0;
+  uint64_t damaged_bytes = 0;
+  std::string first_damaged_chunk;
+  // Non-empty when the file ends inside a chunk (cut, or still being written): what was lost.
+  std::string truncated;
 };
 
 // `bytes` must outlive the result (blocks point into it). `file` is used in messages only.

@@ -14,6 +14,7 @@
 #include "base/progress.h"
 #include "format/gst/gst_mpi_labels.h"
 #include "format/gst/gst_reader.h"
+#include "format/limits.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -365,6 +366,10 @@ bool LooksLikeGstDirectory(const std::string& path) {
 Result<Trace> ReadGstDirectory(const std::string& path) {
   const std::vector<std::string> paths = GstFiles(path);
   if (paths.empty()) return NotFound(fmt::format("{}: no .gst files in the directory", path));
+  if (paths.size() > limits::kMaxRankFiles) {
+    return DataLoss(fmt::format("{}: {} .gst files exceed the limit kMaxRankFiles = {} (docs/formats/gst.md)", path,
+                                paths.size(), limits::kMaxRankFiles));
+  }
   std::vector<RankFile> files;
   std::vector<std::string> unreadable;
   Status first_error;

@@ -20,13 +20,19 @@
 #include <cstdint>
 #include <cstring>
 
+#include "format/gst/gst_checksum.h"
+#include "format/limits.h"
+
 namespace grainscope::gst {
 
 // "\x89GST\r\n\x1a\n": the high byte catches 7-bit transfers, CR-LF and ^Z catch text-mode mangling
 // (the PNG trick).
 inline constexpr unsigned char kMagic[8] = {0x89, 'G', 'S', 'T', '\r', '\n', 0x1a, '\n'};
-inline constexpr uint16_t kVersionMajor = 1;  // incompatible changes
+// Version 2 added the checksums to the chunk header (32 bytes instead of 24); readers still read
+// version 1 files (without checksums).
+inline constexpr uint16_t kVersionMajor = 2;  // incompatible changes
 inline constexpr uint16_t kVersionMinor = 0;  // additions old readers may ignore
+inline constexpr uint16_t kOldestReadableMajor = 1;
 
 struct FileHeader {
   unsigned char magic[8];
@@ -60,11 +66,22 @@ struct ChunkHeader {
   uint32_t raw_size;     // payload bytes after decompression (== stored_size when not compressed)
   uint32_t stream;       // event blocks and location definitions: the stream (thread); else 0
   uint32_t sequence;     // event blocks: 0, 1, 2, ... per stream, in recording order; else 0
+  uint32_t payload_crc;  // version 2: CRC-32C of the stored_size payload bytes as stored
+  uint32_t header_crc;   // version 2: CRC-32C of the 28 header bytes before this field
 };
-static_assert(sizeof(ChunkHeader) == 24);
+static_assert(sizeof(ChunkHeader) == 32);
+// Version 1 chunk headers end before the checksums.
+inline constexpr uint32_t kChunkHeaderSizeV1 = 24;
+inline constexpr uint32_t kChunkHeaderCrcOffset = 28;
+
+// Fills in the checksums of a chunk header for `payload` (stored_size bytes), as written.
+inline void SealChunkHeader(ChunkHeader& h, const void* payload) {
+  h.payload_crc = Crc32c(payload, h.stored_size);
+  h.header_crc = Crc32c(&h, kChunkHeaderCrcOffset);
+}
 
 // Upper bound on a chunk's raw payload, so a corrupt size cannot make a reader allocate gigabytes.
-inline constexpr uint32_t kMaxChunkRawSize = 64u << 20;
+inline constexpr uint32_t kMaxChunkRawSize = limits::kMaxChunkBytes;
 
 // ---- Event records --------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -17,6 +18,7 @@
 #include "base/progress.h"
 #include "format/gst/gst_chunks.h"
 #include "format/gst/gst_format.h"
+#include "format/limits.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -80,6 +82,12 @@ class ClockConverter {
     c.tsc_ = c.first_.clock == gst::kClockTsc;
     const ClockSample* last = &samples.front();
     for (const ClockSample& s : samples) {
+      // Keeps every difference of readings representable (found by fuzz_gst: a hostile sample
+      // made span_ns overflow).
+      if (s.monotonic_ns < 0 || s.monotonic_ns > limits::kMaxTimeNs) {
+        return DataLoss(fmt::format("{}: clock sample {}: CLOCK_MONOTONIC reading {} ns is outside the limits 0 .. kMaxTimeNs = {}",
+                                    file, &s - samples.data(), s.monotonic_ns, limits::kMaxTimeNs));
+      }
       if (s.clock != c.first_.clock)
         return DataLoss(fmt::format("{}: clock samples disagree about the clock kind ({} and {})", file, c.first_.clock, s.clock));
       if (s.raw > last->raw) last = &s;
@@ -99,11 +107,18 @@ class ClockConverter {
     return c;
   }
 
+  // Saturates at +-INT64_MAX, which the caller rejects as beyond kMaxTimeNs.
   TimeNs ToNs(uint64_t raw) const {
     const auto delta = static_cast<int64_t>(raw - first_.raw);
     if (!tsc_) return delta;
-    if (fit_) return static_cast<TimeNs>(static_cast<__int128>(delta) * span_ns_ / static_cast<__int128>(span_raw_));
-    return static_cast<TimeNs>(std::llround(static_cast<double>(delta) / ticks_per_ns_));
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    if (fit_) {
+      const __int128 ns = static_cast<__int128>(delta) * span_ns_ / static_cast<__int128>(span_raw_);
+      return ns > kMax ? kMax : ns < -kMax ? -kMax : static_cast<TimeNs>(ns);
+    }
+    const double ns = static_cast<double>(delta) / ticks_per_ns_;
+    if (!(std::fabs(ns) < 9e18)) return ns > 0 ? kMax : -kMax;
+    return static_cast<TimeNs>(std::llround(ns));
   }
 
   bool tsc() const { return tsc_; }
@@ -200,17 +215,43 @@ class GstTraceBuilder {
                                     blocks[b - 1].chunk_offset));
       }
       const uint32_t expected = b == 0 ? 0 : blocks[b - 1].sequence + 1;
-      if (blocks[b].sequence != expected) {
-        missing_blocks_ += blocks[b].sequence - expected;
-        if (first_missing_.empty()) {
-          first_missing_ = fmt::format("{}: stream {}: event blocks {} to {} are missing (next block at byte {})", file_,
-                                       s.id, expected, blocks[b].sequence - 1, blocks[b].chunk_offset);
-        }
+      if (blocks[b].sequence != expected || blocks[b].damaged) {
+        EndStreamAt(s, b, expected);
+        break;
       }
       GS_RETURN_IF_ERROR(DecodeBlock(s, static_cast<uint32_t>(b)));
       progress::Advance(blocks[b].chunk_offset);
     }
     return OkStatus();
+  }
+
+  // A stream's block `b` is damaged, or blocks before it are missing: the events after the gap
+  // cannot be trusted to nest with those before it, so the stream ends at its last intact block
+  // (what was open then is closed at its last event, see CheckNesting) and what follows is counted.
+  void EndStreamAt(Stream& s, size_t b, uint32_t expected) {
+    auto& blocks = s.chunks->blocks;
+    const gst::EventBlock& first = blocks[b];
+    uint64_t records = 0;
+    for (size_t k = b; k < blocks.size(); ++k) records += blocks[k].raw_size / sizeof(gst::Record);
+    std::string why;
+    if (first.sequence != expected) {
+      missing_blocks_ += first.sequence - expected;
+      why = first.sequence - expected > 1
+                ? fmt::format("event blocks {} to {} of stream {} are missing", expected, first.sequence - 1, s.id)
+                : fmt::format("event block {} of stream {} is missing", expected, s.id);
+      if (first_missing_.empty()) first_missing_ = fmt::format("{}: {}", file_, why);
+    } else {
+      ++damaged_blocks_;
+      why = fmt::format("event block {} of stream {} is damaged ({})", first.sequence, s.id, first.damage);
+      if (first_damaged_block_.empty()) first_damaged_block_ = fmt::format("{}: {}", file_, why);
+    }
+    lost_blocks_ += blocks.size() - b;
+    lost_records_ += records;
+    if (first_lost_.empty()) {
+      first_lost_ = fmt::format("{}: {}; {} block(s) of the stream from byte {} ({} records) are not analysed: the "
+                                "stream ends at its last intact block before them", file_, why, blocks.size() - b,
+                                first.chunk_offset, records);
+    }
   }
 
   Status DecodeBlock(Stream& s, uint32_t b) {
@@ -232,6 +273,10 @@ class GstTraceBuilder {
         continue;
       }
       e.time = clock_.ToNs(r.time);
+      if (e.time > limits::kMaxTimeNs || e.time < -limits::kMaxTimeNs) {
+        return ErrorAt(s, e, "record time {} ns from the start of recording exceeds the limit kMaxTimeNs = {}", e.time,
+                       limits::kMaxTimeNs);
+      }
       if (!s.events.empty() && e.time < s.events.back().time) {
         if (backwards_++ == 0) {
           first_backwards_ = fmt::format("{}: {}: stream {}: time goes back by {} ns; clamped", file_,
@@ -328,7 +373,7 @@ class GstTraceBuilder {
       if (e.kind == gst::kRecordSendEnd) s.events[top.event].end_time = e.time;
       open.pop_back();
     }
-    const TimeNs last = s.events.back().time;
+    const TimeNs last = s.events.empty() ? 0 : s.events.back().time;
     while (!open.empty()) {
       const Open o = open.back();
       open.pop_back();
@@ -490,7 +535,7 @@ class GstTraceBuilder {
   void AddMetadataAndDiagnostics() {
     builder_.SetOrigin(origin_.value_or(0));
     for (const auto& [key, value] : chunks_.metadata) builder_.AddMetadata(key, value);
-    builder_.AddMetadata("gst_version", fmt::format("{}.{}", gst::kVersionMajor, chunks_.version_minor));
+    builder_.AddMetadata("gst_version", fmt::format("{}.{}", chunks_.version_major, chunks_.version_minor));
     // Time zero's CLOCK_MONOTONIC reading: how the MPI directory reader puts ranks on one clock.
     if (!chunks_.clock_samples.empty()) {
       builder_.AddMetadata("clock_origin_monotonic_ns", fmt::format("{}", chunks_.clock_samples.front().monotonic_ns));
@@ -506,12 +551,18 @@ class GstTraceBuilder {
     } else {
       builder_.AddMetadata("dropped_events", "unknown");
       builder_.AddMetadata("end", "missing");
-      d.Add("trace_not_finished", fmt::format("{}: no end-of-trace chunk: the recording process was killed before it "
-                                              "finished the trace; the last events of each thread may be missing", file_));
+      d.Add("trace_not_finished", fmt::format("{}: trace not closed: no end-of-trace chunk (the recording process was "
+                                              "killed, e.g. by SIGKILL, before it finished the trace, or it is still "
+                                              "running); each thread's events after its last written block are lost and "
+                                              "the number of dropped events is unknown", file_));
     }
     if (chunks_.skipped_chunks > 0) d.AddCount("skipped_chunks", chunks_.skipped_chunks, chunks_.first_skipped_chunk);
     if (skipped_records_ > 0) d.AddCount("skipped_records", skipped_records_, first_skipped_record_);
+    if (!chunks_.truncated.empty()) d.Add("file_truncated", chunks_.truncated);
+    if (chunks_.damaged_chunks > 0) d.AddCount("damaged_chunks", chunks_.damaged_chunks, chunks_.first_damaged_chunk);
     if (missing_blocks_ > 0) d.AddCount("missing_blocks", missing_blocks_, first_missing_);
+    if (damaged_blocks_ > 0) d.AddCount("damaged_blocks", damaged_blocks_, first_damaged_block_);
+    if (lost_records_ > 0 || lost_blocks_ > 0) d.AddCount("records_not_analysed", lost_records_, first_lost_);
     if (backwards_ > 0) d.AddCount("time_went_backwards", backwards_, first_backwards_);
     if (unclosed_ > 0) d.AddCount("unclosed_regions", unclosed_, first_unclosed_);
     if (unsent_ > 0) d.AddCount("unsent_messages", unsent_, first_unsent_);
@@ -537,6 +588,8 @@ class GstTraceBuilder {
   std::optional<TimeNs> origin_;
   uint64_t skipped_records_ = 0, missing_blocks_ = 0, backwards_ = 0, unclosed_ = 0, unsent_ = 0, unreceived_ = 0;
   uint64_t shared_processors_ = 0;
+  uint64_t damaged_blocks_ = 0, lost_blocks_ = 0, lost_records_ = 0;
+  std::string first_damaged_block_, first_lost_;
   std::string first_skipped_record_, first_missing_, first_backwards_, first_unclosed_, first_unsent_, first_unreceived_;
 };
 

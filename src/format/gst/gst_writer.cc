@@ -49,12 +49,13 @@ class GstImage {
 
   void Chunk(uint32_t type, std::string_view payload, uint32_t stream = 0, uint32_t sequence = 0) {
     const auto size = static_cast<uint32_t>(payload.size());
-    const g::ChunkHeader h{type, 0, size, size, stream, sequence};
+    g::ChunkHeader h{type, 0, size, size, stream, sequence};
+    g::SealChunkHeader(h, payload.data());
     bytes_.append(BytesOf(h));
     bytes_.append(payload);
   }
 
-  // The framing of one event block: the only place that writes one (per-block checksums go here).
+  // The framing of one event block: the only place that writes one (checksums: Chunk).
   void EventBlock(uint32_t stream, uint32_t sequence, std::span<const g::Record> records) {
     Chunk(g::kChunkEventBlock,
           {reinterpret_cast<const char*>(records.data()), records.size_bytes()}, stream, sequence);

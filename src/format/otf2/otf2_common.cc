@@ -55,8 +55,9 @@ Otf2RegionKind Otf2KindOf(RegionRole role, std::string_view name) {
     case RegionRole::kPointToPoint:
       return {OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI, false};
     case RegionRole::kCollective:
-      return {name.find("arrier") != std::string_view::npos ? OTF2_REGION_ROLE_BARRIER
-                                                            : OTF2_REGION_ROLE_COLL_OTHER,
+      // The cast: clang rejects the narrowing of the conditional's enum type in a braced init.
+      return {static_cast<OTF2_RegionRole>(name.find("arrier") != std::string_view::npos ? OTF2_REGION_ROLE_BARRIER
+                                                                                         : OTF2_REGION_ROLE_COLL_OTHER),
               OTF2_PARADIGM_MPI, false};
     case RegionRole::kWait:
       return {OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI, !IsMpiWaitName(name)};

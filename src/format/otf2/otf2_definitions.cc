@@ -379,6 +379,12 @@ Result<Otf2Definitions> ReadOtf2Definitions(OTF2_Reader* reader, TraceBuilder& b
   if (!raw.status.ok()) return DataLoss(fmt::format("{}: {}", file, raw.status.message()));
   if (rc != OTF2_SUCCESS) return Otf2Error(rc, fmt::format("{}: reading the global definitions", file));
   OTF2_Reader_CloseGlobalDefReader(reader, defs);
+  // libotf2 reads a cut definitions file as if it ended there: the anchor's count tells.
+  uint64_t expected = 0;
+  if (OTF2_Reader_GetNumberOfGlobalDefinitions(reader, &expected) == OTF2_SUCCESS && count < expected) {
+    return DataLoss(fmt::format("{}: the global definitions file holds {} of the {} definitions the anchor file "
+                                "announces (it was cut or is damaged)", file, count, expected));
+  }
   TimeNs shift_ns = 0;
   char* shift = nullptr;
   if (OTF2_Reader_GetProperty(reader, kTimeShiftProperty, &shift) == OTF2_SUCCESS && shift != nullptr) {

@@ -13,6 +13,7 @@
 // are read as a token stream, so a long predecessor list may continue on the next line.
 #include <fmt/format.h>
 
+#include "format/limits.h"
 #include "schedule/io/readers.h"
 #include "schedule/io/text_cursor.h"
 
@@ -22,8 +23,10 @@ Result<TaskDag> ReadStg(std::string_view content, const std::string& source) {
   TokenCursor in(content, source, CommentStyle::kHashLines);
   if (in.AtEnd()) return DataLoss(fmt::format("{}: no STG data: expected the number of tasks", source));
   GS_ASSIGN_OR_RETURN(const int64_t n, in.NextInt("the number of tasks (STG's first line)"));
-  constexpr int64_t kMaxTasks = 10'000'000;
-  if (n > kMaxTasks) return in.ErrorHere(fmt::format("{} tasks is more than this reader accepts ({})", n, kMaxTasks));
+  if (n > limits::kMaxStgTasks) {
+    return in.ErrorHere(fmt::format("{} tasks exceeds the limit kMaxStgTasks = {} (src/format/limits.h)", n,
+                                    limits::kMaxStgTasks));
+  }
   const int64_t records = n + 2;
   std::vector<int64_t> weight(records);
   std::vector<std::pair<int64_t, int64_t>> edges;  // (pred, task)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Seed corpora for the fuzz targets, from the inputs the golden tests and the examples already
+# have: symbolic links to those files (nothing is copied), plus small generated seeds where a
+# target needs a selector byte in front (fuzz_taskgraph, fuzz_otf2).
+#   fuzz/make_corpus.sh OUT_DIR      -> OUT_DIR/<target>/ for every target
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: make_corpus.sh OUT_DIR}
+cases=$root/tests/golden/cases
+
+link() {  # link TARGET FILE...: seeds named after their case, so a crash is easy to trace back
+  local target=$1; shift
+  mkdir -p "$out/$target"
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    local name
+    name=seed-$(basename "$(dirname "$f")")-$(basename "$f")
+    ln -sfn "$f" "$out/$target/$name"
+  done
+}
+
+prefixed() {  # prefixed TARGET BYTE FILE: a seed = one selector byte + the file
+  local target=$1 byte=$2 f=$3
+  mkdir -p "$out/$target"
+  local name
+  name=seed-$byte-$(basename "$(dirname "$f")")-$(basename "$f")
+  { printf "\\x$(printf %02x "$byte")"; cat "$f"; } > "$out/$target/$name"
+}
+
+shopt -s nullglob
+# Seed text: every trace.txt of the golden cases, and the figure 4.5 example.
+link fuzz_seedtext "$cases"/*/trace.txt "$cases"/*/run_p1.txt "$root/examples/traces/fig4_5.txt"
+# .gst: the MPI example's rank files, the pi trace and the damaged ones of the golden cases.
+link fuzz_gst "$root"/examples/traces/*/*.gst "$root"/examples/traces/*.gst "$cases"/*/*.gst
+link fuzz_gst_dir "$root"/examples/traces/mpi_barrier_imbalance/*.gst
+# Chrome JSON: no committed Chrome trace; the JSON inputs of the golden cases give the syntax.
+link fuzz_chrome "$cases"/*/*.json
+mkdir -p "$out/fuzz_chrome"
+printf '%s' '{"traceEvents":[{"name":"a","ph":"B","pid":1,"tid":1,"ts":0},{"name":"a","ph":"E","pid":1,"tid":1,"ts":5},{"name":"m","ph":"s","id":1,"pid":1,"tid":1,"ts":1},{"name":"m","ph":"f","id":1,"pid":1,"tid":2,"ts":3},{"name":"x","ph":"X","pid":1,"tid":2,"ts":2,"dur":4}]}' \
+  > "$out/fuzz_chrome/seed-generated.json"
+# Task graphs: selector byte 0 STG, 1 DOT, 2 seed Task_Graph, 3 JSON.
+for f in "$cases"/*/*.stg; do prefixed fuzz_taskgraph 0 "$f"; done
+for f in "$cases"/*/*.dot; do prefixed fuzz_taskgraph 1 "$f"; done
+for f in "$cases"/*/Task_Graph; do prefixed fuzz_taskgraph 2 "$f"; done
+for f in "$cases"/*/*.json; do prefixed fuzz_taskgraph 3 "$f"; done
+mkdir -p "$out/fuzz_taskgraph"
+printf '\x00%s' $'3\n0 0 0\n1 5 1 0\n2 3 1 0\n3 0 2 1 2\n' > "$out/fuzz_taskgraph/seed-0-generated.stg"
+# OTF2: the selector byte picks the archive file; seed each with a tiny valid-looking header.
+mkdir -p "$out/fuzz_otf2"
+for b in 0 1 2 3 4 5; do printf "\\x0$b" > "$out/fuzz_otf2/seed-$b-empty"; done
+# CLI numbers and durations.
+mkdir -p "$out/fuzz_cli_numbers"
+i=0
+for v in 0 42 1.5 0.000001 9223372036854775807 1.123456789 ms us ns s 4 2..16 "L=2500,o=1500,G=6,S=65535" loggp latbw log linear; do
+  printf '%s' "$v" > "$out/fuzz_cli_numbers/seed-$i"; i=$((i + 1))
+done
