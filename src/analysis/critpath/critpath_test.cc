@@ -80,8 +80,12 @@ TEST(CriticalPath, ForkJoinFollowsTheLongerBranch) {
   // the short branch's message is not on the path: its grain has 10 ns of slack
   for (const GrainSlack& g : cp->slack) {
     const std::string name = Name(t, g.grain.region);
-    if (name == "short") EXPECT_EQ(g.slack_ns, 10);
-    if (name == "long" || name == "split" || name == "merge") EXPECT_EQ(g.slack_ns, 0) << name;
+    if (name == "short") {
+      EXPECT_EQ(g.slack_ns, 10);
+    }
+    if (name == "long" || name == "split" || name == "merge") {
+      EXPECT_EQ(g.slack_ns, 0) << name;
+    }
   }
 }
 
