@@ -17,12 +17,7 @@ pid_t CurrentTid() { return static_cast<pid_t>(syscall(SYS_gettid)); }
 bool Sink::Open(const char* path) {
   fd_ = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) return false;
-  gst::FileHeader h{};
-  std::memcpy(h.magic, gst::kMagic, sizeof h.magic);
-  h.version_major = gst::kVersionMajor;
-  h.version_minor = gst::kVersionMinor;
-  h.header_size = sizeof h;
-  h.record_size = sizeof(gst::Record);
+  const gst::FileHeader h = gst::CurrentFileHeader();
   end_.store(sizeof h);
   failed_.store(false);
   reported_.store(false);

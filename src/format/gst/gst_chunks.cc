@@ -187,11 +187,7 @@ class ChunkParser {
       return ErrorAt(offset, "{}: the file is damaged and its events cannot be named", what);
     if (h.type == kChunkEventBlock) {
       GS_RETURN_IF_ERROR(CheckStreamLimits(offset, h.stream));
-      EventBlock block;
-      block.sequence = h.sequence;
-      block.chunk_offset = offset;
-      block.header_size = chunk_header_size_;
-      block.raw_size = h.raw_size;
+      EventBlock block = BlockAt(offset, h);
       block.damaged = true;
       block.damage = fmt::format("byte {}: {}", offset, what);
       out_.streams[h.stream].blocks.push_back(std::move(block));
@@ -199,6 +195,16 @@ class ChunkParser {
     }
     NoteDamage(0, fmt::format("{}: byte {}: {}; the chunk is skipped", file_, offset, what));
     return OkStatus();
+  }
+
+  // Where an event block's chunk lies; its payload is located and checked by the caller.
+  EventBlock BlockAt(uint64_t offset, const ChunkHeader& h) const {
+    EventBlock block;
+    block.sequence = h.sequence;
+    block.chunk_offset = offset;
+    block.header_size = chunk_header_size_;
+    block.raw_size = h.raw_size;
+    return block;
   }
 
   Status CheckStreamLimits(uint64_t offset, uint32_t stream) {
@@ -230,11 +236,7 @@ class ChunkParser {
     if (h.raw_size > limits::kMaxChunkBytes)
       return LimitError(offset, "event block size", h.raw_size, "kMaxChunkBytes", limits::kMaxChunkBytes);
     GS_RETURN_IF_ERROR(CheckStreamLimits(offset, h.stream));
-    EventBlock block;
-    block.sequence = h.sequence;
-    block.chunk_offset = offset;
-    block.header_size = chunk_header_size_;
-    block.raw_size = h.raw_size;
+    EventBlock block = BlockAt(offset, h);
     if (h.flags & kChunkZstd) {
       block.compressed = true;
       const unsigned long long content = ZSTD_getFrameContentSize(payload.data(), payload.size());

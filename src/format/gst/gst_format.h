@@ -107,6 +107,17 @@ struct Record {
 };
 static_assert(sizeof(Record) == 16);
 
+// The header every writer of this version puts at byte 0 (the runtime's sink, the trace writer).
+inline FileHeader CurrentFileHeader() {
+  FileHeader h{};
+  std::memcpy(h.magic, kMagic, sizeof h.magic);
+  h.version_major = kVersionMajor;
+  h.version_minor = kVersionMinor;
+  h.header_size = sizeof h;
+  h.record_size = sizeof(Record);
+  return h;
+}
+
 inline constexpr uint32_t kNoRegion = 0;  // ids start at 1; 0 means "none"
 inline constexpr int32_t kNoPeer = -1;
 

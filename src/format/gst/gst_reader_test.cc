@@ -20,12 +20,7 @@ using Bytes = std::vector<unsigned char>;
 class GstImage {
  public:
   GstImage() {
-    gst::FileHeader h{};
-    std::memcpy(h.magic, gst::kMagic, 8);
-    h.version_major = gst::kVersionMajor;
-    h.version_minor = gst::kVersionMinor;
-    h.header_size = sizeof h;
-    h.record_size = 16;
+    const gst::FileHeader h = gst::CurrentFileHeader();
     Put(&h, sizeof h);
   }
 

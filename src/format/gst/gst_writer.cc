@@ -36,12 +36,7 @@ class GstImage {
  public:
   // `zero_raw`: the raw clock value of trace time 0 (>= 0, so no written time is negative).
   GstImage(uint32_t streams, uint64_t zero_raw) : streams_(streams) {
-    g::FileHeader h{};
-    std::memcpy(h.magic, g::kMagic, sizeof h.magic);
-    h.version_major = g::kVersionMajor;
-    h.version_minor = g::kVersionMinor;
-    h.header_size = sizeof h;
-    h.record_size = sizeof(g::Record);
+    const g::FileHeader h = g::CurrentFileHeader();
     bytes_.append(BytesOf(h));
     const g::ClockSample clock{g::kClockMonotonic, 0, zero_raw, static_cast<int64_t>(zero_raw), 1.0};
     Chunk(g::kChunkClock, BytesOf(clock));
