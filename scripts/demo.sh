@@ -22,3 +22,7 @@ echo "== grainscope predict $trace -p 1..4   (the seed's chapter 5 loop)"
 echo
 echo "== grainscope compensate $trace   (measurement overhead removed)"
 "$bin/grainscope" compensate "$trace"
+echo
+echo "== grainscope html $trace -o $out/pi.html   (every view on one offline page)"
+"$bin/grainscope" html "$trace" -o "$out/pi.html"
+echo "open $out/pi.html in a browser"

@@ -240,15 +240,16 @@ bool Open(const Options& options) {
                                      static_cast<double>(second.monotonic_ns - first.monotonic_ns)
                                : 1.0;
   g_overhead_ns = overhead_ticks / g_nominal_ticks_per_ns;
-  g_first_sample = first;
+  // Trace time 0 is the second sample, taken after the calibration: the milliseconds spent
+  // calibrating are the runtime's, not the program's, and would otherwise count as idle time
+  // of every processor before the first grain (the EPA's total time starts at 0).
+  g_first_sample = second;
   g_first_sample.nominal_ticks_per_ns = g_nominal_ticks_per_ns;
   AnalysisOpen(g_overhead_ns, g_nominal_ticks_per_ns);
 
   g_generation.fetch_add(1, std::memory_order_acq_rel);
   LockDefinitions();
-  gst::ClockSample start = first;
-  start.nominal_ticks_per_ns = g_nominal_ticks_per_ns;
-  WriteSmallChunk(gst::kChunkClock, 0, &start, sizeof start);
+  WriteSmallChunk(gst::kChunkClock, 0, &g_first_sample, sizeof g_first_sample);
   RewriteDefinitions();
   UnlockDefinitions();
 
