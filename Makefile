@@ -11,7 +11,7 @@ FUZZ_BUILD ?= build-fuzz
 # Seconds per fuzz target: 7 targets x 8 s is the ~1 minute `make test` spends fuzzing.
 FUZZ_SECONDS ?= 8
 # The threaded code: the recording runtime (its tests include the 8-thread stress test).
-TSAN_TARGETS = gs_record_tests gs_record_crash_child gs_record_stress_tests
+TSAN_TARGETS = gs_record_tests gs_record_crash_child gs_record_stress_tests gs_onthefly_tests
 CMAKE_FLAGS ?=
 
 .PHONY: demo test deps build asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean browser-deps
@@ -54,7 +54,7 @@ tsan: deps
 
 test-tsan: tsan
 	@TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:handle_segv=0:handle_sigbus=0:handle_abort=0 \
-	  GRAINSCOPE_STRESS_EVENTS=100000 ctest --test-dir $(TSAN_BUILD) -j $(JOBS) --output-on-failure -R '^(RecordRuntime|Flush/RecordSettings|RecordCrash|SeedCompat|StressRecording)\.'
+	  GRAINSCOPE_STRESS_EVENTS=100000 ctest --test-dir $(TSAN_BUILD) -j $(JOBS) --output-on-failure -R '^(RecordRuntime|Flush/RecordSettings|RecordCrash|SeedCompat|StressRecording|OnTheFly)\.'
 
 # libFuzzer targets (clang): built in their own directory, run for FUZZ_SECONDS each.
 fuzz-build: deps
