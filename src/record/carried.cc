@@ -29,20 +29,13 @@ uint64_t PreviousRecordTime(const ThreadStream& s) {
   return last->time;
 }
 
-void StoreMessage(gst::Record* p, uint64_t time, uint8_t kind, uint32_t name, uint64_t bytes, int32_t peer) {
-  StoreRecord(p, time, gst::PackKindId(kind, 1, name));
-  const uint64_t peer_grain = uint64_t{static_cast<uint32_t>(peer)};
-  std::memcpy(reinterpret_cast<char*>(p + 1), &bytes, 8);
-  std::memcpy(reinterpret_cast<char*>(p + 1) + 8, &peer_grain, 8);
-}
-
 }  // namespace
 
 uint64_t CarriedSend(uint32_t name, uint64_t bytes, int32_t peer) {
   gst::Record* p = Reserve(3);
   if (p == nullptr) return 0;
   const uint64_t t = ReadClock();
-  StoreMessage(p, t, gst::kRecordSendBegin, name, bytes, peer);
+  StoreMessageRecord(p, t, gst::kRecordSendBegin, name, bytes, peer, gst::kNoRegion);
   StoreRecord(p + 2, t, gst::PackKindId(gst::kRecordSendEnd, 0, name));
   Commit(p, 3);
   t_stream->analysis.non_events += 2;  // three slots, one kSend event
@@ -55,7 +48,7 @@ CarriedTimes CarriedReceive(uint32_t name, uint64_t bytes, int32_t peer) {
   if (p == nullptr) return {};
   const uint64_t t = ReadClock();
   StoreRecord(p, t, gst::PackKindId(gst::kRecordRecvBegin, 0, name));
-  StoreMessage(p + 1, t, gst::kRecordRecvEnd, name, bytes, peer);
+  StoreMessageRecord(p + 1, t, gst::kRecordRecvEnd, name, bytes, peer, gst::kNoRegion);
   Commit(p, 3);
   LocationAnalysis& a = t_stream->analysis;
   a.non_events += 2;  // three slots, one kRecv event

@@ -41,6 +41,15 @@ GS_ALWAYS_INLINE void StoreRecord(gst::Record* p, uint64_t time, uint64_t kind_i
   std::memcpy(reinterpret_cast<char*>(p) + 8, &kind_id, 8);
 }
 
+// A two-slot message record: the event, then its gst::MessageSlot (bytes, peer, grain).
+GS_ALWAYS_INLINE void StoreMessageRecord(gst::Record* p, uint64_t time, uint8_t kind, uint32_t name,
+                                         uint64_t bytes, int32_t peer, uint32_t grain) {
+  StoreRecord(p, time, gst::PackKindId(kind, 1, name));
+  const uint64_t peer_grain = uint64_t{static_cast<uint32_t>(peer)} | (uint64_t{grain} << 32);
+  std::memcpy(reinterpret_cast<char*>(p + 1), &bytes, 8);
+  std::memcpy(reinterpret_cast<char*>(p + 1) + 8, &peer_grain, 8);
+}
+
 // The one-slot event when the fast path below cannot take it: the clock is not the TSC, or the
 // block is full (or the thread has no stream yet). `time` is the TSC value a clock-first event
 // has already read, 0 when the clock is still to be read. Out of line, so that the fast path is a
@@ -76,21 +85,6 @@ GS_ALWAYS_INLINE void Emit(uint8_t kind, uint32_t id) {
   }
 #endif
   EmitSlow(kind, id, kClockFirst, 0);
-}
-
-template <ClockAt kAt>
-GS_ALWAYS_INLINE void EmitMessage(uint8_t kind, uint32_t name, uint64_t bytes, int32_t peer,
-                                  uint32_t grain) {
-  uint64_t t = 0;
-  if constexpr (kAt == ClockAt::kFirst) t = ReadClock();
-  gst::Record* p = Reserve(2);
-  if (GS_UNLIKELY(p == nullptr)) return;
-  if constexpr (kAt == ClockAt::kLast) t = ReadClock();
-  StoreRecord(p, t, gst::PackKindId(kind, 1, name));
-  const uint64_t peer_grain = uint64_t{static_cast<uint32_t>(peer)} | (uint64_t{grain} << 32);
-  std::memcpy(reinterpret_cast<char*>(p + 1), &bytes, 8);
-  std::memcpy(reinterpret_cast<char*>(p + 1) + 8, &peer_grain, 8);
-  Commit(p, 2);
 }
 
 // Records that the calling thread runs as seed processor `id` from now on, once per change.

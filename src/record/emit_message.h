@@ -18,10 +18,7 @@ GS_ALWAYS_INLINE uint64_t EmitMessageTimed(uint8_t kind, uint32_t name, uint64_t
   gst::Record* p = Reserve(2);
   if (GS_UNLIKELY(p == nullptr)) return 0;
   if constexpr (kAt == ClockAt::kLast) t = ReadClock();
-  StoreRecord(p, t, gst::PackKindId(kind, 1, name));
-  const uint64_t peer_grain = uint64_t{static_cast<uint32_t>(peer)} | (uint64_t{grain} << 32);
-  std::memcpy(reinterpret_cast<char*>(p + 1), &bytes, 8);
-  std::memcpy(reinterpret_cast<char*>(p + 1) + 8, &peer_grain, 8);
+  StoreMessageRecord(p, t, kind, name, bytes, peer, grain);
   Commit(p, 2);
   LocationAnalysis& a = t_stream->analysis;
   a.pair_end = p + 2;
