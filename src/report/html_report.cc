@@ -293,17 +293,6 @@ std::string ScriptSafe(std::string json) {
   return out;
 }
 
-std::string HtmlEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
-
 void Replace(std::string& page, std::string_view placeholder, std::string_view value) {
   const size_t at = page.find(placeholder);
   if (at != std::string::npos) page.replace(at, placeholder.size(), value);
@@ -333,7 +322,7 @@ Result<std::string> RenderHtmlReport(const HtmlReportInputs& in, const HtmlLimit
   data["notes"] = in.notes;
   std::string page(kHtmlPage);
   // The data last: it is the largest and must not be searched for placeholders.
-  Replace(page, "@TITLE@", HtmlEscape(in.source));
+  Replace(page, "@TITLE@", EscapeMarkup(in.source));
   Replace(page, "@CSS@", kHtmlCss);
   Replace(page, "@JS@", kHtmlJs);
   Replace(page, "@TABLES_JS@", kHtmlTablesJs);

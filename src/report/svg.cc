@@ -9,10 +9,8 @@
 #include "report/units.h"
 
 namespace grainscope {
-namespace {
 
-// XML text and attribute values.
-std::string Escape(std::string_view s) {
+std::string EscapeMarkup(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
@@ -26,12 +24,14 @@ std::string Escape(std::string_view s) {
   return out;
 }
 
+namespace {
+
 std::string Header(int width, int height, const std::string& title) {
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
       "font-family=\"sans-serif\" font-size=\"11\">\n<title>{2}</title>\n"
       "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n",
-      width, height, Escape(title));
+      width, height, EscapeMarkup(title));
 }
 
 // Seconds, milliseconds or microseconds, whichever keeps tick labels short.
@@ -87,11 +87,11 @@ std::string GanttSvg(const Trace& t, const std::vector<GanttLane>& lanes, const 
   const int height = kTop + kLane * static_cast<int>(lanes.size()) + kAxis;
   const auto x = [&](TimeNs ns) { return kLabel + kPlot * static_cast<double>(ns) / static_cast<double>(end); };
   std::string out = Header(kLabel + kPlot + 20, height, title);
-  out += fmt::format("<text x=\"{}\" y=\"18\" font-size=\"13\">{}</text>\n", kLabel, Escape(title));
+  out += fmt::format("<text x=\"{}\" y=\"18\" font-size=\"13\">{}</text>\n", kLabel, EscapeMarkup(title));
   for (size_t i = 0; i < lanes.size(); ++i) {
     const int y = kTop + kLane * static_cast<int>(i);
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", kLabel - 6, y + kLane / 2 + 4,
-                       Escape(t.str(t.location(lanes[i].location).name)));
+                       EscapeMarkup(t.str(t.location(lanes[i].location).name)));
     out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#ddd\"/>\n", kLabel, y + kLane,
                        kLabel + kPlot, y + kLane);
     for (const GrainInstance& g : lanes[i].tasks) {
@@ -100,7 +100,7 @@ std::string GanttSvg(const Trace& t, const std::vector<GanttLane>& lanes, const 
           "<rect x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\" fill=\"{}\" stroke=\"#333\" stroke-width=\"0.3\">"
           "<title>{} {} .. {} ({})</title></rect>\n",
           x0, y + 3, std::max(0.5, x1 - x0), kLane - 6, LengthColor(static_cast<double>(g.duration()), lo, hi),
-          Escape(t.str(t.region(g.region).name)), FormatDuration(g.start - t.origin_ns()),
+          EscapeMarkup(t.str(t.region(g.region).name)), FormatDuration(g.start - t.origin_ns()),
           FormatDuration(g.stop - t.origin_ns()), FormatDuration(g.duration()));
     }
   }
@@ -140,7 +140,7 @@ std::string SpeedupSvg(const Prediction& p, const std::string& title) {
   const auto x = [&](double procs) { return kLeft + kPlot * (max_p > 1 ? (procs - 1) / (max_p - 1) : 0.5); };
   const auto y = [&](double s) { return kTop + kPlot * (1 - s / ymax); };
   std::string out = Header(kLeft + kPlot + kRight, kTop + kPlot + kBottom, title);
-  out += fmt::format("<text x=\"{}\" y=\"20\" font-size=\"13\">{}</text>\n", kLeft, Escape(title));
+  out += fmt::format("<text x=\"{}\" y=\"20\" font-size=\"13\">{}</text>\n", kLeft, EscapeMarkup(title));
   out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"black\"/>\n", kLeft,
                      kTop, kPlot, kPlot);
   for (double s : yt) {
@@ -180,12 +180,12 @@ std::string SpeedupSvg(const Prediction& p, const std::string& title) {
     const double s = run_speedup(c);
     out += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"8\" height=\"8\" fill=\"#d62728\"><title>{}: {} "
                        "processors, corrected time {} (speedup {:.2f})</title></rect>\n",
-                       x(c.processors) - 4, y(s) - 4, Escape(c.file), c.processors, FormatDuration(c.corrected_ns), s);
+                       x(c.processors) - 4, y(s) - 4, EscapeMarkup(c.file), c.processors, FormatDuration(c.corrected_ns), s);
   }
   const int lx = kLeft + kPlot + 14;
   out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#1f77b4\" stroke-width=\"2\"/>"
                      "<text x=\"{3}\" y=\"{4}\">projected ({5})</text>\n",
-                     lx, kTop + 10, lx + 20, lx + 26, kTop + 14, Escape(p.heuristic));
+                     lx, kTop + 10, lx + 20, lx + 26, kTop + 14, EscapeMarkup(p.heuristic));
   out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\" fill=\"#d62728\"/>"
                      "<text x=\"{}\" y=\"{}\">measured runs</text>\n",
                      lx + 6, kTop + 26, lx + 26, kTop + 34);

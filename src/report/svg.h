@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/profile/profile.h"
@@ -14,6 +15,9 @@ namespace grainscope {
 // The colour of a grain of length `t` in [lo, hi] on the log scale the HTML page uses too
 // (report/html/report.js lengthColor): pale blue for the shortest, dark red for the longest.
 std::string LengthColor(double t, double lo, double hi);
+
+// Text and attribute values for XML, SVG and HTML: & < > " as entities.
+std::string EscapeMarkup(std::string_view s);
 
 // Round tick values covering [0, max]: 1, 2 or 5 times a power of ten apart, at most ~8 ticks.
 std::vector<double> NiceTicks(double max);
