@@ -12,7 +12,7 @@ namespace grainscope::cli {
 
 CommandBody AddCompensateCommand(CLI::App& app) {
   auto o = std::make_shared<CommonOptions>();
-  auto overhead = std::make_shared<std::optional<int64_t>>();
+  auto overhead = std::make_shared<std::optional<std::string>>();
   CLI::App* cmd = app.add_subcommand(
       "compensate", "Overhead compensation: what the run would have taken without measurement overhead. "
                     "Takes the per-event overhead off every segment and propagates the delay through "
@@ -21,14 +21,14 @@ CommandBody AddCompensateCommand(CLI::App& app) {
   cmd->add_option("-o,--output", o->output,
                   "Also write the compensated trace here (format by extension: .otf2, .json, .gst)");
   cmd->add_option("--overhead", *overhead,
-                  "Per-event overhead in ns (default: the calibration stored in the trace)")
-      ->check(NonNegativeInteger("nanoseconds"));
+                  "Per-event overhead in ns, up to 3 decimals (default: the calibration stored in the trace)")
+      ->check(NonNegativeDecimal("nanoseconds"));
   return [o, overhead] {
     return Run("compensate", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
       CompensateOptions options;
-      if (overhead->has_value()) options.overhead_per_event_ns = **overhead;
+      if (overhead->has_value()) options.overhead_per_event_ns = ParseMilliDecimal(**overhead).value_or(0);
       GS_ASSIGN_OR_RETURN(Compensation c, Compensate(trace, options));
       GS_ASSIGN_OR_RETURN(std::string out, RenderCompensation(trace, c, r));
       if (!o->output.empty()) {

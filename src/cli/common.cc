@@ -44,6 +44,21 @@ CLI::Validator NonNegativeInteger(const std::string& what) {
       "NS>=0");
 }
 
+std::optional<double> ParseMilliDecimal(std::string_view value) {
+  const std::optional<int64_t> milli = ParseScaledNs(value, 1000);
+  if (!milli) return std::nullopt;
+  return static_cast<double>(*milli) / 1000.0;
+}
+
+CLI::Validator NonNegativeDecimal(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& value) -> std::string {
+        if (ParseMilliDecimal(value)) return {};
+        return "expected a non-negative number of " + what + " with at most 3 decimals, got '" + value + "'";
+      },
+      "NS>=0");
+}
+
 Result<RenderOptions> MakeRenderOptions(const CommonOptions& o) {
   RenderOptions r;
   std::optional<OutputFormat> f = ParseOutputFormat(o.format);

@@ -57,15 +57,21 @@ constexpr uint32_t kMaxNames = 65536;
 constexpr uint32_t kChunkSlots = 1024;
 constexpr uint32_t kMaxChunks = 4096;  // 4 Mi messages per name; beyond that, unmatched
 
-struct Slot {
+// Cache-line sized and aligned: the sender of message k+1 must not take the line the receiver
+// of message k is reading. Each post then moves one line from sender to receiver, the piggyback
+// itself; a shared line would cost the sender a second cross-core miss per message, a cost the
+// calibration cannot see and the compensation would leave in (docs/compensation.md).
+struct alignas(64) Slot {
   std::atomic<uint64_t> filled{0};  // sequence + 1 once `value` is written
   Piggyback value;
 };
 
+// The counters on lines of their own for the same reason: senders bump `sent`, receivers
+// `received`, and a receiver reads `sent` only when the slot it wants is not filled yet.
 struct Mailbox {
-  std::atomic<uint64_t> sent{0};
-  std::atomic<uint64_t> received{0};
-  std::atomic<Slot*> chunks[kMaxChunks] = {};
+  alignas(64) std::atomic<uint64_t> sent{0};
+  alignas(64) std::atomic<uint64_t> received{0};
+  alignas(64) std::atomic<Slot*> chunks[kMaxChunks] = {};
 };
 
 std::atomic<Mailbox*> g_mailboxes[kMaxNames];
@@ -141,12 +147,12 @@ void AnalysisFinishLocation(LocationAnalysis& a, const gst::Record* block_data, 
 
 // Caller holds g_totals_mutex.
 static void SetOverheadLocked(double overhead_ns) {
-  // The post-mortem compensation reads the overhead from the metadata in whole ns: use the same.
-  // It is written with two decimals and rounded half up to ns (analysis/compensate/compensate.cc).
+  // The post-mortem compensation reads the overhead from the metadata, written with two
+  // decimals (analysis/compensate/compensate.cc): use exactly that value.
   char text[64];
   std::snprintf(text, sizeof text, "%.2f", overhead_ns);
   g_overhead_ns = overhead_ns;
-  g_overhead_ticks = std::floor(std::strtod(text, nullptr) + 0.5) * g_ticks_per_ns;
+  g_overhead_ticks = std::strtod(text, nullptr) * g_ticks_per_ns;
 }
 
 void AnalysisOpen(double overhead_ns, double nominal_ticks_per_ns) {
@@ -268,6 +274,12 @@ bool MailboxTake(uint32_t name, Piggyback* out) {
   Mailbox* box = name < kMaxNames ? g_mailboxes[name].load(std::memory_order_acquire) : nullptr;
   if (box == nullptr) return false;
   const uint64_t seq = box->received.fetch_add(1, std::memory_order_relaxed);
+  // The usual case, a message that arrived before its receive ended: the slot is filled, and the
+  // sender's counter need not be read (that would pull its line away from the sender).
+  if (Slot* slot = SlotFor(name, seq, false); slot != nullptr && slot->filled.load(std::memory_order_acquire) == seq + 1) {
+    *out = slot->value;
+    return true;
+  }
   // A sender that claimed this sequence writes it within nanoseconds; one that never sent (the
   // program's queue was filled otherwise) never will: wait a bounded while, then give up.
   for (int spin = 0; spin < 4096; ++spin) {

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "grainscope/trace.h"
+#include "record/calibration.h"
 #include "record/clock.h"
 #include "record/crash.h"
 #include "record/flusher.h"
@@ -105,39 +106,6 @@ void ReadCommandLine(char* out, size_t size) {
   for (size_t i = 0; i + 1 < n; ++i)
     if (out[i] == '\0') out[i] = ' ';
   out[n] = '\0';
-}
-
-// The overhead calibration (TAU's method, SPEC.md section 5): kCalibrationRuns loops of
-// kCalibrationPairs begin/end pairs of a registered region through the public API, each loop
-// filling a scratch buffer of exactly one real block (so the stores stream through as much memory
-// as a recording thread's do; a smaller buffer would stay in L1), the fastest loop divided by its
-// event count. The minimum rejects interrupts and cold caches; what remains is the cost a
-// program pays per event on the path its own events take. Not included: the block hand-over
-// (once per kBlockRecords records, well under 1 ns per event) and what an event does to the code
-// around it (docs/compensation.md, "What the calibration cannot see").
-constexpr int kCalibrationPairs = kBlockRecords / 2;
-constexpr int kCalibrationRuns = 10;
-
-double CalibrateOverheadTicks() {
-  static ThreadStream scratch;  // only the calling thread touches it, only here
-  static gst::Record records[2 * kCalibrationPairs];
-  static gs_region probe = {"calibration", "", 0, GS_ROLE_OTHER, GS_NO_EXTERNAL_ID, UINT32_MAX};
-  ThreadStream* saved = t_stream;
-  t_stream = &scratch;
-  uint64_t best = UINT64_MAX;
-  for (int run = 0; run < kCalibrationRuns; ++run) {
-    scratch.cur.store(records, std::memory_order_relaxed);
-    scratch.end.store(records + 2 * kCalibrationPairs, std::memory_order_relaxed);
-    const uint64_t t0 = ReadClock();
-    for (int i = 0; i < kCalibrationPairs; ++i) {
-      gs_region_begin(&probe);
-      gs_region_end(&probe);
-    }
-    const uint64_t t1 = ReadClock();
-    if (t1 - t0 < best) best = t1 - t0;
-  }
-  t_stream = saved;
-  return static_cast<double>(best) / (2.0 * kCalibrationPairs);
 }
 
 void OnExit() { Close(); }
@@ -270,9 +238,7 @@ bool Open(const Options& options) {
   std::snprintf(text, sizeof text, "%lld%09ld", static_cast<long long>(wall.tv_sec), wall.tv_nsec);
   meta.Add("start_unix_ns", text);
   meta.AddNumber("overhead_per_event_ns", g_overhead_ns, "%.2f");
-  std::snprintf(text, sizeof text,
-                "fastest of %d runs of %d begin/end pairs through the API into a %u-record block, per event",
-                kCalibrationRuns, kCalibrationPairs, kBlockRecords);
+  DescribeCalibration(text, sizeof text);
   meta.Add("overhead_calibration", text);
   meta.Add("compression", options.compress ? "zstd" : "none");
   meta.Add("grainscope_version", "0.1.0");

@@ -1,3 +1,5 @@
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
@@ -14,13 +16,25 @@ std::string Change(TimeNs measured, TimeNs compensated) {
   return fmt::format("{:+.1f} %", 100.0 * static_cast<double>(compensated - measured) / static_cast<double>(measured));
 }
 
+// The per-event overhead: whole ns as an integer, a calibrated value with its decimals.
+bool IsWholeNs(double ns) { return ns == std::floor(ns) && ns < 9e15; }
+
+std::string FormatOverhead(double ns) {
+  if (IsWholeNs(ns)) return FormatDuration(static_cast<TimeNs>(ns));
+  return fmt::format("{:.2f} ns", ns);
+}
+
 std::string CompensationJson(const Trace& t, const Compensation& c) {
   using json = nlohmann::ordered_json;
   json j;
   j["measured_ns"] = c.measured_ns;
   j["compensated_ns"] = c.compensated_ns;
   j["naive_ns"] = c.naive_ns;
-  j["overhead_per_event_ns"] = c.overhead_per_event_ns;
+  if (IsWholeNs(c.overhead_per_event_ns)) {
+    j["overhead_per_event_ns"] = static_cast<int64_t>(c.overhead_per_event_ns);
+  } else {
+    j["overhead_per_event_ns"] = c.overhead_per_event_ns;
+  }
   j["overhead_source"] = c.overhead_source;
   json grains = json::array();
   for (const RegionCompensation& r : c.regions) {
@@ -51,7 +65,7 @@ std::string CompensationCsv(const Trace& t, const Compensation& c) {
 std::string CompensationText(const Trace& t, const Compensation& c, const RenderOptions& o) {
   std::string out = fmt::format("Overhead compensation: {}\n", o.source);
   auto line = [&](std::string_view key, const std::string& value) { out += fmt::format("  {:<26} {}\n", key, value); };
-  line("overhead per event", fmt::format("{} ({})", FormatDuration(c.overhead_per_event_ns), c.overhead_source));
+  line("overhead per event", fmt::format("{} ({})", FormatOverhead(c.overhead_per_event_ns), c.overhead_source));
   line("measured run", FormatDuration(c.measured_ns));
   line("compensated run", fmt::format("{}   ({})", FormatDuration(c.compensated_ns), Change(c.measured_ns, c.compensated_ns)));
   line("naive (no propagation)", fmt::format("{}   ({})", FormatDuration(c.naive_ns), Change(c.measured_ns, c.naive_ns)));

@@ -1,6 +1,7 @@
 #include "analysis/compensate/compensate.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -46,16 +47,15 @@ Result<Compensation> Compensate(const Trace& t, const CompensateOptions& o) {
     c.overhead_source = "--overhead";
   } else {
     const std::string_view value = t.Metadata(kOverheadMetadataKey);
-    // The recorder writes a decimal ("12.34"); the replay works in whole ns: round half up (the
-    // on-the-fly compensation in src/record/onthefly.cc rounds the same way).
-    std::optional<int64_t> parsed = ParseScaledNs(value, 1000);
-    if (parsed) parsed = (*parsed + 500) / 1000;
+    // The recorder writes a decimal ("12.34"), read exactly to 1/1000 ns (the on-the-fly
+    // compensation in src/record/onthefly.cc uses the same value).
+    const std::optional<int64_t> parsed = ParseScaledNs(value, 1000);
     if (value.empty() || !parsed) {
       return FailedPrecondition(fmt::format(
           "the trace has no calibrated per-event overhead (metadata '{}'{}); give one with --overhead NS",
           kOverheadMetadataKey, value.empty() ? "" : fmt::format(" is '{}'", value)));
     }
-    c.overhead_per_event_ns = *parsed;
+    c.overhead_per_event_ns = static_cast<double>(*parsed) / 1000.0;
     c.overhead_source = "trace calibration";
   }
   WhatIf w;
@@ -68,7 +68,8 @@ Result<Compensation> Compensate(const Trace& t, const CompensateOptions& o) {
     const EventColumns& ev = t.events(LocationId(l));
     if (ev.size() == 0) continue;
     const TimeNs span = ev.time.back() - t.start_ns();
-    c.naive_ns = std::max(c.naive_ns, span - static_cast<TimeNs>(ev.size()) * c.overhead_per_event_ns);
+    const auto overhead = static_cast<TimeNs>(std::llround(static_cast<double>(ev.size()) * c.overhead_per_event_ns));
+    c.naive_ns = std::max(c.naive_ns, span - overhead);
   }
   c.regions = RegionTimes(t, r.times);
   c.times = std::move(r.times);

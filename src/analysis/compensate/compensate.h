@@ -22,7 +22,7 @@ namespace grainscope {
 inline constexpr std::string_view kOverheadMetadataKey = "overhead_per_event_ns";
 
 struct CompensateOptions {
-  std::optional<TimeNs> overhead_per_event_ns;  // overrides the trace's calibration
+  std::optional<double> overhead_per_event_ns;  // overrides the trace's calibration
 };
 
 struct RegionCompensation {
@@ -33,7 +33,7 @@ struct RegionCompensation {
 };
 
 struct Compensation {
-  TimeNs overhead_per_event_ns = 0;
+  double overhead_per_event_ns = 0;  // with the fraction the calibration has (two decimals)
   std::string overhead_source;  // "trace calibration" or "--overhead"
   TimeNs measured_ns = 0;
   TimeNs compensated_ns = 0;

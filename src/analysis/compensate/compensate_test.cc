@@ -1,5 +1,7 @@
 #include "analysis/compensate/compensate.h"
 
+#include <cmath>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -122,17 +124,37 @@ TEST(Compensate, BroadcastFollowsTheRoot) {
   EXPECT_EQ(At(t, comp, 1, 2), 310 - 30);
 }
 
-TEST(Compensate, ReadsTheRecordersDecimalCalibrationRoundedToNs) {
+TEST(Compensate, ReadsTheRecordersDecimalCalibrationExactly) {
   // The recorder writes the calibration with two decimals (src/record/runtime.cc).
-  for (const auto& [text, ns] : {std::pair{"12.34", 12}, {"12.50", 13}, {"9", 9}}) {
+  for (const auto& [text, ns] : {std::pair{"12.34", 12.34}, {"12.50", 12.5}, {"9", 9.0}}) {
     TraceScript s(1);
     s.Work(0, "w", 0, 100);
     s.builder().AddMetadata("overhead_per_event_ns", text);
     Trace t = s.Finish();
     Result<Compensation> c = Compensate(t);
     ASSERT_TRUE(c.ok()) << text << ": " << c.status().message();
-    EXPECT_EQ(c->overhead_per_event_ns, ns) << text;
+    EXPECT_DOUBLE_EQ(c->overhead_per_event_ns, ns) << text;
   }
+}
+
+TEST(Compensate, FractionalOverheadAddsUpOverSegments) {
+  // Ten events at 0, 100, ..., 900: nine segments lose round(9 x 12.34) = 111 ns together, and
+  // every prefix of k segments loses round(k x 12.34) (12, 25, 37, 49, ...), never a whole-ns
+  // value k times over.
+  TraceScript s(1);
+  for (int i = 0; i < 5; ++i) s.Work(0, "w", i * 200, i * 200 + 100);
+  Trace t = s.Finish();
+  CompensateOptions o;
+  o.overhead_per_event_ns = 12.34;
+  Result<Compensation> c = Compensate(t, o);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->measured_ns, 900);
+  EXPECT_EQ(c->compensated_ns, 900 - 111);
+  for (EventIndex k = 1; k < 10; ++k) {
+    const TimeNs lost = static_cast<TimeNs>(k) * 100 - (c->times[k] - c->times[0]);
+    EXPECT_EQ(lost, std::llround(static_cast<double>(k) * 12.34)) << "after " << k << " segments";
+  }
+  EXPECT_EQ(c->naive_ns, 900 - 123);  // 10 events x 12.34, rounded
 }
 
 TEST(Compensate, NeedsAnOverhead) {

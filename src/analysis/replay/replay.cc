@@ -21,7 +21,8 @@ class WhatIfModel {
               std::vector<double> region_speed, std::vector<uint8_t> removed)
       : g_(g), t_(g.trace()), w_(w), location_speed_(std::move(location_speed)),
         region_speed_(std::move(region_speed)), removed_(std::move(removed)), comm_(CommRoles(g.trace())),
-        plain_(IsPlain(location_speed_, region_speed_, removed_)), measured_(g), state_(g.location_count()) {}
+        plain_(IsPlain(location_speed_, region_speed_, removed_)),
+        overhead_milli_(std::llround(w.overhead_per_event_ns * 1000.0)), measured_(g), state_(g.location_count()) {}
 
   TimeNs Start(LocationId l) const {
     const EventColumns& ev = t_.events(l);
@@ -32,8 +33,15 @@ class WhatIfModel {
   }
 
   TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
-    const TimeNs cost = ModelledSegment(l, e, blocking) - w_.overhead_per_event_ns;
+    const TimeNs cost = ModelledSegment(l, e, blocking) - OverheadShare(e);
     return cost > 0 ? cost : 0;
+  }
+
+  // The whole ns of overhead segment e (e >= 1) takes off; a function of e alone, so that the
+  // forward and the backward sweep take off the same.
+  TimeNs OverheadShare(EventIndex e) const {
+    const int64_t k = static_cast<int64_t>(e);
+    return (k * overhead_milli_ + 500) / 1000 - ((k - 1) * overhead_milli_ + 500) / 1000;
   }
 
   TimeNs ModelledSegment(LocationId l, EventIndex e, bool blocking) const {
@@ -146,6 +154,7 @@ class WhatIfModel {
   std::vector<uint8_t> removed_;
   std::vector<RegionRole> comm_;
   bool plain_;
+  int64_t overhead_milli_;  // the per-event overhead in 1/1000 ns
   MeasuredWaits measured_;
   mutable std::vector<State> state_;  // per location; the forward sweep calls Segment in order
 };
