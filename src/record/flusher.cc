@@ -23,6 +23,10 @@ namespace {
 constexpr int kZstdLevel = 1;
 constexpr int64_t kClockSampleIntervalNs = 100'000'000;  // TSC calibration samples: 10 per second
 constexpr long kIdleWaitNs = 50'000'000;
+// After an owner had to write a block itself, the flusher writes raw for this long: compression
+// costs about twice what a raw write does, and a flusher that is behind must catch up, not fall
+// further behind (two threads recording flat out on two cores leave it no processor of its own).
+constexpr int64_t kRawAfterOwnerWriteNs = 100'000'000;
 
 pthread_t g_thread;
 std::atomic<bool> g_running{false};
@@ -54,6 +58,14 @@ uint32_t Backlog(const ThreadStream& s) {
 // full has to write the block itself. Falling back to raw blocks keeps the program's cost low at
 // the price of a bigger file.
 uint32_t WritePublished(void* context, void* scratch, size_t scratch_size) {
+  static uint64_t seen_owner_writes = 0;  // flusher thread only
+  static int64_t raw_until = 0;
+  const uint64_t owner_writes = g_owner_block_writes.load(std::memory_order_relaxed);
+  if (owner_writes != seen_owner_writes) {
+    seen_owner_writes = owner_writes;
+    raw_until = MonotonicNs() + kRawAfterOwnerWriteNs;
+  }
+  if (context != nullptr && raw_until != 0 && MonotonicNs() < raw_until) context = nullptr;
   uint32_t written = 0;
   const uint32_t n = g_stream_count.load(std::memory_order_acquire);
   const pid_t self = CurrentTid();

@@ -19,6 +19,7 @@ constinit thread_local ThreadStream* t_stream __attribute__((tls_model("initial-
 constinit ThreadStream g_null_stream;  // cur == end == nullptr: every event takes the slow path
 ThreadStream* g_streams[kMaxStreams];
 std::atomic<uint32_t> g_stream_count{0};
+std::atomic<uint64_t> g_owner_block_writes{0};
 
 namespace {
 
@@ -66,24 +67,33 @@ void PublishCurrent(ThreadStream& s) {
   b.state.store(kFull, std::memory_order_release);
 }
 
-// Owner: waits until block `index` can be filled again, writing it itself if the flusher has not.
-void ReclaimBlock(ThreadStream& s, uint32_t index) {
-  Block& b = s.blocks[index];
+// Owner: the block to fill next, searching the ring from `from`. A free block if there is one:
+// the ring's order does not matter (blocks carry their sequence number), so the owner never waits
+// for the flusher to finish the one block it is compressing while another is free. Else the owner
+// writes the first published block itself and takes it (the program slows down instead of losing
+// events). Only when every other block is being written does it wait.
+uint32_t TakeBlockToFill(ThreadStream& s, uint32_t from) {
   for (;;) {
-    uint32_t st = b.state.load(std::memory_order_acquire);
-    if (st == kFree) return;
-    if (st == kFull) {
-      if (b.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) {
-        b.writer.store(s.tid, std::memory_order_relaxed);
-        if (!WriteBlock(b, s.writer, false, nullptr, nullptr, 0))
-          g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
-        b.state.store(kFree, std::memory_order_release);
-        return;
-      }
-      continue;
+    uint32_t full = s.block_count;
+    for (uint32_t k = 0; k < s.block_count; ++k) {
+      const uint32_t b = (from + k) % s.block_count;
+      const uint32_t st = s.blocks[b].state.load(std::memory_order_acquire);
+      if (st == kFree) return b;
+      if (st == kFull && full == s.block_count) full = b;
     }
-    if (g_crashing.load(std::memory_order_relaxed)) return;  // the handler takes it from here
-    PauseBriefly();  // kWriting: the flusher is on it
+    if (full < s.block_count) {
+      Block& b = s.blocks[full];
+      uint32_t st = kFull;
+      if (!b.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) continue;
+      b.writer.store(s.tid, std::memory_order_relaxed);
+      g_owner_block_writes.fetch_add(1, std::memory_order_relaxed);
+      if (!WriteBlock(b, s.writer, false, nullptr, nullptr, 0))
+        g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
+      b.state.store(kFree, std::memory_order_release);
+      return full;
+    }
+    if (g_crashing.load(std::memory_order_relaxed)) return from;  // the handler takes it from here
+    PauseBriefly();  // every other block is being written
   }
 }
 
@@ -135,16 +145,7 @@ ThreadStream* RegisterThread(ThreadStream* previous) {
   // Start in a free block, searching from the one after the last used: the previous owner's
   // last blocks may still wait for the flusher, and writing them here would put a system call on
   // the new thread's first event.
-  uint32_t first = (s->current + 1) % s->block_count;
-  for (uint32_t k = 0; k < s->block_count; ++k) {
-    const uint32_t b = (s->current + 1 + k) % s->block_count;
-    if (s->blocks[b].state.load(std::memory_order_acquire) == kFree) {
-      first = b;
-      break;
-    }
-  }
-  ReclaimBlock(*s, first);
-  BeginBlock(*s, first);
+  BeginBlock(*s, TakeBlockToFill(*s, (s->current + 1) % s->block_count));
   AnalysisStartLocation(s->analysis, s->cur.load(std::memory_order_relaxed));
   pthread_setspecific(g_exit_key, s);
   t_stream = s;
@@ -222,10 +223,9 @@ gst::Record* AcquireSlow(uint32_t slots) {
     PublishCurrent(*s);
     // Woken once per half ring, not per block: a wake-up is a system call, and on a busy machine
     // the woken flusher preempts this very thread, two context switches per block. The flusher
-    // then writes half a ring in one go; if it is late anyway, ReclaimBlock writes.
+    // then writes half a ring in one go; if it is late anyway, TakeBlockToFill writes.
     if (s->next_sequence % (s->block_count / 2) == 0) WakeFlusher();
-    const uint32_t next = (s->current + 1) % s->block_count;
-    ReclaimBlock(*s, next);
+    const uint32_t next = TakeBlockToFill(*s, (s->current + 1) % s->block_count);
     if (!g_crashing.load(std::memory_order_relaxed)) {
       BeginBlock(*s, next);
       result = s->cur.load(std::memory_order_relaxed);

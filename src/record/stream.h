@@ -72,6 +72,8 @@ GS_HIDDEN extern constinit ThreadStream g_null_stream;
 
 GS_HIDDEN extern ThreadStream* g_streams[kMaxStreams];
 GS_HIDDEN extern std::atomic<uint32_t> g_stream_count;
+// Blocks an owner had to write itself because its ring was full: the flusher is behind.
+GS_HIDDEN extern std::atomic<uint64_t> g_owner_block_writes;
 
 // Slow path of the hot path: makes room for `slots` records in the calling thread's stream
 // (registering the thread, or publishing its block and moving on). Returns where to write, or
