@@ -33,6 +33,12 @@ link fuzz_seedtext "$cases"/*/trace.txt "$cases"/*/run_p1.txt "$root/examples/tr
 # .gst: the MPI example's rank files, the pi trace and the damaged ones of the golden cases.
 link fuzz_gst "$root"/examples/traces/*/*.gst "$root"/examples/traces/*.gst "$cases"/*/*.gst
 link fuzz_gst_dir "$root"/examples/traces/mpi_barrier_imbalance/*.gst
+# Delta-coded blocks: two generated seeds (4 slots: a literal key, then cached keys, short and
+# long time differences; and an empty block); libFuzzer finds the rest of the format from there.
+mkdir -p "$out/fuzz_gst_block"
+printf '\x04\x00\x10\x64\x00\x00\x01\x00\x00\x00\x05\x00\x00\x00\x00\x32\x00\x00\x20\x00\x00\x00\xff\xff\xff\xff\x00\x00\x00\x00\x00\x05\x00\x00' \
+  > "$out/fuzz_gst_block/seed-generated-4"
+printf '\x00\x00' > "$out/fuzz_gst_block/seed-generated-empty"
 # Chrome JSON: no committed Chrome trace; the JSON inputs of the golden cases give the syntax.
 link fuzz_chrome "$cases"/*/*.json
 mkdir -p "$out/fuzz_chrome"

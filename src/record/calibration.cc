@@ -25,7 +25,7 @@ namespace {
 // virtual machine the processor's speed changes within milliseconds (one rdtsc: 25 ticks, then
 // 32, then 25); the minimum over everything would pick the machine's best moment, the median of
 // the groups picks its usual one, which is the one the program will mostly run in.
-constexpr int kPairs = kBlockRecords / 2;
+constexpr int kPairs = kBlockRecords / 4;
 constexpr int kRuns = 3;
 constexpr int kGroups = 7;
 constexpr int kWorkSteps = 12;  // ~25 ns of arithmetic: a tiny grain

@@ -51,13 +51,12 @@ uint32_t Backlog(const ThreadStream& s) {
   return n;
 }
 
-// Writes every published block once; returns how many. A block is compressed only while the
-// flusher keeps up with its stream (less than the half ring an owner publishes between two
-// wake-ups waiting, stream.cc): compression runs at a few hundred
-// MB/s, a thread recording flat out produces more than 1 GB/s, and an owner that finds its ring
-// full has to write the block itself. Falling back to raw blocks keeps the program's cost low at
-// the price of a bigger file.
-uint32_t WritePublished(void* context, void* scratch, size_t scratch_size) {
+// Writes every published block once; returns how many. Blocks are delta-coded (a few ns per
+// event, 4-8x smaller); zstd runs on the coded block only while the flusher keeps up with the
+// stream (less than the half ring an owner publishes between two wake-ups waiting, stream.cc) and
+// no owner had to write a block itself lately: a thread recording flat out produces more than
+// 1 GB/s of records, and falling behind costs the program a write of its own per block.
+uint32_t WritePublished(const BlockCoder& coder) {
   static uint64_t seen_owner_writes = 0;  // flusher thread only
   static int64_t raw_until = 0;
   const uint64_t owner_writes = g_owner_block_writes.load(std::memory_order_relaxed);
@@ -65,7 +64,7 @@ uint32_t WritePublished(void* context, void* scratch, size_t scratch_size) {
     seen_owner_writes = owner_writes;
     raw_until = MonotonicNs() + kRawAfterOwnerWriteNs;
   }
-  if (context != nullptr && raw_until != 0 && MonotonicNs() < raw_until) context = nullptr;
+  const bool zstd_allowed = coder.zstd != nullptr && (raw_until == 0 || MonotonicNs() >= raw_until);
   uint32_t written = 0;
   const uint32_t n = g_stream_count.load(std::memory_order_acquire);
   const pid_t self = CurrentTid();
@@ -76,8 +75,9 @@ uint32_t WritePublished(void* context, void* scratch, size_t scratch_size) {
       uint32_t st = kFull;
       if (!block.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) continue;
       block.writer.store(self, std::memory_order_relaxed);
-      void* zstd = Backlog(s) < s.block_count / 2 ? context : nullptr;
-      if (!WriteBlock(block, g_slot, false, zstd, scratch, scratch_size)) {
+      BlockCoder c = coder;
+      if (!zstd_allowed || Backlog(s) >= s.block_count / 2) c.zstd = nullptr;
+      if (!WriteBlock(block, g_slot, false, &c)) {
         if (g_crashing.load(std::memory_order_relaxed)) {  // the crash handler will write it
           block.state.store(kFull, std::memory_order_release);
           return written;
@@ -94,17 +94,17 @@ uint32_t WritePublished(void* context, void* scratch, size_t scratch_size) {
 void* FlusherMain(void*) {
   // The flusher must never record: it has no stream, and fatal signals go to other threads when
   // they can (the program's own threads are the interesting ones).
-  void* context = g_options.compress ? NewCompressionContext() : nullptr;
-  const size_t scratch_size = CompressBound(kBlockRecords * sizeof(gst::Record));
-  void* scratch = context != nullptr ? std::malloc(scratch_size) : nullptr;
-  if (scratch == nullptr) {
-    FreeCompressionContext(context);
-    context = nullptr;
+  BlockCoder coder;
+  if (g_options.compress) {
+    coder.delta = static_cast<unsigned char*>(std::malloc(kDeltaScratchBytes));
+    coder.zstd_out_size = CompressBound(kDeltaScratchBytes);
+    coder.zstd_out = std::malloc(coder.zstd_out_size);
+    coder.zstd = coder.zstd_out != nullptr ? NewCompressionContext() : nullptr;
   }
   int64_t last_sample = MonotonicNs();
   for (;;) {
     const uint32_t word = g_wake_word.load(std::memory_order_acquire);
-    const uint32_t written = WritePublished(context, scratch, scratch_size);
+    const uint32_t written = WritePublished(coder);
     if (g_crashing.load(std::memory_order_relaxed)) break;
     if (MonotonicNs() - last_sample > kClockSampleIntervalNs) {
       WriteClockSample(false);
@@ -117,8 +117,9 @@ void* FlusherMain(void*) {
     if (g_wake_word.load(std::memory_order_seq_cst) == word) FutexWait(g_wake_word, word, kIdleWaitNs);
     g_sleeping.store(0, std::memory_order_relaxed);
   }
-  std::free(scratch);
-  FreeCompressionContext(context);
+  std::free(coder.delta);
+  std::free(coder.zstd_out);
+  FreeCompressionContext(coder.zstd);
   return nullptr;
 }
 

@@ -240,7 +240,7 @@ bool Open(const Options& options) {
   meta.AddNumber("overhead_per_event_ns", g_overhead_ns, "%.2f");
   DescribeCalibration(text, sizeof text);
   meta.Add("overhead_calibration", text);
-  meta.Add("compression", options.compress ? "zstd" : "none");
+  meta.Add("compression", options.compress ? "delta; zstd level 1 on top while the flusher keeps up" : "none");
   meta.Add("grainscope_version", "0.1.0");
   meta.Write();
 

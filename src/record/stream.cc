@@ -87,8 +87,9 @@ uint32_t TakeBlockToFill(ThreadStream& s, uint32_t from) {
       if (!b.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) continue;
       b.writer.store(s.tid, std::memory_order_relaxed);
       g_owner_block_writes.fetch_add(1, std::memory_order_relaxed);
-      if (!WriteBlock(b, s.writer, false, nullptr, nullptr, 0))
-        g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
+      BlockCoder coder;
+      coder.delta = s.delta_scratch;
+      if (!WriteBlock(b, s.writer, false, &coder)) g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
       b.state.store(kFree, std::memory_order_release);
       return full;
     }
@@ -119,11 +120,12 @@ ThreadStream* RegisterThread(ThreadStream* previous) {
     const uint32_t blocks = BlockCountFor(g_options.buffer_kib);
     const size_t bytes = size_t{blocks} * kBlockRecords * sizeof(gst::Record);
     // Populated now, so the hot path never takes a page fault on a fresh buffer.
-    void* memory = mmap(nullptr, bytes + sizeof(ThreadStream), PROT_READ | PROT_WRITE,
+    void* memory = mmap(nullptr, sizeof(ThreadStream) + bytes + kDeltaScratchBytes, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (memory != MAP_FAILED) {
       s = new (memory) ThreadStream();
       s->memory = reinterpret_cast<gst::Record*>(static_cast<char*>(memory) + sizeof(ThreadStream));
+      s->delta_scratch = static_cast<unsigned char*>(memory) + sizeof(ThreadStream) + bytes;
       s->block_count = blocks;
       for (uint32_t b = 0; b < blocks; ++b) s->blocks[b].data = s->memory + size_t{b} * kBlockRecords;
       g_streams[g_stream_count.load(std::memory_order_relaxed)] = s;
@@ -172,12 +174,13 @@ void OnThreadExit(void* arg) {
 
 // Writes the records [data, data + count) of a block that is not published (the one being
 // filled at close or crash) as the stream's next block.
-void WritePartialBlock(ThreadStream& s, Block& b, uint32_t count, WriterSlot& slot, bool crash) {
+void WritePartialBlock(ThreadStream& s, Block& b, uint32_t count, WriterSlot& slot, const BlockCoder* coder,
+                       bool crash) {
   if (count == 0) return;
   b.count = count;
   b.sequence = s.next_sequence++;
   b.stream = s.id;
-  if (!WriteBlock(b, slot, crash, nullptr, nullptr, 0)) g_dropped_events.fetch_add(count, std::memory_order_relaxed);
+  if (!WriteBlock(b, slot, crash, coder)) g_dropped_events.fetch_add(count, std::memory_order_relaxed);
 }
 
 // Records in the block being filled, from the owner's published end.
@@ -236,8 +239,7 @@ gst::Record* AcquireSlow(uint32_t slots) {
   return result;
 }
 
-bool WriteBlock(const Block& block, WriterSlot& slot, bool in_crash_handler, void* zstd_context,
-                void* scratch, size_t scratch_size) {
+bool WriteBlock(const Block& block, WriterSlot& slot, bool in_crash_handler, const BlockCoder* coder) {
   gst::ChunkHeader h{};
   h.type = gst::kChunkEventBlock;
   h.stream = block.stream;
@@ -245,12 +247,20 @@ bool WriteBlock(const Block& block, WriterSlot& slot, bool in_crash_handler, voi
   h.raw_size = block.count * static_cast<uint32_t>(sizeof(gst::Record));
   h.stored_size = h.raw_size;
   const void* payload = block.data;
-  if (zstd_context != nullptr) {
-    const size_t n = CompressBlock(zstd_context, block.data, h.raw_size, scratch, scratch_size);
-    if (n > 0) {
-      h.flags = gst::kChunkZstd;
+  if (coder != nullptr && coder->delta != nullptr && g_options.compress) {
+    const size_t n = gst::EncodeDeltaBlock(block.data, block.count, coder->delta);
+    if (n < h.raw_size) {
+      h.flags = gst::kChunkDelta;
       h.stored_size = static_cast<uint32_t>(n);
-      payload = scratch;
+      payload = coder->delta;
+    }
+    if (coder->zstd != nullptr) {
+      const size_t z = CompressBlock(coder->zstd, payload, h.stored_size, coder->zstd_out, coder->zstd_out_size);
+      if (z > 0) {
+        h.flags |= gst::kChunkZstd;
+        h.stored_size = static_cast<uint32_t>(z);
+        payload = coder->zstd_out;
+      }
     }
   }
   return g_sink.Write(slot, h, payload, in_crash_handler);
@@ -274,6 +284,9 @@ void DrainStreamsForClose() {
     while (g_streams[i]->busy.load(std::memory_order_seq_cst) != 0) PauseBriefly();
   StopFlusher();
   WriterSlot slot;
+  static unsigned char scratch[kDeltaScratchBytes];  // Close runs once at a time (runtime.cc)
+  BlockCoder coder;
+  coder.delta = scratch;
   for (uint32_t i = 0; i < n; ++i) {
     ThreadStream& s = *g_streams[i];
     if (!ThisGeneration(s)) continue;
@@ -282,7 +295,7 @@ void DrainStreamsForClose() {
       Block& b = s.blocks[(s.current_shared.load(std::memory_order_relaxed) + k) % s.block_count];
       uint32_t st = kFull;
       if (b.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) {
-        if (!WriteBlock(b, slot, false, nullptr, nullptr, 0))
+        if (!WriteBlock(b, slot, false, &coder))
           g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
         b.state.store(kFree, std::memory_order_release);
       }
@@ -290,7 +303,7 @@ void DrainStreamsForClose() {
     // A thread that exited after the state changed left its block being filled: written here.
     Block& filling = s.blocks[s.current_shared.load(std::memory_order_relaxed)];
     if (filling.state.load(std::memory_order_acquire) == kFilling) {
-      WritePartialBlock(s, filling, FilledCount(s, filling), slot, false);
+      WritePartialBlock(s, filling, FilledCount(s, filling), slot, &coder, false);
       filling.state.store(kFree, std::memory_order_release);
     }
   }
@@ -327,14 +340,14 @@ void DrainStreamsForCrash(uint32_t done_stream, uint32_t done_sequence) {
       const bool interrupted_here = st == kWriting && b.writer.load(std::memory_order_relaxed) == self &&
                                     !(b.stream == done_stream && b.sequence == done_sequence);
       if (st == kFull || interrupted_here) {
-        if (!WriteBlock(b, slot, true, nullptr, nullptr, 0))
+        if (!WriteBlock(b, slot, true, nullptr))
           g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
         b.state.store(kFree, std::memory_order_release);
       }
     }
     Block& filling = s.blocks[current];
     if (filling.state.load(std::memory_order_acquire) == kFilling) {
-      WritePartialBlock(s, filling, FilledCount(s, filling), slot, true);
+      WritePartialBlock(s, filling, FilledCount(s, filling), slot, nullptr, true);
       filling.state.store(kFree, std::memory_order_release);
     }
   }

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "format/gst/gst_block_codec.h"
 #include "format/gst/gst_format.h"
 #include "record/onthefly.h"
 #include "record/sink.h"
@@ -62,6 +63,7 @@ struct alignas(64) ThreadStream {
   uint32_t block_count = 0;
   gst::Record* memory = nullptr;
   WriterSlot writer;  // the owner's own block writes
+  unsigned char* delta_scratch = nullptr;  // kDeltaScratchBytes, for the owner's own block writes
   Block blocks[kMaxBlocks];
 };
 
@@ -80,10 +82,20 @@ GS_HIDDEN extern std::atomic<uint64_t> g_owner_block_writes;
 // null when events are not being recorded (the event is dropped).
 gst::Record* AcquireSlow(uint32_t slots);
 
-// Writes one block as an event chunk through `slot` (compressing into `scratch` when given).
-// The caller has moved it to kWriting. False when the write failed or was refused.
-bool WriteBlock(const Block& block, WriterSlot& slot, bool in_crash_handler, void* zstd_context,
-                void* scratch, size_t scratch_size);
+// Scratch for coding a block before it is written: the delta coding (gst_block_codec.h), then
+// zstd on the coded block when `zstd` is set. A writer without one (the crash handler) writes raw.
+struct BlockCoder {
+  unsigned char* delta = nullptr;  // kDeltaScratchBytes
+  void* zstd = nullptr;            // a zstd compression context, or null
+  void* zstd_out = nullptr;
+  size_t zstd_out_size = 0;
+};
+inline constexpr size_t kDeltaScratchBytes = gst::DeltaBlockBound(kBlockRecords);
+
+// Writes one block as an event chunk through `slot`, coded with `coder` when given and the trace
+// is compressed (Options::compress). The caller has moved it to kWriting. False when the write
+// failed or was refused.
+bool WriteBlock(const Block& block, WriterSlot& slot, bool in_crash_handler, const BlockCoder* coder);
 
 // At close: sends every owner into its slow path, waits for owners already in it, and writes
 // everything recorded, including the blocks being filled.

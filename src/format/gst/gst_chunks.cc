@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <zstd.h>
 
+#include "format/gst/gst_block_codec.h"
+
 namespace grainscope::gst {
 namespace {
 
@@ -138,7 +140,7 @@ class ChunkParser {
     }
     std::span<const unsigned char> payload = bytes_.subspan(payload_offset, h.stored_size);
     const uint64_t next = payload_offset + h.stored_size;
-    if ((h.flags & kChunkZstd) == 0 && h.raw_size != h.stored_size) {
+    if ((h.flags & kChunkCoded) == 0 && h.raw_size != h.stored_size) {
       return ErrorAt(offset, "{} chunk is not compressed but its raw size {} differs from its stored size {}",
                      ChunkTypeName(h.type), h.raw_size, h.stored_size);
     }
@@ -220,7 +222,7 @@ class ChunkParser {
   }
 
   Status ExpectUncompressedSize(uint64_t offset, const ChunkHeader& h, size_t at_least) {
-    if (h.flags & kChunkZstd) return ErrorAt(offset, "{} chunk is compressed; only event blocks may be", ChunkTypeName(h.type));
+    if (h.flags & kChunkCoded) return ErrorAt(offset, "{} chunk is compressed; only event blocks may be", ChunkTypeName(h.type));
     if (h.stored_size < at_least) {
       return ErrorAt(offset, "{} chunk has {} payload bytes, expected at least {}", ChunkTypeName(h.type),
                      h.stored_size, at_least);
@@ -237,20 +239,22 @@ class ChunkParser {
       return LimitError(offset, "event block size", h.raw_size, "kMaxChunkBytes", limits::kMaxChunkBytes);
     GS_RETURN_IF_ERROR(CheckStreamLimits(offset, h.stream));
     EventBlock block = BlockAt(offset, h);
-    if (h.flags & kChunkZstd) {
+    if (h.flags & kChunkCoded) {
       block.compressed = true;
-      const unsigned long long content = ZSTD_getFrameContentSize(payload.data(), payload.size());
-      if (content != h.raw_size) {
-        return ErrorAt(offset + chunk_header_size_, "zstd frame of an event block: expected {} decompressed bytes, the frame says {}",
-                       h.raw_size, content == ZSTD_CONTENTSIZE_UNKNOWN ? std::string("unknown")
-                                   : content == ZSTD_CONTENTSIZE_ERROR ? std::string("it is not a zstd frame")
-                                                                       : std::to_string(content));
+      std::span<const unsigned char> coded = payload;
+      std::vector<unsigned char> unzstd;
+      if (h.flags & kChunkZstd) {
+        // A zstd frame of the records, or of their delta coding (at most DeltaBlockBound bytes).
+        const size_t limit = (h.flags & kChunkDelta) ? DeltaBlockBound(h.raw_size / sizeof(Record)) : h.raw_size;
+        GS_ASSIGN_OR_RETURN(unzstd, Unzstd(offset, payload, limit, (h.flags & kChunkDelta) == 0));
+        coded = unzstd;
       }
-      block.inflated.resize(h.raw_size);
-      const size_t n = ZSTD_decompress(block.inflated.data(), block.inflated.size(), payload.data(), payload.size());
-      if (ZSTD_isError(n) || n != h.raw_size) {
-        return ErrorAt(offset + chunk_header_size_, "corrupt zstd frame in an event block: {}",
-                       ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short output");
+      if (h.flags & kChunkDelta) {
+        block.inflated.resize(h.raw_size);
+        const std::string problem = DecodeDeltaBlock(coded, block.inflated.data(), h.raw_size / sizeof(Record));
+        if (!problem.empty()) return ErrorAt(offset + chunk_header_size_, "corrupt delta-coded event block: {}", problem);
+      } else {
+        block.inflated = std::move(unzstd);
       }
       block.records = block.inflated;
     } else {
@@ -258,6 +262,30 @@ class ChunkParser {
     }
     out_.streams[h.stream].blocks.push_back(std::move(block));
     return OkStatus();
+  }
+
+  // The content of the zstd frame `payload` of the event block at `offset`: exactly `limit` bytes
+  // when `exact`, else at most `limit`.
+  Result<std::vector<unsigned char>> Unzstd(uint64_t offset, std::span<const unsigned char> payload, size_t limit,
+                                            bool exact) {
+    const unsigned long long content = ZSTD_getFrameContentSize(payload.data(), payload.size());
+    const bool bad = content == ZSTD_CONTENTSIZE_UNKNOWN || content == ZSTD_CONTENTSIZE_ERROR ||
+                     (exact ? content != limit : content > limit);
+    if (bad) {
+      return ErrorAt(offset + chunk_header_size_,
+                     "zstd frame of an event block: expected {}{} decompressed bytes, the frame says {}",
+                     exact ? "" : "at most ", limit,
+                     content == ZSTD_CONTENTSIZE_UNKNOWN   ? std::string("unknown")
+                     : content == ZSTD_CONTENTSIZE_ERROR ? std::string("it is not a zstd frame")
+                                                         : std::to_string(content));
+    }
+    std::vector<unsigned char> out(content);
+    const size_t n = ZSTD_decompress(out.data(), out.size(), payload.data(), payload.size());
+    if (ZSTD_isError(n) || n != content) {
+      return ErrorAt(offset + chunk_header_size_, "corrupt zstd frame in an event block: {}",
+                     ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short output");
+    }
+    return out;
   }
 
   // Reads `size` bytes of text at `at` within `payload`, or fails naming the definition.

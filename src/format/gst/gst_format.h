@@ -56,8 +56,11 @@ enum ChunkType : uint32_t {
 };
 
 enum ChunkFlags : uint32_t {
-  kChunkZstd = 1u << 0,  // payload is one zstd frame; raw_size is its decompressed size
+  kChunkZstd = 1u << 0,   // payload is one zstd frame; raw_size is its decompressed size
+  kChunkDelta = 1u << 1,  // event blocks: the records are delta-coded (gst_block_codec.h);
+                          // with kChunkZstd, the zstd frame holds the coded records
 };
+inline constexpr uint32_t kChunkCoded = kChunkZstd | kChunkDelta;  // stored_size may differ from raw_size
 
 struct ChunkHeader {
   uint32_t type;         // ChunkType

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "format/gst/gst_block_codec.h"
 #include "format/gst/gst_format.h"
 
 namespace grainscope {
@@ -68,13 +69,22 @@ class GstImage {
     Chunk(gst::kChunkStringDef, p);
   }
 
-  void Block(uint32_t stream, uint32_t sequence, const std::vector<gst::Record>& records, bool zstd = false) {
+  // An event block stored as the runtime may store it: `coding` is 0 (raw) or any combination of
+  // kChunkDelta and kChunkZstd.
+  void Block(uint32_t stream, uint32_t sequence, const std::vector<gst::Record>& records, uint32_t coding = 0) {
     Bytes raw(records.size() * 16);
     if (!records.empty()) std::memcpy(raw.data(), records.data(), raw.size());
-    if (!zstd) return Chunk(gst::kChunkEventBlock, raw, stream, sequence);
-    Bytes packed(ZSTD_compressBound(raw.size()));
-    packed.resize(ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 1));
-    Chunk(gst::kChunkEventBlock, packed, stream, sequence, gst::kChunkZstd, static_cast<uint32_t>(raw.size()));
+    Bytes stored = raw;
+    if (coding & gst::kChunkDelta) {
+      stored.resize(gst::DeltaBlockBound(records.size()));
+      stored.resize(gst::EncodeDeltaBlock(records.data(), records.size(), stored.data()));
+    }
+    if (coding & gst::kChunkZstd) {
+      Bytes packed(ZSTD_compressBound(stored.size()));
+      packed.resize(ZSTD_compress(packed.data(), packed.size(), stored.data(), stored.size(), 1));
+      stored = std::move(packed);
+    }
+    Chunk(gst::kChunkEventBlock, stored, stream, sequence, coding, static_cast<uint32_t>(raw.size()));
   }
 
   void End(uint64_t dropped = 0) {
@@ -106,16 +116,16 @@ gst::Record Slot(uint64_t bytes, int32_t peer, uint32_t grain) {
 }
 
 // Two threads: thread 0 runs grain 1 and sends "x" (64 bytes); thread 1 receives it inside grain 2.
-GstImage TwoThreads(bool zstd = false) {
+GstImage TwoThreads(uint32_t coding = 0) {
   GstImage g;
   g.Clock();
   g.Region(1, "producer", gst::kRoleGrain, 1);
   g.Region(2, "consumer", gst::kRoleGrain, 2);
   g.String(1, "x");
   g.Block(0, 0, {R(1100, gst::kRecordRegionBegin, 1), R(1200, gst::kRecordRegionEnd, 1),
-                 R(1210, gst::kRecordSendBegin, 1, 1), Slot(64, 1, 1), R(1220, gst::kRecordSendEnd, 1)}, zstd);
+                 R(1210, gst::kRecordSendBegin, 1, 1), Slot(64, 1, 1), R(1220, gst::kRecordSendEnd, 1)}, coding);
   g.Block(1, 0, {R(1050, gst::kRecordRegionBegin, 2), R(1060, gst::kRecordRecvBegin, 1),
-                 R(1230, gst::kRecordRecvEnd, 1, 1), Slot(64, 0, 0), R(1300, gst::kRecordRegionEnd, 2)}, zstd);
+                 R(1230, gst::kRecordRecvEnd, 1, 1), Slot(64, 0, 0), R(1300, gst::kRecordRegionEnd, 2)}, coding);
   g.End();
   return g;
 }
@@ -135,8 +145,9 @@ std::string ErrorOf(const Bytes& b) {
 }
 
 TEST(GstReader, ReadsTwoThreadsWithAMessage) {
-  for (bool zstd : {false, true}) {
-    GstImage g = TwoThreads(zstd);
+  for (uint32_t coding : {0u, uint32_t{gst::kChunkZstd}, uint32_t{gst::kChunkDelta}, uint32_t{gst::kChunkCoded}}) {
+    SCOPED_TRACE(coding);
+    GstImage g = TwoThreads(coding);
     Result<Trace> r = Read(g.bytes());
     ASSERT_TRUE(r.ok()) << r.status().message();
     const Trace& t = *r;
@@ -300,7 +311,7 @@ TEST(GstReader, FlippedBitInAChunkHeaderSkipsToTheNextIntactChunk) {
 
 TEST(GstReader, RandomCorruptionNeverCrashes) {
   std::mt19937 rng(42);
-  const Bytes full = TwoThreads(true).bytes();
+  const Bytes full = TwoThreads(gst::kChunkZstd).bytes();
   for (int trial = 0; trial < 2000; ++trial) {
     Bytes b = full;
     const int flips = 1 + static_cast<int>(rng() % 4);
@@ -386,6 +397,21 @@ TEST(GstReader, CorruptZstdBlock) {
   const std::string e = ErrorOf(g.bytes());
   EXPECT_NE(e.find("zstd frame of an event block: expected 32 decompressed bytes, the frame says it is not a zstd frame"),
             std::string::npos) << e;
+}
+
+TEST(GstReader, CorruptDeltaBlock) {
+  GstImage g;
+  g.Clock();
+  g.Region(1, "r");
+  Bytes coded(gst::DeltaBlockBound(2));
+  const std::vector<gst::Record> records = {R(1100, gst::kRecordRegionBegin, 1), R(1200, gst::kRecordRegionEnd, 1)};
+  coded.resize(gst::EncodeDeltaBlock(records.data(), records.size(), coded.data()));
+  coded.resize(coded.size() - 3);  // the second record's key cut short
+  g.Chunk(gst::kChunkEventBlock, coded, 0, 0, gst::kChunkDelta, 32);
+  const std::string e = ErrorOf(g.bytes());
+  EXPECT_NE(e.find("corrupt delta-coded event block: record 1 at byte 12: needs 12 bytes, 9 remain"), std::string::npos) << e;
+  // The offset named is the payload's: the chunk header's end.
+  EXPECT_NE(e.find(fmt::format("byte {}", g.last_chunk() + sizeof(gst::ChunkHeader))), std::string::npos) << e;
 }
 
 TEST(GstReader, MissingClockAndDuplicateBlocks) {
