@@ -31,7 +31,7 @@ inline constexpr unsigned char kMagic[8] = {0x89, 'G', 'S', 'T', '\r', '\n', 0x1
 // Version 2 added the checksums to the chunk header (32 bytes instead of 24); readers still read
 // version 1 files (without checksums).
 inline constexpr uint16_t kVersionMajor = 2;  // incompatible changes
-inline constexpr uint16_t kVersionMinor = 0;  // additions old readers may ignore
+inline constexpr uint16_t kVersionMinor = 1;  // 1: delta-coded event blocks (a 2.0 reader refuses them)
 inline constexpr uint16_t kOldestReadableMajor = 1;
 
 struct FileHeader {
