@@ -90,11 +90,13 @@ bool g_null_sink = false;  // --null: write the event traces to /dev/null (isola
 std::string TracePath(const char* name) { return g_null_sink ? "/dev/null" : g_dir + "/" + name; }
 
 bool g_owner_flush = false;  // no background flusher: each thread writes its own blocks
+bool g_zstd = true;          // --delta-only: no zstd on top of the delta coding (GRAINSCOPE_COMPRESS=delta)
 
 bool OpenTrace(const std::string& path, bool compress) {
   rec::Options o;
   o.path = path.c_str();
   o.compress = compress;
+  o.zstd = g_zstd;
   o.background_flush = !g_owner_flush;
   o.signals = false;
   return rec::Open(o);
@@ -291,8 +293,10 @@ int main(int argc, char** argv) {
       g_null_sink = true;
     } else if (std::strcmp(argv[i], "--events-only") == 0) {
       g_events_only = true;
+    } else if (std::strcmp(argv[i], "--delta-only") == 0) {
+      g_zstd = false;
     } else {
-      std::fprintf(stderr, "usage: %s [--smoke] [--null] [--events-only]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--smoke] [--null] [--events-only] [--delta-only]\n", argv[0]);
       return 2;
     }
   }

@@ -56,15 +56,27 @@ uint32_t Backlog(const ThreadStream& s) {
 // stream (less than the half ring an owner publishes between two wake-ups waiting, stream.cc) and
 // no owner had to write a block itself lately: a thread recording flat out produces more than
 // 1 GB/s of records, and falling behind costs the program a write of its own per block.
-uint32_t WritePublished(const BlockCoder& coder) {
-  static uint64_t seen_owner_writes = 0;  // flusher thread only
-  static int64_t raw_until = 0;
-  const uint64_t owner_writes = g_owner_block_writes.load(std::memory_order_relaxed);
-  if (owner_writes != seen_owner_writes) {
-    seen_owner_writes = owner_writes;
-    raw_until = MonotonicNs() + kRawAfterOwnerWriteNs;
+// Whether the flusher may compress: not for a while after an owner had to write a block itself.
+class CompressionPace {
+ public:
+  CompressionPace() : seen_(g_owner_block_writes.load(std::memory_order_relaxed)) {}
+
+  bool ZstdAllowed() {
+    const uint64_t owner_writes = g_owner_block_writes.load(std::memory_order_relaxed);
+    if (owner_writes != seen_) {
+      seen_ = owner_writes;
+      raw_until_ = MonotonicNs() + kRawAfterOwnerWriteNs;
+    }
+    return raw_until_ == 0 || MonotonicNs() >= raw_until_;
   }
-  const bool zstd_allowed = coder.zstd != nullptr && (raw_until == 0 || MonotonicNs() >= raw_until);
+
+ private:
+  uint64_t seen_;  // owner writes before this trace's flusher started do not count
+  int64_t raw_until_ = 0;
+};
+
+uint32_t WritePublished(const BlockCoder& coder, CompressionPace& pace) {
+  const bool zstd_allowed = coder.zstd != nullptr && pace.ZstdAllowed();
   uint32_t written = 0;
   const uint32_t n = g_stream_count.load(std::memory_order_acquire);
   const pid_t self = CurrentTid();
@@ -99,12 +111,13 @@ void* FlusherMain(void*) {
     coder.delta = static_cast<unsigned char*>(std::malloc(kDeltaScratchBytes));
     coder.zstd_out_size = CompressBound(kDeltaScratchBytes);
     coder.zstd_out = std::malloc(coder.zstd_out_size);
-    coder.zstd = coder.zstd_out != nullptr ? NewCompressionContext() : nullptr;
+    coder.zstd = coder.zstd_out != nullptr && g_options.zstd ? NewCompressionContext() : nullptr;
   }
+  CompressionPace pace;
   int64_t last_sample = MonotonicNs();
   for (;;) {
     const uint32_t word = g_wake_word.load(std::memory_order_acquire);
-    const uint32_t written = WritePublished(coder);
+    const uint32_t written = WritePublished(coder, pace);
     if (g_crashing.load(std::memory_order_relaxed)) break;
     if (MonotonicNs() - last_sample > kClockSampleIntervalNs) {
       WriteClockSample(false);

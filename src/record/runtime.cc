@@ -156,6 +156,8 @@ Options OptionsFromEnvironment() {
   o.path = std::getenv("GRAINSCOPE_TRACE");
   o.enable = EnvFlag("GRAINSCOPE_ENABLE", true);
   o.compress = EnvFlag("GRAINSCOPE_COMPRESS", true);
+  const char* compress = std::getenv("GRAINSCOPE_COMPRESS");
+  o.zstd = o.compress && !(compress != nullptr && std::strcmp(compress, "delta") == 0);
   o.signals = EnvFlag("GRAINSCOPE_SIGNALS", true);
   const char* flush = std::getenv("GRAINSCOPE_FLUSH");
   o.background_flush = !(flush != nullptr && std::strcmp(flush, "owner") == 0);
@@ -240,7 +242,9 @@ bool Open(const Options& options) {
   meta.AddNumber("overhead_per_event_ns", g_overhead_ns, "%.2f");
   DescribeCalibration(text, sizeof text);
   meta.Add("overhead_calibration", text);
-  meta.Add("compression", options.compress ? "delta; zstd level 1 on top while the flusher keeps up" : "none");
+  meta.Add("compression", !options.compress ? "none"
+                          : options.zstd  ? "delta; zstd level 1 on top while the flusher keeps up"
+                                          : "delta");
   meta.Add("grainscope_version", "0.1.0");
   meta.Write();
 

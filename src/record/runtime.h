@@ -25,7 +25,8 @@ enum class SeedText : uint8_t { kOff, kMilliseconds, kPrecise };
 struct Options {
   const char* path = nullptr;     // output file or directory; null: default name in the cwd
   bool enable = true;             // GRAINSCOPE_ENABLE
-  bool compress = true;           // GRAINSCOPE_COMPRESS: zstd for blocks the flusher writes
+  bool compress = true;           // GRAINSCOPE_COMPRESS=0: raw blocks; else delta-coded
+  bool zstd = true;               // GRAINSCOPE_COMPRESS=delta: no zstd on top of the delta coding
   bool signals = true;            // GRAINSCOPE_SIGNALS: save the trace on fatal signals
   bool background_flush = true;   // GRAINSCOPE_FLUSH=owner: owners write their own blocks
   uint32_t buffer_kib = 512;      // GRAINSCOPE_BUFFER_KB: per-thread buffer, in blocks of 64 KiB

@@ -195,6 +195,7 @@ TEST(GstReader, RejectsWhatIsNotAGstFile) {
   EXPECT_EQ(ErrorOf(header), "t.gst: byte 20: file ends inside the 32-byte .gst header (the file is 20 bytes long)");
   Bytes v3 = TwoThreads().bytes();
   v3[8] = 3;
+  v3[10] = 0;  // version_minor
   EXPECT_EQ(ErrorOf(v3), "t.gst: byte 8: format version 3.0 is not supported (this reader reads versions 1.x to 2.x)");
 }
 
@@ -234,6 +235,7 @@ TEST(GstReader, ReadsVersion1Files) {
   const Bytes v2 = TwoThreads().bytes();
   Bytes v1(v2.begin(), v2.begin() + sizeof(gst::FileHeader));
   v1[8] = 1;
+  v1[10] = 0;  // version_minor
   for (size_t at = sizeof(gst::FileHeader); at < v2.size();) {
     const auto h = gst::Load<gst::ChunkHeader>(v2.data() + at);
     v1.insert(v1.end(), v2.begin() + static_cast<std::ptrdiff_t>(at),
