@@ -57,11 +57,9 @@ __attribute__((noinline)) double OutOfLineWork(double v, int iterations) { retur
 }  // namespace
 
 Outcome Run(const Options& o) {
-  // The flag the consumer spins on has a cache line of its own: the consumer's own variables
-  // (its running sums, written every round) would otherwise share it, and the producer's store to
-  // the flag would wait for the line each round. The uninstrumented producer has no other store
-  // to make and does not notice; the instrumented one's event stores queue up behind it, a cost
-  // of this program's layout that no per-event overhead describes (docs/compensation.md).
+  // The flag the consumer spins on and the start flag have cache lines of their own, apart from
+  // the consumer's running sums (written every round): false sharing in the test program would
+  // add a cost of its layout, not of recording, to both builds unevenly.
   alignas(64) std::atomic<int> produced{0};
   alignas(64) std::atomic<bool> go{false};
   std::atomic<int> ready{0};  // both threads on a processor before the clock starts

@@ -41,4 +41,10 @@ std::optional<int64_t> ParseScaledNs(std::string_view token, int64_t unit_ns) {
   return ns;
 }
 
+std::optional<double> ParseMilliDecimal(std::string_view token) {
+  const std::optional<int64_t> milli = ParseScaledNs(token, 1000);
+  if (!milli) return std::nullopt;
+  return static_cast<double>(*milli) / 1000.0;
+}
+
 }  // namespace grainscope

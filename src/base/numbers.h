@@ -15,4 +15,8 @@ std::optional<int64_t> ParseNonNegativeInt(std::string_view token);
 // than a nanosecond, overflow and anything not a number give nullopt.
 std::optional<int64_t> ParseScaledNs(std::string_view token, int64_t unit_ns);
 
+// A non-negative decimal with at most 3 fractional digits ("12", "10.43"), read exactly to 1/1000
+// and returned as a double: the per-event overhead of overhead compensation.
+std::optional<double> ParseMilliDecimal(std::string_view token);
+
 }  // namespace grainscope

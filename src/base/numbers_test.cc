@@ -40,5 +40,15 @@ TEST(ParseScaledNs, NanosecondUnitTakesNoFraction) {
   EXPECT_EQ(ParseScaledNs("17.5", 1), std::nullopt);
 }
 
+TEST(ParseMilliDecimal, UpToThreeDecimals) {
+  EXPECT_EQ(ParseMilliDecimal("12"), 12.0);
+  EXPECT_EQ(ParseMilliDecimal("10.43"), 10.43);
+  EXPECT_EQ(ParseMilliDecimal("0.125"), 0.125);
+  EXPECT_FALSE(ParseMilliDecimal("1.2345"));
+  EXPECT_FALSE(ParseMilliDecimal("-1"));
+  EXPECT_FALSE(ParseMilliDecimal("x"));
+  EXPECT_FALSE(ParseMilliDecimal(""));
+}
+
 }  // namespace
 }  // namespace grainscope

@@ -2,6 +2,7 @@
 #include <optional>
 
 #include "analysis/compensate/compensate.h"
+#include "base/numbers.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "format/trace_reader.h"

@@ -35,28 +35,29 @@ void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::st
   cmd.footer(std::string(kExitCodesHelp));
 }
 
-CLI::Validator NonNegativeInteger(const std::string& what) {
+namespace {
+
+// A CLI11 check: `parses` accepts the value, else "expected <expected>, got '<value>'".
+template <typename Parse>
+CLI::Validator NumberCheck(std::string expected, Parse parses) {
   return CLI::Validator(
-      [what](std::string& value) -> std::string {
-        if (ParseNonNegativeInt(value)) return {};
-        return "expected a non-negative integer number of " + what + ", got '" + value + "'";
+      [expected, parses](std::string& value) -> std::string {
+        if (parses(value)) return {};
+        return "expected " + expected + ", got '" + value + "'";
       },
       "NS>=0");
 }
 
-std::optional<double> ParseMilliDecimal(std::string_view value) {
-  const std::optional<int64_t> milli = ParseScaledNs(value, 1000);
-  if (!milli) return std::nullopt;
-  return static_cast<double>(*milli) / 1000.0;
+}  // namespace
+
+CLI::Validator NonNegativeInteger(const std::string& what) {
+  return NumberCheck("a non-negative integer number of " + what,
+                     [](const std::string& v) { return ParseNonNegativeInt(v).has_value(); });
 }
 
 CLI::Validator NonNegativeDecimal(const std::string& what) {
-  return CLI::Validator(
-      [what](std::string& value) -> std::string {
-        if (ParseMilliDecimal(value)) return {};
-        return "expected a non-negative number of " + what + " with at most 3 decimals, got '" + value + "'";
-      },
-      "NS>=0");
+  return NumberCheck("a non-negative number of " + what + " with at most 3 decimals",
+                     [](const std::string& v) { return ParseMilliDecimal(v).has_value(); });
 }
 
 Result<RenderOptions> MakeRenderOptions(const CommonOptions& o) {

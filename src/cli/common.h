@@ -41,7 +41,6 @@ Result<RenderOptions> MakeRenderOptions(const CommonOptions& o);
 CLI::Validator NonNegativeInteger(const std::string& what);
 // A non-negative decimal with at most three fractional digits ("12", "10.43").
 CLI::Validator NonNegativeDecimal(const std::string& what);
-std::optional<double> ParseMilliDecimal(std::string_view value);
 
 // Writes to stdout, or atomically to `path`.
 Status Emit(const std::string& content, const std::string& path);

@@ -51,11 +51,6 @@ uint32_t Backlog(const ThreadStream& s) {
   return n;
 }
 
-// Writes every published block once; returns how many. Blocks are delta-coded (a few ns per
-// event, 4-8x smaller); zstd runs on the coded block only while the flusher keeps up with the
-// stream (less than the half ring an owner publishes between two wake-ups waiting, stream.cc) and
-// no owner had to write a block itself lately: a thread recording flat out produces more than
-// 1 GB/s of records, and falling behind costs the program a write of its own per block.
 // Whether the flusher may compress: not for a while after an owner had to write a block itself.
 class CompressionPace {
  public:
@@ -75,6 +70,11 @@ class CompressionPace {
   int64_t raw_until_ = 0;
 };
 
+// Writes every published block once; returns how many. Blocks are delta-coded (a few ns per
+// event, 4x smaller); zstd runs on the coded block only while the flusher keeps up with the
+// stream (less than the half ring an owner publishes between two wake-ups waiting, stream.cc) and
+// no owner had to write a block itself lately: a thread recording flat out produces more than
+// 1 GB/s of records, and falling behind costs the program a write of its own per block.
 uint32_t WritePublished(const BlockCoder& coder, CompressionPace& pace) {
   const bool zstd_allowed = coder.zstd != nullptr && pace.ZstdAllowed();
   uint32_t written = 0;

@@ -49,13 +49,13 @@ Result<Compensation> Compensate(const Trace& t, const CompensateOptions& o) {
     const std::string_view value = t.Metadata(kOverheadMetadataKey);
     // The recorder writes a decimal ("12.34"), read exactly to 1/1000 ns (the on-the-fly
     // compensation in src/record/onthefly.cc uses the same value).
-    const std::optional<int64_t> parsed = ParseScaledNs(value, 1000);
+    const std::optional<double> parsed = ParseMilliDecimal(value);
     if (value.empty() || !parsed) {
       return FailedPrecondition(fmt::format(
           "the trace has no calibrated per-event overhead (metadata '{}'{}); give one with --overhead NS",
           kOverheadMetadataKey, value.empty() ? "" : fmt::format(" is '{}'", value)));
     }
-    c.overhead_per_event_ns = static_cast<double>(*parsed) / 1000.0;
+    c.overhead_per_event_ns = *parsed;
     c.overhead_source = "trace calibration";
   }
   WhatIf w;
