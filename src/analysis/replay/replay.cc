@@ -33,7 +33,9 @@ class WhatIfModel {
   }
 
   TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
-    const TimeNs cost = ModelledSegment(l, e, blocking) - OverheadShare(e);
+    const TimeNs modelled = ModelledSegment(l, e, blocking);
+    if (overhead_milli_ == 0) return modelled > 0 ? modelled : 0;  // every replay but compensation: no division per event
+    const TimeNs cost = modelled - OverheadShare(e);
     return cost > 0 ? cost : 0;
   }
 
