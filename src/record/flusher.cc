@@ -84,6 +84,8 @@ uint32_t WritePublished(const BlockCoder& coder, CompressionPace& pace) {
     ThreadStream& s = *g_streams[i];
     for (uint32_t b = 0; b < s.block_count; ++b) {
       Block& block = s.blocks[b];
+      // Once the crash handler runs, it writes what is published (stream.cc, DrainStreamsForCrash).
+      if (g_crashing.load(std::memory_order_relaxed)) return written;
       uint32_t st = kFull;
       if (!block.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) continue;
       block.writer.store(self, std::memory_order_relaxed);
