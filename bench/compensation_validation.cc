@@ -54,6 +54,7 @@ struct Figures {
   std::vector<double> b_wall, b_total, b_comp, b_naive, b_otf, b_otf_measured, b_overhead_pct;
   std::vector<double> b_grain, b_grain_program, b_grain_comp, b_grain_naive, b_wait, b_wait_comp, b_wait_naive;
   std::vector<double> overhead_ns;
+  std::vector<double> a_round_mean, b_round_mean, a_round_median, b_round_median;
   std::vector<double> back_to_back_ns;  // in-trace check of the calibration, see BackToBackGap
   // Per run, (b) / (a) of the runs taken back to back: steadier than a ratio of medians when the
   // machine's load changes during the experiment.
@@ -173,6 +174,8 @@ int main(int argc, char** argv) {
     f.a_total.push_back(static_cast<double>(a.span_ns));
     f.a_grain.push_back(a.round_ns / po.grains_per_round);
     f.a_wait.push_back(a.consumer_wait_ns);
+    f.a_round_mean.push_back(a.mean_round_ns);
+    f.a_round_median.push_back(a.round_ns);
 
     if (!rec::Open(ro)) return 1;
     const comp_instrumented::Outcome b = comp_instrumented::Run(wo);
@@ -194,6 +197,8 @@ int main(int argc, char** argv) {
     f.overhead_ns.push_back(o);
     f.back_to_back_ns.push_back(BackToBackGap(*t));
     f.b_wall.push_back(static_cast<double>(b.span_ns));
+    f.b_round_mean.push_back(b.mean_round_ns);
+    f.b_round_median.push_back(b.round_ns);
     f.b_total.push_back(static_cast<double>(c->measured_ns));
     f.b_comp.push_back(static_cast<double>(c->compensated_ns));
     f.b_naive.push_back(static_cast<double>(c->naive_ns));
@@ -298,6 +303,8 @@ int main(int argc, char** argv) {
               "\"b_naive\": %s}}, \"tiny_grain\": {\"pairs\": %zu, \"error_pct_b_compensated\": %s}},\n",
               ok_comp.size(), pct(ok_meas).c_str(), pct(ok_comp).c_str(), pct(ok_naive).c_str(), ok_grain.size(),
               pct(ok_grain).c_str());
+  std::printf("  \"producer_round_ns\": {\"a\": {\"median\": %.0f, \"mean\": %.0f}, \"b\": {\"median\": %.0f, \"mean\": %.0f}},\n",
+              Median(f.a_round_median), Median(f.a_round_mean), Median(f.b_round_median), Median(f.b_round_mean));
   std::printf("  \"per_grain_ns\": {\n");
   std::printf("    \"tiny\": {\"a\": %.1f, \"b_measured\": %.1f, \"b_measured_by_program\": %.1f, \"b_compensated\": %.1f, "
               "\"b_naive\": %.1f, \"best_a\": %.1f, \"best_b_measured\": %.1f, \"best_b_compensated\": %.1f},\n", a_grain,

@@ -124,6 +124,7 @@ Outcome Run(const Options& o) {
   consumer.join();
   out.span_ns = Ns(end - start);
   out.round_ns = MedianPeriod(sent_at);
+  out.mean_round_ns = o.rounds > 1 ? static_cast<double>(Ns(sent_at.back() - sent_at.front())) / (o.rounds - 1) : 0;
   out.consumer_wait_ns = static_cast<double>(wait_total) / o.rounds;
   out.checksum = producer_sum + consumer_sum;
   return out;

@@ -35,6 +35,7 @@ struct Options {
 struct Outcome {
   int64_t span_ns = 0;              // from the common start to the consumer's last receive
   double round_ns = 0;              // median producer round, send to send (per grain: / grains_per_round)
+  double mean_round_ns = 0;         // the same, mean: with the rounds a median ignores
   double consumer_wait_ns = 0;      // mean time the consumer spent in one receive
   double checksum = 0;
 };

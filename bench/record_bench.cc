@@ -16,6 +16,12 @@
 //   pi_example              the seed's pi program (examples/pi_bca.h) built instrumented and with
 //                           GRAINSCOPE_DISABLE, run alternately in this process: median run times
 //                           and the overhead in %; the runtime's start-up is reported separately
+//   message_pair_ns         one send pair (gs_send_begin + gs_send_end: the record, the on-the-fly
+//                           piggyback and its mailbox post) and one receive pair (taking it back),
+//                           each timed alone: the first of a fresh trace (it finds no mailbox for
+//                           the name yet), the median, the largest of the others (a pair that needs
+//                           more mailbox memory, or an interrupt: the median over repetitions keeps
+//                           the former), and a region pair timed the same way for comparison
 //   bytes_per_event         .gst file size per event, raw and coded (the default: delta coding,
 //                           zstd on top while the flusher keeps up), for a loop of regions around
 //                           a little irregular work (timestamps that are not a perfect ramp)
@@ -247,6 +253,51 @@ PiFigures PiOverhead(const Config& c) {
 }
 
 // Bytes per event: regions of four kinds around a little irregular work, a marker now and then.
+// Send and receive pairs of one thread, each timed alone with two clock reads (their own cost is
+// in every figure alike; the region pair gives the baseline). Per repetition a fresh trace, so the
+// first pair finds no mailbox yet.
+struct MessageFigures {
+  double send_first = 0, send_median = 0, send_largest = 0;
+  double recv_first = 0, recv_median = 0, recv_largest = 0;
+  double region_median = 0;
+};
+
+GS_DEFINE_MESSAGE(g_bench_message, "bench message");
+
+MessageFigures MessageCosts(const Config& c) {
+  constexpr int kPairs = 4096;
+  std::vector<double> send_first, send_median, send_largest, recv_first, recv_median, recv_largest, region_median;
+  std::vector<uint64_t> ticks(kPairs);
+  const auto per_pair = [&](auto&& pair, std::vector<double>& first, std::vector<double>& median,
+                            std::vector<double>* largest) {
+    const Clock::time_point w0 = Clock::now();
+    const uint64_t start = __rdtsc();
+    for (int i = 0; i < kPairs; ++i) {
+      const uint64_t t0 = __rdtsc();
+      pair();
+      ticks[static_cast<size_t>(i)] = __rdtsc() - t0;
+    }
+    const double ns_per_tick = Seconds(w0, Clock::now()) * 1e9 / static_cast<double>(__rdtsc() - start);
+    first.push_back(static_cast<double>(ticks[0]) * ns_per_tick);
+    std::vector<double> all;
+    for (uint64_t t : ticks) all.push_back(static_cast<double>(t) * ns_per_tick);
+    if (largest != nullptr) largest->push_back(*std::max_element(all.begin() + 1, all.end()));
+    median.push_back(Summarise(all).median);
+  };
+  for (int r = 0; r < c.repetitions; ++r) {
+    if (!OpenTrace("/dev/null", true)) continue;
+    const uint32_t id = gs_message_id(&g_bench_message);
+    per_pair([&] { gs_send_begin(id, 8, 0); gs_send_end(id); }, send_first, send_median, &send_largest);
+    per_pair([&] { gs_recv_begin(id); gs_recv_end(id, 8, 0); }, recv_first, recv_median, &recv_largest);
+    std::vector<double> unused;
+    per_pair([&] { gs_region_begin(&g_loop); gs_region_end(&g_loop); }, unused, region_median, nullptr);
+    rec::Close();
+  }
+  return {Summarise(send_first).median, Summarise(send_median).median, Summarise(send_largest).median,
+          Summarise(recv_first).median, Summarise(recv_median).median, Summarise(recv_largest).median,
+          Summarise(region_median).median};
+}
+
 double BytesPerEvent(const Config& c, bool compress) {
   static gs_region regions[4] = {GS_REGION_INIT("a", GS_ROLE_FUNCTION, GS_NO_EXTERNAL_ID),
                                  GS_REGION_INIT("b", GS_ROLE_FUNCTION, GS_NO_EXTERNAL_ID),
@@ -318,6 +369,7 @@ int main(int argc, char** argv) {
   g_owner_flush = false;
   g_null_sink = false;
   const PiFigures pi = g_events_only ? PiFigures{} : PiOverhead(c);
+  const MessageFigures msg = MessageCosts(c);
   const double raw_bytes = g_events_only ? 0 : BytesPerEvent(c, false);
   const double coded_bytes = g_events_only ? 0 : BytesPerEvent(c, true);
   std::filesystem::remove_all(g_dir);
@@ -360,6 +412,10 @@ int main(int argc, char** argv) {
               "\"overhead_percent\": %.2f, \"events_per_run\": %llu, \"runtime_startup_ms\": %.3f},\n",
               c.pi_runs, pi.instrumented_ms, pi.plain_ms, pi.overhead_percent,
               static_cast<unsigned long long>(pi.events_per_run), pi.startup_ms);
+  std::printf("  \"message_pair_ns\": {\"send\": {\"first\": %.0f, \"median\": %.1f, \"largest_other\": %.0f}, "
+              "\"receive\": {\"first\": %.0f, \"median\": %.1f, \"largest_other\": %.0f}, \"region_pair_median\": %.1f},\n",
+              msg.send_first, msg.send_median, msg.send_largest, msg.recv_first, msg.recv_median, msg.recv_largest,
+              msg.region_median);
   std::printf("  \"bytes_per_event\": {\"raw\": %.2f, \"coded\": %.2f},\n", raw_bytes, coded_bytes);
   std::printf("  \"checks_passed\": %s\n}\n", g_ok ? "true" : "false");
   return g_ok ? 0 : 1;

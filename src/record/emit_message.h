@@ -5,6 +5,7 @@
 #pragma once
 
 #include "record/emit.h"
+#include "record/mailbox.h"
 #include "record/onthefly.h"
 
 namespace grainscope::record {

@@ -10,6 +10,7 @@
 #include <limits>
 #include <new>
 
+#include "record/mailbox.h"
 #include "record/runtime.h"
 #include "record/stream.h"
 
@@ -50,60 +51,6 @@ void ResolveFirst(LocationAnalysis& a) {
   if (a.have_first || a.first_record == nullptr) return;
   a.first_time = a.first_record->time;
   a.have_first = true;
-}
-
-// ---- mailboxes: per message name, a growable array of piggybacks indexed by sequence ---------
-constexpr uint32_t kMaxNames = 65536;
-constexpr uint32_t kChunkSlots = 1024;
-constexpr uint32_t kMaxChunks = 4096;  // 4 Mi messages per name; beyond that, unmatched
-
-// Cache-line sized and aligned: the sender of message k+1 must not take the line the receiver
-// of message k is reading. Each post then moves one line from sender to receiver, the piggyback
-// itself; a shared line would cost the sender a second cross-core miss per message, a cost the
-// calibration cannot see and the compensation would leave in (docs/compensation.md).
-struct alignas(64) Slot {
-  std::atomic<uint64_t> filled{0};  // sequence + 1 once `value` is written
-  Piggyback value;
-};
-
-// The counters on lines of their own for the same reason: senders bump `sent`, receivers
-// `received`, and a receiver reads `sent` only when the slot it wants is not filled yet.
-struct Mailbox {
-  alignas(64) std::atomic<uint64_t> sent{0};
-  alignas(64) std::atomic<uint64_t> received{0};
-  alignas(64) std::atomic<Slot*> chunks[kMaxChunks] = {};
-};
-
-std::atomic<Mailbox*> g_mailboxes[kMaxNames];
-
-// Installs with a compare-exchange: concurrent first users allocate, one wins, the others free.
-template <class T>
-T* GetOrCreate(std::atomic<T*>& cell, size_t count) {
-  T* p = cell.load(std::memory_order_acquire);
-  if (p != nullptr) return p;
-  T* fresh = count == 1 ? new (std::nothrow) T() : new (std::nothrow) T[count]();
-  if (fresh == nullptr) return nullptr;
-  if (cell.compare_exchange_strong(p, fresh, std::memory_order_acq_rel)) return fresh;
-  if (count == 1) delete fresh; else delete[] fresh;
-  return p;
-}
-
-Slot* SlotFor(uint32_t name, uint64_t seq, bool create) {
-  if (name >= kMaxNames || seq / kChunkSlots >= kMaxChunks) return nullptr;
-  Mailbox* box = create ? GetOrCreate(g_mailboxes[name], 1) : g_mailboxes[name].load(std::memory_order_acquire);
-  if (box == nullptr) return nullptr;
-  std::atomic<Slot*>& cell = box->chunks[seq / kChunkSlots];
-  Slot* chunk = create ? GetOrCreate(cell, kChunkSlots) : cell.load(std::memory_order_acquire);
-  return chunk == nullptr ? nullptr : chunk + seq % kChunkSlots;
-}
-
-void FreeMailboxes() {
-  for (auto& cell : g_mailboxes) {
-    Mailbox* box = cell.exchange(nullptr, std::memory_order_acq_rel);
-    if (box == nullptr) continue;
-    for (auto& c : box->chunks) delete[] c.load(std::memory_order_relaxed);
-    delete box;
-  }
 }
 
 ThreadStream* RecordingStream() {
@@ -165,7 +112,7 @@ void AnalysisOpen(double overhead_ns, double nominal_ticks_per_ns) {
   g_max_compensated_end = 0;
   g_unmatched = 0;
   pthread_mutex_unlock(&g_totals_mutex);
-  FreeMailboxes();  // a previous trace's messages must not pair with this one's
+  MailboxesReset();
 }
 
 double AnalysisOverheadNs() {
@@ -256,47 +203,6 @@ void ApplyReceivedPiggyback(const Piggyback* m, uint64_t recv_end_time) {
   const double x = DelayTicks(a, SlotsSoFar(*s));
   const double x_new = std::min(m->delay_ticks + static_cast<double>(early), x + static_cast<double>(wait));
   a.credit_ticks += x - x_new;
-}
-
-void MailboxPost(uint32_t name, const Piggyback& p) {
-  // The sequence is claimed at the send-begin, before the program hands its data over, so the
-  // matching receive (which ends after the data arrived) finds the entry written or about to be.
-  Mailbox* box = name < kMaxNames ? GetOrCreate(g_mailboxes[name], 1) : nullptr;
-  if (box == nullptr) return;
-  const uint64_t seq = box->sent.fetch_add(1, std::memory_order_relaxed);
-  Slot* slot = SlotFor(name, seq, true);
-  if (slot == nullptr) return;
-  slot->value = p;
-  slot->filled.store(seq + 1, std::memory_order_release);
-}
-
-bool MailboxTake(uint32_t name, Piggyback* out) {
-  Mailbox* box = name < kMaxNames ? g_mailboxes[name].load(std::memory_order_acquire) : nullptr;
-  if (box == nullptr) return false;
-  const uint64_t seq = box->received.fetch_add(1, std::memory_order_relaxed);
-  // The usual case, a message that arrived before its receive ended: the slot is filled, and the
-  // sender's counter need not be read (that would pull its line away from the sender).
-  if (Slot* slot = SlotFor(name, seq, false); slot != nullptr && slot->filled.load(std::memory_order_acquire) == seq + 1) {
-    *out = slot->value;
-    return true;
-  }
-  // A sender that claimed this sequence writes it within nanoseconds; one that never sent (the
-  // program's queue was filled otherwise) never will: wait a bounded while, then give up.
-  for (int spin = 0; spin < 4096; ++spin) {
-    if (seq < box->sent.load(std::memory_order_acquire)) {
-      Slot* slot = SlotFor(name, seq, false);
-      if (slot != nullptr && slot->filled.load(std::memory_order_acquire) == seq + 1) {
-        *out = slot->value;
-        return true;
-      }
-    } else if (spin > 64) {
-      return false;  // nothing was sent under this sequence
-    }
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
-  return false;
 }
 
 }  // namespace grainscope::record

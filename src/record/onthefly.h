@@ -121,10 +121,6 @@ GS_EXPORT double AnalysisOverheadNs();
 GS_EXPORT void AnalysisSetOverheadNs(double overhead_ns);
 GS_EXPORT void SetTotalsCombiner(TotalsCombiner combiner);  // nullptr: none
 
-// The thread API's in-process mailboxes, keyed by message name id.
-void MailboxPost(uint32_t name, const Piggyback& p);
-bool MailboxTake(uint32_t name, Piggyback* out);
-
 // The last totals computed by AnalysisClose (for tests and benchmarks), in ns.
 struct OnTheFlyTotals {
   int64_t critical_path_ns = 0;
