@@ -17,7 +17,7 @@ namespace COMP_WORKLOAD_NAMESPACE {
 struct Options {
   int rounds = 2000;           // messages producer -> consumer (~5 ms runs)
   int grains_per_round = 40;   // tiny grains the producer runs before each message
-  int work = 24;               // iterations of dependent arithmetic per grain
+  int work = 48;               // iterations of dependent arithmetic per grain (~110 ns)
   int consumer_work = 200;     // iterations the consumer works after each receive
   // The grains' arithmetic inlined into the grain loop (true) or in a function of its own (false,
   // the default). Inlined, the compiler generates different code for the two builds: in the

@@ -96,6 +96,7 @@ bool g_null_sink = false;  // --null: write the event traces to /dev/null (isola
 std::string TracePath(const char* name) { return g_null_sink ? "/dev/null" : g_dir + "/" + name; }
 
 bool g_owner_flush = false;  // no background flusher: each thread writes its own blocks
+const char* g_clock = nullptr;  // --clock tsc|tsc-ordered|monotonic (GRAINSCOPE_CLOCK); automatic by default
 bool g_zstd = true;          // --delta-only: no zstd on top of the delta coding (GRAINSCOPE_COMPRESS=delta)
 
 bool OpenTrace(const std::string& path, bool compress) {
@@ -105,6 +106,7 @@ bool OpenTrace(const std::string& path, bool compress) {
   o.zstd = g_zstd;
   o.background_flush = !g_owner_flush;
   o.signals = false;
+  o.clock = g_clock;
   return rec::Open(o);
 }
 
@@ -160,13 +162,15 @@ void RunThreads(int threads, Body body, std::vector<double>& wall, std::vector<d
 Cost ClockRead(const Config& c, int threads) {
   struct Body {
     long reads;
-    bool tsc;
+    bool tsc, ordered;
     void Prepare() {}
     std::pair<double, double> Loop() {
       uint64_t sink = 0;
       const double c0 = ThreadCpuNs();
       const auto t0 = Clock::now();
-      if (tsc) {
+      if (tsc && ordered) {
+        for (long i = 0; i < reads; ++i) sink += (_mm_lfence(), __rdtsc());
+      } else if (tsc) {
         for (long i = 0; i < reads; ++i) sink += __rdtsc();
       } else {
         for (long i = 0; i < reads; ++i) sink += static_cast<uint64_t>(rec::MonotonicNs());
@@ -179,7 +183,8 @@ Cost ClockRead(const Config& c, int threads) {
     }
   };
   std::vector<double> wall, cpu;
-  for (int r = 0; r < c.repetitions; ++r) RunThreads(threads, Body{c.pairs * 2, rec::ClockIsTsc()}, wall, cpu);
+  const bool ordered = std::strcmp(rec::ClockName(), "tsc-ordered") == 0;
+  for (int r = 0; r < c.repetitions; ++r) RunThreads(threads, Body{c.pairs * 2, rec::ClockIsTsc(), ordered}, wall, cpu);
   return {Summarise(wall), Summarise(cpu), Summarise(cpu)};
 }
 
@@ -346,8 +351,10 @@ int main(int argc, char** argv) {
       g_events_only = true;
     } else if (std::strcmp(argv[i], "--delta-only") == 0) {
       g_zstd = false;
+    } else if (std::strcmp(argv[i], "--clock") == 0 && i + 1 < argc) {
+      g_clock = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--smoke] [--null] [--events-only] [--delta-only]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--smoke] [--null] [--events-only] [--delta-only] [--clock tsc|tsc-ordered|monotonic]\n", argv[0]);
       return 2;
     }
   }
@@ -376,7 +383,7 @@ int main(int argc, char** argv) {
 
   std::printf("{\n");
   std::printf("  \"mode\": \"%s\",\n", c.smoke ? "smoke" : "full");
-  std::printf("  \"clock\": \"%s\",\n", rec::ClockIsTsc() ? "tsc" : "monotonic");
+  std::printf("  \"clock\": \"%s\",\n", rec::ClockName());
   std::printf("  \"hardware_threads\": %u,\n", std::thread::hardware_concurrency());
   std::printf("  \"repetitions\": %d,\n  \"pairs_per_repetition\": %ld,\n", c.repetitions, c.pairs);
   const auto print = [](const char* name, const Cost& k, bool last) {

@@ -12,6 +12,7 @@
 namespace grainscope::record {
 
 bool g_clock_is_tsc = false;
+uint8_t g_tsc_read = kNoTsc;
 
 namespace {
 
@@ -41,19 +42,23 @@ bool CpuHasInvariantTsc() {
 
 ClockChoice SelectClock(const char* request) {
   ClockChoice c;
+  const bool forced_tsc = request != nullptr && std::strcmp(request, "tsc") == 0;
+  const bool ordered = request != nullptr && std::strcmp(request, "tsc-ordered") == 0;
   if (request != nullptr && std::strcmp(request, "monotonic") == 0) {
     c.reason = "GRAINSCOPE_CLOCK=monotonic";
   } else if (!CpuHasInvariantTsc()) {
     c.reason = "the CPU does not report an invariant TSC";
-  } else if (!KernelUsesTsc() && !(request != nullptr && std::strcmp(request, "tsc") == 0)) {
+  } else if (!KernelUsesTsc() && !forced_tsc) {
     c.reason = "the kernel's clock source is not the TSC";
   } else {
     c.tsc = true;
-    c.reason = request != nullptr && std::strcmp(request, "tsc") == 0
-                   ? "GRAINSCOPE_CLOCK=tsc"
-                   : "invariant TSC, used by the kernel as its clock source";
+    c.ordered = ordered;
+    c.reason = forced_tsc ? "GRAINSCOPE_CLOCK=tsc"
+               : ordered  ? "GRAINSCOPE_CLOCK=tsc-ordered: invariant TSC, used by the kernel as its clock source"
+                          : "invariant TSC, used by the kernel as its clock source";
   }
   g_clock_is_tsc = c.tsc;
+  g_tsc_read = !c.tsc ? kNoTsc : c.ordered ? kTscOrdered : kTscPlain;
   return c;
 }
 

@@ -63,24 +63,41 @@ GS_NOINLINE inline void EmitSlow(uint8_t kind, uint32_t id, bool clock_first, ui
   Commit(p, 1);
 }
 
+#if GS_HAVE_TSC
+// The fast path with the TSC, ordered or not; false when the block is full (or closed).
+template <ClockAt kAt, bool kOrdered>
+GS_ALWAYS_INLINE bool EmitTsc(uint8_t kind, uint32_t id, uint64_t& t) {
+  constexpr bool kClockFirst = kAt == ClockAt::kFirst;
+  ThreadStream* s = t_stream;
+  if constexpr (kClockFirst) t = ReadTsc<kOrdered>();
+  gst::Record* p = s->cur.load(std::memory_order_relaxed);
+  // Signed: close and the crash handler set `end` to null under the owner (room < 0).
+  const auto room = static_cast<intptr_t>(reinterpret_cast<uintptr_t>(s->end.load(std::memory_order_relaxed)) -
+                                          reinterpret_cast<uintptr_t>(p));
+  if (GS_LIKELY(room >= static_cast<intptr_t>(sizeof(gst::Record)))) {
+    if constexpr (!kClockFirst) t = ReadTsc<kOrdered>();
+    StoreRecord(p, t, gst::PackKindId(kind, 0, id));
+    s->cur.store(p + 1, std::memory_order_release);
+    return true;
+  }
+  return false;
+}
+#endif
+
 template <ClockAt kAt>
 GS_ALWAYS_INLINE void Emit(uint8_t kind, uint32_t id) {
   constexpr bool kClockFirst = kAt == ClockAt::kFirst;
 #if GS_HAVE_TSC
-  if (GS_LIKELY(g_clock_is_tsc)) {
-    ThreadStream* s = t_stream;
+  // The plain TSC first: one test on the default path, as before the ordered form existed.
+  const uint8_t read = g_tsc_read;
+  if (GS_LIKELY(read == kTscPlain)) {
     uint64_t t = 0;
-    if constexpr (kClockFirst) t = __rdtsc();
-    gst::Record* p = s->cur.load(std::memory_order_relaxed);
-    // Signed: close and the crash handler set `end` to null under the owner (room < 0).
-    const auto room = static_cast<intptr_t>(reinterpret_cast<uintptr_t>(s->end.load(std::memory_order_relaxed)) -
-                                            reinterpret_cast<uintptr_t>(p));
-    if (GS_LIKELY(room >= static_cast<intptr_t>(sizeof(gst::Record)))) {
-      if constexpr (!kClockFirst) t = __rdtsc();
-      StoreRecord(p, t, gst::PackKindId(kind, 0, id));
-      s->cur.store(p + 1, std::memory_order_release);
-      return;
-    }
+    if (EmitTsc<kAt, false>(kind, id, t)) return;
+    return EmitSlow(kind, id, kClockFirst, t);
+  }
+  if (read == kTscOrdered) {
+    uint64_t t = 0;
+    if (EmitTsc<kAt, true>(kind, id, t)) return;
     return EmitSlow(kind, id, kClockFirst, t);
   }
 #endif

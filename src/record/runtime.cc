@@ -232,7 +232,7 @@ bool Open(const Options& options) {
   text[sizeof text - 1] = '\0';
   meta.Add("host", text);
   meta.AddNumber("pid", static_cast<double>(getpid()), "%.0f");
-  meta.Add("clock", clock.tsc ? "tsc" : "monotonic");
+  meta.Add("clock", ClockName());
   meta.Add("clock_reason", clock.reason);
   meta.AddNumber("tsc_ticks_per_ns", g_nominal_ticks_per_ns, "%.6f");
   timespec wall{};
@@ -283,6 +283,7 @@ void Close() {
 const char* TracePath() { return g_path; }
 double OverheadPerEventNs() { return g_overhead_ns; }
 bool ClockIsTsc() { return g_clock_is_tsc; }
+const char* ClockName() { return !g_clock_is_tsc ? "monotonic" : g_tsc_read == kTscOrdered ? "tsc-ordered" : "tsc"; }
 
 int64_t SeedTextOriginNs() {
   int64_t origin = g_seed_origin_ns.load(std::memory_order_relaxed);

@@ -57,6 +57,8 @@ GS_EXPORT const char* TracePath();
 GS_EXPORT double OverheadPerEventNs();
 // Whether the clock chosen by the last Open is the TSC (else CLOCK_MONOTONIC).
 GS_EXPORT bool ClockIsTsc();
+// Its name as the trace's metadata gives it: "tsc", "tsc-ordered" or "monotonic".
+GS_EXPORT const char* ClockName();
 
 // Opens from the environment if nothing has been decided yet; cheap once it has.
 void EnsureStarted();
