@@ -52,6 +52,7 @@ std::string CompensationJson(const Trace& t, const Compensation& c) {
                     {"compensated_ns", l.predicted_ns}});
   }
   j["locations"] = std::move(locs);
+  if (!c.notes.empty()) j["notes"] = c.notes;
   return j.dump(2) + "\n";
 }
 
@@ -69,6 +70,7 @@ std::string CompensationText(const Trace& t, const Compensation& c, const Render
   line("measured run", FormatDuration(c.measured_ns));
   line("compensated run", fmt::format("{}   ({})", FormatDuration(c.compensated_ns), Change(c.measured_ns, c.compensated_ns)));
   line("naive (no propagation)", fmt::format("{}   ({})", FormatDuration(c.naive_ns), Change(c.measured_ns, c.naive_ns)));
+  for (const std::string& note : c.notes) out += fmt::format("  note: {}\n", note);
   constexpr size_t kMaxRows = 30;
   out += fmt::format("\n  {:>14} {:>14} {:>9} {:>9}  {}\n", "measured", "compensated", "change", "count", "region");
   for (size_t i = 0; i < c.regions.size() && i < kMaxRows; ++i) {

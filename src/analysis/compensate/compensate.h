@@ -41,6 +41,8 @@ struct Compensation {
   std::vector<LocationReplay> locations;
   std::vector<RegionCompensation> regions;  // by measured time, largest first
   std::vector<TimeNs> times;                // compensated time of every event (flat order)
+  // What limits the result's accuracy, in a sentence each (e.g. tiny grains under the plain TSC).
+  std::vector<std::string> notes;
 };
 
 // Fails when neither the options nor the trace give a per-event overhead.

@@ -162,5 +162,23 @@ TEST(Compensate, NeedsAnOverhead) {
   EXPECT_THAT(Compensate(t), StatusIs(StatusCode::kFailedPrecondition, HasSubstr("--overhead")));
 }
 
+// Tiny grains recorded with the plain TSC get a note naming the shortest; with the ordered TSC,
+// or when the grains last a microsecond or more, none.
+Trace ManyGrains(std::string_view clock, TimeNs grain_ns) {
+  TraceScript s(1);
+  for (int i = 0; i < 200; ++i) s.Work(0, "tiny", i * 2 * grain_ns, i * 2 * grain_ns + grain_ns);
+  s.builder().AddMetadata("clock", clock);
+  return s.Finish();
+}
+
+TEST(Compensate, NotesTinyGrainsUnderThePlainTsc) {
+  Compensation c = CompensateWithO(ManyGrains("tsc", 50));
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_THAT(c.notes[0], HasSubstr("region 'tiny' lasts 50 ns on average"));
+  EXPECT_THAT(c.notes[0], HasSubstr("GRAINSCOPE_CLOCK=tsc-ordered"));
+  EXPECT_TRUE(CompensateWithO(ManyGrains("tsc-ordered", 50)).notes.empty());
+  EXPECT_TRUE(CompensateWithO(ManyGrains("tsc", 1000)).notes.empty());
+}
+
 }  // namespace
 }  // namespace grainscope
