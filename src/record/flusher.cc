@@ -70,6 +70,11 @@ class CompressionPace {
   int64_t raw_until_ = 0;
 };
 
+// A switch that forces the rare path the SIGKILL test needs (DuckDB's way of testing what load
+// does only now and then): GRAINSCOPE_TEST_FLUSHER_STALL_US makes the flusher hold each block it
+// claims that long before writing it, as a flusher descheduled or blocked in the kernel would.
+long g_test_stall_us = 0;
+
 // Writes every published block once; returns how many. Blocks are delta-coded (a few ns per
 // event, 4x smaller); zstd runs on the coded block only while the flusher keeps up with the
 // stream (less than the half ring an owner publishes between two wake-ups waiting, stream.cc) and
@@ -89,6 +94,7 @@ uint32_t WritePublished(const BlockCoder& coder, CompressionPace& pace) {
       uint32_t st = kFull;
       if (!block.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) continue;
       block.writer.store(self, std::memory_order_relaxed);
+      if (g_test_stall_us > 0) usleep(static_cast<useconds_t>(g_test_stall_us));
       BlockCoder c = coder;
       if (!zstd_allowed || Backlog(s) >= s.block_count / 2) c.zstd = nullptr;
       if (!WriteBlock(block, g_slot, false, &c)) {
@@ -116,6 +122,7 @@ void* FlusherMain(void*) {
     coder.zstd = coder.zstd_out != nullptr && g_options.zstd ? NewCompressionContext() : nullptr;
   }
   CompressionPace pace;
+  if (const char* stall = std::getenv("GRAINSCOPE_TEST_FLUSHER_STALL_US")) g_test_stall_us = std::atol(stall);
   int64_t last_sample = MonotonicNs();
   for (;;) {
     const uint32_t word = g_wake_word.load(std::memory_order_acquire);

@@ -67,11 +67,29 @@ void PublishCurrent(ThreadStream& s) {
   b.state.store(kFull, std::memory_order_release);
 }
 
+// Whether the owner writing `candidate` now would put more than a ring of its stream's blocks
+// in the file after one of them another thread (the flusher) is still writing. A SIGKILL runs no
+// handler: it loses that block in flight, and the reader ends the stream at the gap (the events
+// after it cannot be trusted to nest or to pair, gst_reader.cc EndStreamAt), so the blocks
+// written after it are lost as well. Bounded here: a kill loses at most the block in flight, one
+// ring after it and the ring in memory. The owner waits only when the flusher has been stalled
+// for a whole ring of the owner's own writes (descheduled, on an overloaded machine); without the
+// bound it wrote 59 blocks past a stalled flusher in one CI run.
+bool FarAheadOfAWriteInFlight(const ThreadStream& s, const Block& candidate) {
+  for (uint32_t k = 0; k < s.block_count; ++k) {
+    const Block& other = s.blocks[k];
+    if (other.state.load(std::memory_order_acquire) != kWriting || other.stream != candidate.stream) continue;
+    if (candidate.sequence > other.sequence + s.block_count) return true;
+  }
+  return false;
+}
+
 // Owner: the block to fill next, searching the ring from `from`. A free block if there is one:
 // the ring's order does not matter (blocks carry their sequence number), so the owner never waits
 // for the flusher to finish the one block it is compressing while another is free. Else the owner
 // writes the first published block itself and takes it (the program slows down instead of losing
-// events). Only when every other block is being written does it wait.
+// events). Only when every other block is being written, or the flusher is a ring behind, does
+// it wait.
 uint32_t TakeBlockToFill(ThreadStream& s, uint32_t from) {
   for (;;) {
     uint32_t full = s.block_count;
@@ -81,7 +99,7 @@ uint32_t TakeBlockToFill(ThreadStream& s, uint32_t from) {
       if (st == kFree) return b;
       if (st == kFull && full == s.block_count) full = b;
     }
-    if (full < s.block_count) {
+    if (full < s.block_count && !FarAheadOfAWriteInFlight(s, s.blocks[full])) {
       Block& b = s.blocks[full];
       uint32_t st = kFull;
       if (!b.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) continue;
@@ -100,7 +118,7 @@ uint32_t TakeBlockToFill(ThreadStream& s, uint32_t from) {
       return full;
     }
     if (g_crashing.load(std::memory_order_relaxed)) return from;  // the handler takes it from here
-    PauseBriefly();  // every other block is being written
+    PauseBriefly();  // every other block is being written, or the flusher is a ring behind
   }
 }
 
