@@ -28,7 +28,7 @@ GS_HIDDEN extern bool g_clock_is_tsc;
 // flight, so a region's end can be stamped before its work is done. On the machine of
 // docs/recording.md ("Timestamps and out-of-order execution") a grain of 55 ns of dependent
 // arithmetic is recorded as 29-34 ns that way; ordered, as its real length. The price is the
-// pipeline drain: about 8 ns more per event there.
+// pipeline drain: 8-13 ns more per event there.
 enum TscRead : uint8_t { kNoTsc = 0, kTscPlain = 1, kTscOrdered = 2 };
 GS_HIDDEN extern uint8_t g_tsc_read;  // one byte, so that the hot path tests the choice once
 

@@ -40,6 +40,7 @@ std::string ProfileJson(const Trace& t, const ExecutionProfile& p) {
     procs.push_back(std::move(pj));
   }
   j["processors"] = std::move(procs);
+  if (!p.notes.empty()) j["notes"] = p.notes;
   return j.dump(2) + "\n";
 }
 
@@ -70,6 +71,7 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
   line("corrected speedup", fmt::format("{:.2f}   (from the first grain's start at {})",
                                         p.corrected_speedup, FormatDuration(p.first_start_ns)));
   line("overall processor utilisation", FormatPercent(p.utilization) + " %");
+  for (const std::string& note : p.notes) out += fmt::format("  note: {}\n", note);
   for (const ProcessorProfile& proc : p.processors) {
     out += fmt::format("\n  Data on {}\n", t.str(t.location(proc.location).name));
     out += fmt::format("    utilisation {} %   busy {}\n", FormatPercent(proc.utilization),

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/accuracy/short_grains.h"
 #include "base/numbers.h"
 
 namespace grainscope {
@@ -38,30 +39,6 @@ std::vector<RegionCompensation> RegionTimes(const Trace& t, const std::vector<Ti
     return a.measured_ns > b.measured_ns;
   });
   return out;
-}
-
-// A trace recorded with the plain TSC stamps a grain's end while its work may still be in flight
-// (docs/recording.md, "Timestamps and out-of-order execution"): grains under about a microsecond
-// are recorded short, by up to the whole grain, and their compensated times with them. Names the
-// shortest such region that occurs often enough to matter.
-constexpr TimeNs kShortGrainNs = 1000;
-constexpr uint64_t kManyInstances = 100;
-
-std::optional<std::string> PlainTscNote(const Trace& t, const std::vector<RegionCompensation>& regions) {
-  if (t.Metadata("clock") != "tsc") return std::nullopt;
-  const RegionCompensation* shortest = nullptr;
-  for (const RegionCompensation& r : regions) {
-    if (r.instances < kManyInstances || r.measured_ns >= kShortGrainNs * static_cast<TimeNs>(r.instances)) continue;
-    if (shortest == nullptr || r.measured_ns * static_cast<TimeNs>(shortest->instances) <
-                                   shortest->measured_ns * static_cast<TimeNs>(r.instances))
-      shortest = &r;
-  }
-  if (shortest == nullptr) return std::nullopt;
-  return fmt::format(
-      "region '{}' lasts {} ns on average: with the plain TSC (clock 'tsc') regions under about 1 us may be "
-      "recorded short, their ends stamped while their work is still in flight; record with "
-      "GRAINSCOPE_CLOCK=tsc-ordered for exact times of tiny grains",
-      t.str(t.region(shortest->region).name), shortest->measured_ns / static_cast<TimeNs>(shortest->instances));
 }
 
 }  // namespace
@@ -98,7 +75,9 @@ Result<Compensation> Compensate(const Trace& t, const CompensateOptions& o) {
     c.naive_ns = std::max(c.naive_ns, span - overhead);
   }
   c.regions = RegionTimes(t, r.times);
-  if (std::optional<std::string> note = PlainTscNote(t, c.regions)) c.notes.push_back(std::move(*note));
+  std::vector<RegionSpans> spans;
+  for (const RegionCompensation& r : c.regions) spans.push_back({t.str(t.region(r.region).name), r.instances, r.measured_ns});
+  if (std::optional<std::string> note = ShortGrainsNote(t, spans)) c.notes.push_back(std::move(*note));
   c.times = std::move(r.times);
   return c;
 }

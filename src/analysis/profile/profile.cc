@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
+
+#include "analysis/accuracy/short_grains.h"
 
 namespace grainscope {
 
@@ -55,6 +58,15 @@ Result<ExecutionProfile> ComputeProfile(const Trace& trace) {
     proc.utilization = static_cast<double>(proc.busy_ns) / total;
     p.processors.push_back(std::move(proc));
   }
+  std::vector<RegionSpans> spans(trace.regions().size());
+  for (uint32_t r = 0; r < spans.size(); ++r) spans[r].name = trace.str(trace.region(RegionId(r)).name);
+  for (const GanttLane& lane : lanes) {
+    for (const GrainInstance& g : lane.tasks) {
+      spans[g.region.value].instances++;
+      spans[g.region.value].total_ns += g.duration();
+    }
+  }
+  if (std::optional<std::string> note = ShortGrainsNote(trace, spans)) p.notes.push_back(std::move(*note));
   return p;
 }
 

@@ -10,6 +10,7 @@
 //   corrected speedup   = sum of grain times / (latest stop - earliest start)
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "analysis/profile/grains.h"
@@ -39,6 +40,8 @@ struct ExecutionProfile {
   double corrected_speedup = 0;
   double utilization = 0;
   std::vector<ProcessorProfile> processors;  // every location, in location order
+  // What limits the figures' accuracy, a sentence each (analysis/accuracy/short_grains.h).
+  std::vector<std::string> notes;
 };
 
 // Fails when the trace has no grain instances or its total time is zero.

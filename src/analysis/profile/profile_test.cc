@@ -86,5 +86,34 @@ TEST(ExecutionProfile, NoGrainsIsAnError) {
   EXPECT_THAT(ComputeProfile(*t), StatusIs(StatusCode::kFailedPrecondition, HasSubstr("no grains")));
 }
 
+// 200 grains of `grain_ns` recorded with `clock`: the plain TSC's tiny grains get the note
+// (analysis/accuracy/short_grains.h), the ordered clock's and long grains do not.
+Result<ExecutionProfile> ProfileOfGrains(std::string_view clock, TimeNs grain_ns) {
+  TraceBuilder b("test");
+  LocationId p0 = b.AddLocation("p0", LocationKind::kThread, 0);
+  RegionId g = b.AddRegion("tiny", RegionRole::kGrain, 1);
+  for (TimeNs i = 0; i < 200; ++i) {
+    b.Enter(p0, i * 2 * grain_ns, g);
+    b.Leave(p0, i * 2 * grain_ns + grain_ns, g);
+  }
+  b.AddMetadata("clock", clock);
+  Result<Trace> t = b.Finish();
+  if (!t.ok()) return t.status();
+  return ComputeProfile(*t);
+}
+
+TEST(ExecutionProfile, NotesTinyGrainsUnderThePlainTsc) {
+  Result<ExecutionProfile> p = ProfileOfGrains("tsc", 60);
+  ASSERT_THAT(p, IsOk());
+  ASSERT_EQ(p->notes.size(), 1u);
+  EXPECT_THAT(p->notes[0], HasSubstr("region 'tiny' lasts 60 ns on average"));
+  Result<ExecutionProfile> ordered = ProfileOfGrains("tsc-ordered", 60);
+  ASSERT_THAT(ordered, IsOk());
+  EXPECT_TRUE(ordered->notes.empty());
+  Result<ExecutionProfile> long_grains = ProfileOfGrains("tsc", 5000);
+  ASSERT_THAT(long_grains, IsOk());
+  EXPECT_TRUE(long_grains->notes.empty());
+}
+
 }  // namespace
 }  // namespace grainscope
