@@ -47,8 +47,9 @@ GS_NOINLINE double TinyGrain(double v) {
   return v;
 }
 
-// One run: ticks of the bare loop and of the instrumented loop, and the median distance from one
-// region's end to the next one's begin in the instrumented loop's own records.
+// One run: ticks of the bare loop and of the instrumented loop, and with the ordered clock the
+// median distance from one region's end to the next one's begin in the instrumented loop's own
+// records (0 otherwise: unused).
 struct RunTicks {
   uint64_t bare, instrumented, gap;
 };
@@ -72,7 +73,7 @@ RunTicks TimeRun(ThreadStream& scratch, gst::Record* records, gs_region* probe, 
     gs_region_end(probe);
   }
   const uint64_t t2 = ReadClock();
-  return {t1 - t0, t2 - t1, MedianEndToBegin(records)};
+  return {t1 - t0, t2 - t1, g_tsc_read == kTscOrdered ? MedianEndToBegin(records) : 0};
 }
 
 }  // namespace

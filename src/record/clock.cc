@@ -11,7 +11,6 @@
 
 namespace grainscope::record {
 
-bool g_clock_is_tsc = false;
 uint8_t g_tsc_read = kNoTsc;
 
 namespace {
@@ -57,16 +56,15 @@ ClockChoice SelectClock(const char* request) {
                : ordered  ? "GRAINSCOPE_CLOCK=tsc-ordered: invariant TSC, used by the kernel as its clock source"
                           : "invariant TSC, used by the kernel as its clock source";
   }
-  g_clock_is_tsc = c.tsc;
   g_tsc_read = !c.tsc ? kNoTsc : c.ordered ? kTscOrdered : kTscPlain;
   return c;
 }
 
 gst::ClockSample SampleClock(double nominal_ticks_per_ns) {
   gst::ClockSample best{};
-  best.clock = g_clock_is_tsc ? gst::kClockTsc : gst::kClockMonotonic;
-  best.nominal_ticks_per_ns = g_clock_is_tsc ? nominal_ticks_per_ns : 1.0;
-  if (!g_clock_is_tsc) {
+  best.clock = ClockReadsTsc() ? gst::kClockTsc : gst::kClockMonotonic;
+  best.nominal_ticks_per_ns = ClockReadsTsc() ? nominal_ticks_per_ns : 1.0;
+  if (!ClockReadsTsc()) {
     const int64_t now = MonotonicNs();
     best.raw = static_cast<uint64_t>(now);
     best.monotonic_ns = now;

@@ -20,9 +20,8 @@
 
 namespace grainscope::record {
 
-// Chosen once by SelectClock() before any event is recorded; read on every event.
-GS_HIDDEN extern bool g_clock_is_tsc;
-// How the TSC is read. Ordered (GRAINSCOPE_CLOCK=tsc-ordered), each read waits until every
+// Chosen once by SelectClock() before any event is recorded; read on every event: whether the
+// clock is the TSC, and how it is read. Ordered (GRAINSCOPE_CLOCK=tsc-ordered), each read waits until every
 // instruction before it has executed. A plain rdtsc is not ordered with the program's work: an
 // out-of-order processor executes it as soon as it reaches it, while earlier long-latency work
 // is still in flight, so a region's end can be stamped before its work is done. On the machine
@@ -31,6 +30,7 @@ GS_HIDDEN extern bool g_clock_is_tsc;
 // events around it). The price is the pipeline drain: 8-13 ns more per event there.
 enum TscRead : uint8_t { kNoTsc = 0, kTscPlain = 1, kTscOrdered = 2 };
 GS_HIDDEN extern uint8_t g_tsc_read;  // one byte, so that the hot path tests the choice once
+inline bool ClockReadsTsc() { return g_tsc_read != kNoTsc; }
 
 inline int64_t MonotonicNs() {
   timespec ts;

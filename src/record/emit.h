@@ -64,11 +64,12 @@ GS_NOINLINE inline void EmitSlow(uint8_t kind, uint32_t id, bool clock_first, ui
 }
 
 #if GS_HAVE_TSC
-// The fast path with the TSC, ordered or not; false when the block is full (or closed).
+// The fast path with the TSC, ordered or not; the slow path when the block is full (or closed).
 template <ClockAt kAt, bool kOrdered>
-GS_ALWAYS_INLINE bool EmitTsc(uint8_t kind, uint32_t id, uint64_t& t) {
+GS_ALWAYS_INLINE void EmitTsc(uint8_t kind, uint32_t id) {
   constexpr bool kClockFirst = kAt == ClockAt::kFirst;
   ThreadStream* s = t_stream;
+  uint64_t t = 0;
   if constexpr (kClockFirst) t = ReadTsc<kOrdered>();
   gst::Record* p = s->cur.load(std::memory_order_relaxed);
   // Signed: close and the crash handler set `end` to null under the owner (room < 0).
@@ -78,30 +79,21 @@ GS_ALWAYS_INLINE bool EmitTsc(uint8_t kind, uint32_t id, uint64_t& t) {
     if constexpr (!kClockFirst) t = ReadTsc<kOrdered>();
     StoreRecord(p, t, gst::PackKindId(kind, 0, id));
     s->cur.store(p + 1, std::memory_order_release);
-    return true;
+    return;
   }
-  return false;
+  return EmitSlow(kind, id, kClockFirst, t);
 }
 #endif
 
 template <ClockAt kAt>
 GS_ALWAYS_INLINE void Emit(uint8_t kind, uint32_t id) {
-  constexpr bool kClockFirst = kAt == ClockAt::kFirst;
 #if GS_HAVE_TSC
   // The plain TSC first: one test on the default path, as before the ordered form existed.
   const uint8_t read = g_tsc_read;
-  if (GS_LIKELY(read == kTscPlain)) {
-    uint64_t t = 0;
-    if (EmitTsc<kAt, false>(kind, id, t)) return;
-    return EmitSlow(kind, id, kClockFirst, t);
-  }
-  if (read == kTscOrdered) {
-    uint64_t t = 0;
-    if (EmitTsc<kAt, true>(kind, id, t)) return;
-    return EmitSlow(kind, id, kClockFirst, t);
-  }
+  if (GS_LIKELY(read == kTscPlain)) return EmitTsc<kAt, false>(kind, id);
+  if (read == kTscOrdered) return EmitTsc<kAt, true>(kind, id);
 #endif
-  EmitSlow(kind, id, kClockFirst, 0);
+  EmitSlow(kind, id, kAt == ClockAt::kFirst, 0);
 }
 
 // Records that the calling thread runs as seed processor `id` from now on, once per change.

@@ -97,14 +97,7 @@ uint32_t WritePublished(const BlockCoder& coder, CompressionPace& pace) {
       if (g_test_stall_us > 0) usleep(static_cast<useconds_t>(g_test_stall_us));
       BlockCoder c = coder;
       if (!zstd_allowed || Backlog(s) >= s.block_count / 2) c.zstd = nullptr;
-      if (!WriteBlock(block, g_slot, false, &c)) {
-        if (g_crashing.load(std::memory_order_relaxed)) {  // the crash handler will write it
-          block.state.store(kFull, std::memory_order_release);
-          return written;
-        }
-        g_dropped_events.fetch_add(block.count, std::memory_order_relaxed);
-      }
-      block.state.store(kFree, std::memory_order_release);
+      if (!WriteClaimedBlock(block, g_slot, &c)) return written;  // the crash handler writes it
       ++written;
     }
   }

@@ -282,8 +282,8 @@ void Close() {
 
 const char* TracePath() { return g_path; }
 double OverheadPerEventNs() { return g_overhead_ns; }
-bool ClockIsTsc() { return g_clock_is_tsc; }
-const char* ClockName() { return !g_clock_is_tsc ? "monotonic" : g_tsc_read == kTscOrdered ? "tsc-ordered" : "tsc"; }
+bool ClockIsTsc() { return ClockReadsTsc(); }
+const char* ClockName() { return !ClockReadsTsc() ? "monotonic" : g_tsc_read == kTscOrdered ? "tsc-ordered" : "tsc"; }
 
 int64_t SeedTextOriginNs() {
   int64_t origin = g_seed_origin_ns.load(std::memory_order_relaxed);

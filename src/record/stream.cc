@@ -107,15 +107,7 @@ uint32_t TakeBlockToFill(ThreadStream& s, uint32_t from) {
       g_owner_block_writes.fetch_add(1, std::memory_order_relaxed);
       BlockCoder coder;
       coder.delta = s.delta_scratch;
-      if (!WriteBlock(b, s.writer, false, &coder)) {
-        if (g_crashing.load(std::memory_order_relaxed)) {  // given back: the crash handler writes it
-          b.state.store(kFull, std::memory_order_release);
-          return from;
-        }
-        g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
-      }
-      b.state.store(kFree, std::memory_order_release);
-      return full;
+      return WriteClaimedBlock(b, s.writer, &coder) ? full : from;
     }
     if (g_crashing.load(std::memory_order_relaxed)) return from;  // the handler takes it from here
     PauseBriefly();  // every other block is being written, or the flusher is a ring behind
@@ -290,6 +282,18 @@ bool WriteBlock(const Block& block, WriterSlot& slot, bool in_crash_handler, con
   return g_sink.Write(slot, h, payload, in_crash_handler);
 }
 
+bool WriteClaimedBlock(Block& block, WriterSlot& slot, const BlockCoder* coder) {
+  if (!WriteBlock(block, slot, false, coder)) {
+    if (g_crashing.load(std::memory_order_relaxed)) {
+      block.state.store(kFull, std::memory_order_release);
+      return false;
+    }
+    g_dropped_events.fetch_add(block.count, std::memory_order_relaxed);
+  }
+  block.state.store(kFree, std::memory_order_release);
+  return true;
+}
+
 void FinishAnalysesForClose() {
   const uint32_t n = g_stream_count.load(std::memory_order_acquire);
   for (uint32_t i = 0; i < n; ++i) {
@@ -318,11 +322,7 @@ void DrainStreamsForClose() {
     for (uint32_t k = 1; k <= s.block_count; ++k) {
       Block& b = s.blocks[(s.current_shared.load(std::memory_order_relaxed) + k) % s.block_count];
       uint32_t st = kFull;
-      if (b.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) {
-        if (!WriteBlock(b, slot, false, &coder))
-          g_dropped_events.fetch_add(b.count, std::memory_order_relaxed);
-        b.state.store(kFree, std::memory_order_release);
-      }
+      if (b.state.compare_exchange_strong(st, kWriting, std::memory_order_acq_rel)) (void)WriteClaimedBlock(b, slot, &coder);
     }
     // A thread that exited after the state changed left its block being filled: written here.
     Block& filling = s.blocks[s.current_shared.load(std::memory_order_relaxed)];

@@ -97,6 +97,11 @@ inline constexpr size_t kDeltaScratchBytes = gst::DeltaBlockBound(kBlockRecords)
 // failed or was refused.
 bool WriteBlock(const Block& block, WriterSlot& slot, bool in_crash_handler, const BlockCoder* coder);
 
+// Writes a block the caller claimed (kWriting) outside the crash handler and releases it: kFree
+// when written (or dropped and counted after a failed write), back to kFull when a crash refused
+// the write, for the crash handler to write. False in that last case: the caller stops writing.
+bool WriteClaimedBlock(Block& block, WriterSlot& slot, const BlockCoder* coder);
+
 // At close: sends every owner into its slow path, waits for owners already in it, and writes
 // everything recorded, including the blocks being filled.
 void DrainStreamsForClose();
