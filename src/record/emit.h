@@ -13,6 +13,7 @@
 
 #include "format/gst/gst_format.h"
 #include "record/clock.h"
+#include "record/runtime.h"
 #include "record/stream.h"
 #include "record/visibility.h"
 
@@ -96,9 +97,12 @@ GS_ALWAYS_INLINE void Emit(uint8_t kind, uint32_t id) {
   EmitSlow(kind, id, kAt == ClockAt::kFirst, 0);
 }
 
-// Records that the calling thread runs as seed processor `id` from now on, once per change.
+// Records that the calling thread runs as seed processor `id` from now on, once per change (a
+// stream of an earlier trace does not count: the new trace must say it again).
 GS_ALWAYS_INLINE void RecordProcessor(int32_t id) {
-  if (t_stream != &g_null_stream && t_stream->processor == id) return;
+  if (t_stream != &g_null_stream && t_stream->processor == id &&
+      t_stream->generation == g_generation.load(std::memory_order_relaxed))
+    return;
   gst::Record* p = Reserve(1);
   if (p == nullptr) return;
   StoreRecord(p, ReadClock(), gst::PackKindId(gst::kRecordProcessor, 0, static_cast<uint32_t>(id)));

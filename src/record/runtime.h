@@ -63,7 +63,8 @@ GS_EXPORT const char* ClockName();
 // Opens from the environment if nothing has been decided yet; cheap once it has.
 void EnsureStarted();
 
-// Origin (the seed's time zero) in CLOCK_MONOTONIC ns for the seed text lines.
+// Origin (the seed's time zero) in CLOCK_MONOTONIC ns for the seed text lines: the time of
+// initialize_clock(), else of the first line printed.
 int64_t SeedTextOriginNs();
 void SetSeedTextOrigin(int64_t monotonic_ns);
 

@@ -195,6 +195,75 @@ TEST(RecordRuntime, MessagesArePairedAcrossThreads) {
   }
 }
 
+// Time zero is the program's first event, not the start of recording: the runtime's start-up
+// (clock choice, calibration, the first thread's buffer) and whatever the program did before
+// its first event are not idle time of its processors.
+TEST(RecordRuntime, TimeZeroIsTheFirstEvent) {
+  ScratchDir dir;
+  const std::string path = dir.File("origin.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::thread([] {
+    gs_region_begin(&g_outer);
+    gs_region_end(&g_outer);
+  }).join();
+  gs_thread_processor(4);  // not an event: it does not move time zero
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  gs_region_begin(&g_inner);
+  gs_region_end(&g_inner);
+  Close();
+  Trace t = MustRead(path);
+  ASSERT_EQ(t.locations().size(), 2u);
+  EXPECT_EQ(t.origin_ns(), t.start_ns());
+  const LocationId first = FindLocation(t, "thread 5");  // after processor 4
+  ASSERT_TRUE(first.valid());
+  EXPECT_EQ(t.origin_ns(), t.events(first).time[0]);
+}
+
+// Threads the program did not number come after the processors it did: a producer thread that
+// only sends was "thread 0" (external id 0) beside the worker that called gs_thread_processor(0).
+TEST(RecordRuntime, AnUnnumberedThreadDoesNotShareAProcessorsId) {
+  ScratchDir dir;
+  const std::string path = dir.File("ids.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  std::thread([] { GS_SEND("item", 8, 0); }).join();  // records first: stream 0
+  std::thread([] {
+    gs_thread_processor(0);
+    GS_RECV(in, "item");
+    in.received(8, 1);
+    GS_GRAIN("work", 1);
+  }).join();
+  std::thread([] { GS_MARKER("unnumbered too"); }).join();
+  Close();
+  Trace t = MustRead(path);
+  ASSERT_EQ(t.locations().size(), 3u);
+  const Location& worker = t.location(LocationId(0));
+  EXPECT_EQ(t.str(worker.name), "processor 0");
+  EXPECT_EQ(worker.external_id, 0);
+  EXPECT_EQ(t.str(t.location(LocationId(1)).name), "thread 1");
+  EXPECT_EQ(t.location(LocationId(1)).external_id, 1);
+  EXPECT_EQ(t.str(t.location(LocationId(2)).name), "thread 2");
+  EXPECT_EQ(t.location(LocationId(2)).external_id, 2);
+  EXPECT_EQ(t.messages().sender[0], LocationId(1));
+}
+
+// A thread that ran as processor 7 in one trace and says so again in the next is processor 7
+// there too (the check "once per change" looked at the stream of the closed trace).
+TEST(RecordRuntime, TheProcessorIdIsRecordedAgainInANewTrace) {
+  ScratchDir dir;
+  for (const char* name : {"first.gst", "second.gst"}) {
+    const std::string path = dir.File(name);
+    ASSERT_TRUE(Open(TestOptions(path)));
+    gs_thread_processor(7);
+    gs_region_begin(&g_outer);
+    gs_region_end(&g_outer);
+    Close();
+    Trace t = MustRead(path);
+    ASSERT_EQ(t.locations().size(), 1u);
+    EXPECT_EQ(t.str(t.location(LocationId(0)).name), "processor 7") << name;
+  }
+}
+
 TEST(RecordRuntime, ThreadsThatExitEarlyKeepTheirEvents) {
   ScratchDir dir;
   const std::string path = dir.File("exit.gst");

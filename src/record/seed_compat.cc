@@ -22,7 +22,8 @@ namespace {
 // The time field of a text line: integer milliseconds since initialize_clock() as in 1989, or
 // with six decimals in precise mode.
 void FormatTime(char* out, size_t size) {
-  const int64_t ns = MonotonicNs() - SeedTextOriginNs();
+  const int64_t origin = SeedTextOriginNs();  // first: the first line sets it
+  const int64_t ns = MonotonicNs() - origin;
   if (g_options.seed_text == SeedText::kPrecise) {
     std::snprintf(out, size, "%lld.%06lld", static_cast<long long>(ns / 1'000'000),
                   static_cast<long long>(ns % 1'000'000));

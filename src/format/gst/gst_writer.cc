@@ -350,7 +350,9 @@ Status WriteGstFile(const Trace& t, const std::string& path) {
     }
     enc.Events(img, l, LocationId(l));
   }
-  if (t.origin_ns() != 0) img.Record(n, enc.Raw(t.origin_ns()), g::kRecordOrigin, 0);
+  // Always: without an origin record a reader puts time zero at the first event, which is not
+  // the origin of a trace whose time zero lies before it (the seed's initialize_clock()).
+  img.Record(n, enc.Raw(t.origin_ns()), g::kRecordOrigin, 0);
   return WriteFileAtomically(path, img.Finish());
 }
 
