@@ -64,9 +64,10 @@ GS_EXPORT const char* ClockName();
 void EnsureStarted();
 
 // Origin (the seed's time zero) in CLOCK_MONOTONIC ns for the seed text lines: the time of
-// initialize_clock(), else of the first line printed.
+// initialize_clock(), else of the first line printed. Setting 0 lets the next line set it
+// (exported for the tests: a process's origin outlives its traces).
 int64_t SeedTextOriginNs();
-void SetSeedTextOrigin(int64_t monotonic_ns);
+GS_EXPORT void SetSeedTextOrigin(int64_t monotonic_ns);
 
 // Writes a ClockSample chunk now (flusher, close, crash handler) and returns it.
 gst::ClockSample WriteClockSample(bool in_crash_handler);

@@ -6,9 +6,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "base/file.h"
 #include "format/seedtext/seedtext_reader.h"
@@ -100,6 +103,75 @@ TEST(SeedCompat, RecordsGrainsProcessorsAndArcsAndPrintsTheSeedText) {
     }
     EXPECT_TRUE(found) << name;
   }
+}
+
+// What the seed routines print, grainscope reads back: structure names with spaces, tabs,
+// newlines, backslashes, edge spaces, or none at all name the same messages, with the same
+// senders, receivers and grains, in the seed text as in the .gst trace of the same run (a space
+// in a name made the printed line one the seed text reader rejected).
+TEST(SeedCompat, StructureNamesOfAnyTextReadBackAsTheTraceHasThem) {
+  const std::vector<std::string> names = {"block 1", "two  spaces", "x 1 2", "tab\there", "line\nbreak", "",
+                                          " edges ", "back\\slash", "\"\"", "\x01control"};
+  ScratchDir dir;
+  const std::string path = dir.File("names.gst"), text = dir.File("names.txt");
+  Options o = TestOptions(path);
+  o.seed_text = SeedText::kPrecise;
+  SetSeedTextOrigin(0);  // as in a fresh process: no initialize_clock(), the first line is time 0
+  ASSERT_TRUE(Open(o));
+  std::fflush(stdout);
+  const int saved = dup(STDOUT_FILENO);
+  const int fd = open(text.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  dup2(fd, STDOUT_FILENO);
+  get_grain_start_time(1, 0);
+  for (const std::string& name : names) {
+    get_send_begin_time(0, name.c_str());
+    get_send_end_time(0, name.c_str());
+  }
+  get_grain_stop_time(1, 0);
+  std::thread([&] {
+    get_grain_start_time(2, 1);
+    for (auto it = names.rbegin(); it != names.rend(); ++it) {  // in another order than sent
+      get_recv_begin_time(1, it->c_str());
+      get_recv_end_time(1, it->c_str());
+    }
+    get_grain_stop_time(2, 1);
+  }).join();
+  std::fflush(stdout);
+  dup2(saved, STDOUT_FILENO);
+  close(fd);
+  close(saved);
+  Close();
+
+  Trace gst = MustRead(path);
+  Result<std::string> content = ReadFile(text);
+  ASSERT_TRUE(content.ok());
+  Result<Trace> seed = ReadSeedText(*content, text);
+  ASSERT_TRUE(seed.ok()) << seed.status().message() << "\n" << *content;
+  EXPECT_TRUE(seed->diagnostics().empty());
+  // Time zero is the first event in both (the seed text's first line is 0 ms, give or take the
+  // time between recording and printing it).
+  EXPECT_EQ(gst.origin_ns(), gst.start_ns());
+  EXPECT_LT(seed->start_ns() - seed->origin_ns(), 1'000'000);
+  EXPECT_EQ(seed->event_count(), gst.event_count());
+  ASSERT_EQ(gst.messages().size(), names.size());
+  ASSERT_EQ(seed->messages().size(), names.size());
+  // One row per name in each, with the same ends: (name, sender, receiver, send grain, receive grain).
+  auto rows = [](const Trace& t) {
+    std::vector<std::tuple<std::string, int64_t, int64_t, int64_t, int64_t>> out;
+    const MessageTable& m = t.messages();
+    for (uint32_t k = 0; k < m.size(); ++k) {
+      EXPECT_TRUE(m.matched(MessageId(k)));
+      out.emplace_back(std::string(t.str(m.name[k])), t.location(m.sender[k]).external_id,
+                       t.location(m.receiver[k]).external_id, t.region(m.send_grain[k]).external_id,
+                       t.region(m.recv_grain[k]).external_id);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(rows(*seed), rows(gst));
+  std::vector<std::string> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t k = 0; k < sorted.size(); ++k) EXPECT_EQ(std::get<0>(rows(gst)[k]), sorted[k]);
 }
 
 TEST(SeedCompat, TextOnlyWhenRecordingIsOff) {
