@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -172,6 +173,21 @@ TEST(SeedCompat, StructureNamesOfAnyTextReadBackAsTheTraceHasThem) {
   std::vector<std::string> sorted = names;
   std::sort(sorted.begin(), sorted.end());
   for (size_t k = 0; k < sorted.size(); ++k) EXPECT_EQ(std::get<0>(rows(gst)[k]), sorted[k]);
+}
+
+// initialize_clock() is the seed's time zero: the time before the first grain is the program's
+// (its initialisation), in the .gst trace as in the seed text.
+TEST(SeedCompat, InitializeClockIsTimeZero) {
+  ScratchDir dir;
+  const std::string path = dir.File("zero.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  initialize_clock();
+  std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  get_grain_start_time(1, 0);
+  get_grain_stop_time(1, 0);
+  Close();
+  Trace t = MustRead(path);
+  EXPECT_GE(t.start_ns() - t.origin_ns(), 3'000'000);
 }
 
 TEST(SeedCompat, TextOnlyWhenRecordingIsOff) {
