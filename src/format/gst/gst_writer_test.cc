@@ -80,8 +80,8 @@ TEST(GstWriter, CorpusOtf2RoundTrips) {
   ASSERT_THAT(original, IsOk());
   Result<Trace> back = RoundTrip(*original, "pingpong");
   ASSERT_THAT(back, IsOk());
-  // The directory shape renames the locations ("rank <r>"), takes MPI_* call roles from their
-  // names and keeps no origin (docs/formats/gst.md): compare what the analyses use.
+  // The directory shape renames the locations ("rank <r>") and takes MPI_* call roles from their
+  // names (docs/formats/gst.md): compare what the analyses use.
   EXPECT_EQ(back->diagnostics().Count("unreceived_messages"), 0u);
   EXPECT_EQ(back->diagnostics().Count("unsent_messages"), 0u);
   ASSERT_EQ(back->locations().size(), original->locations().size());
