@@ -21,6 +21,20 @@
 namespace grainscope::record {
 namespace {
 
+// Runs `body` with standard output going to `file` (where the seed routines print their lines).
+template <typename Body>
+void WithStdoutTo(const std::string& file, Body body) {
+  std::fflush(stdout);
+  const int saved = dup(STDOUT_FILENO);
+  const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  dup2(fd, STDOUT_FILENO);
+  body();
+  std::fflush(stdout);
+  dup2(saved, STDOUT_FILENO);
+  close(fd);
+  close(saved);
+}
+
 // Processor 1 runs grains 0, 2, 6; processor 2 runs grain 1. Arcs: 0 -> 1, 0 -> 2, 1 -> 6, 2 -> 6.
 void AppendixCShape() {
   initialize_clock();
@@ -60,15 +74,7 @@ TEST(SeedCompat, RecordsGrainsProcessorsAndArcsAndPrintsTheSeedText) {
   Options o = TestOptions(path);
   o.seed_text = SeedText::kPrecise;
   ASSERT_TRUE(Open(o));
-  std::fflush(stdout);
-  const int saved = dup(STDOUT_FILENO);
-  const int fd = open(text.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  dup2(fd, STDOUT_FILENO);
-  AppendixCShape();
-  std::fflush(stdout);
-  dup2(saved, STDOUT_FILENO);
-  close(fd);
-  close(saved);
+  WithStdoutTo(text, AppendixCShape);
   Close();
 
   Trace gst = MustRead(path);
@@ -119,28 +125,22 @@ TEST(SeedCompat, StructureNamesOfAnyTextReadBackAsTheTraceHasThem) {
   o.seed_text = SeedText::kPrecise;
   SetSeedTextOrigin(0);  // as in a fresh process: no initialize_clock(), the first line is time 0
   ASSERT_TRUE(Open(o));
-  std::fflush(stdout);
-  const int saved = dup(STDOUT_FILENO);
-  const int fd = open(text.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  dup2(fd, STDOUT_FILENO);
-  get_grain_start_time(1, 0);
-  for (const std::string& name : names) {
-    get_send_begin_time(0, name.c_str());
-    get_send_end_time(0, name.c_str());
-  }
-  get_grain_stop_time(1, 0);
-  std::thread([&] {
-    get_grain_start_time(2, 1);
-    for (auto it = names.rbegin(); it != names.rend(); ++it) {  // in another order than sent
-      get_recv_begin_time(1, it->c_str());
-      get_recv_end_time(1, it->c_str());
+  WithStdoutTo(text, [&] {
+    get_grain_start_time(1, 0);
+    for (const std::string& name : names) {
+      get_send_begin_time(0, name.c_str());
+      get_send_end_time(0, name.c_str());
     }
-    get_grain_stop_time(2, 1);
-  }).join();
-  std::fflush(stdout);
-  dup2(saved, STDOUT_FILENO);
-  close(fd);
-  close(saved);
+    get_grain_stop_time(1, 0);
+    std::thread([&] {
+      get_grain_start_time(2, 1);
+      for (auto it = names.rbegin(); it != names.rend(); ++it) {  // in another order than sent
+        get_recv_begin_time(1, it->c_str());
+        get_recv_end_time(1, it->c_str());
+      }
+      get_grain_stop_time(2, 1);
+    }).join();
+  });
   Close();
 
   Trace gst = MustRead(path);
@@ -197,17 +197,11 @@ TEST(SeedCompat, TextOnlyWhenRecordingIsOff) {
   o.enable = false;
   o.seed_text = SeedText::kMilliseconds;
   ASSERT_TRUE(Open(o));
-  std::fflush(stdout);
-  const int saved = dup(STDOUT_FILENO);
-  const int fd = open(text.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  dup2(fd, STDOUT_FILENO);
-  initialize_clock();
-  get_grain_start_time(1, 0);
-  get_grain_stop_time(1, 0);
-  std::fflush(stdout);
-  dup2(saved, STDOUT_FILENO);
-  close(fd);
-  close(saved);
+  WithStdoutTo(text, [&] {
+    initialize_clock();
+    get_grain_start_time(1, 0);
+    get_grain_stop_time(1, 0);
+  });
   EXPECT_FALSE(std::filesystem::exists(path));
   Result<std::string> content = ReadFile(text);
   ASSERT_TRUE(content.ok());
