@@ -51,6 +51,8 @@ struct RankFile {
 
 RegionRole MpiRole(std::string_view name, RegionRole fallback) {
   if (!name.starts_with("MPI_")) return fallback;
+  // Neither computation nor communication: the program's MPI begin and end.
+  if (name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize") return RegionRole::kOther;
   if (name.starts_with("MPI_Wait") || name.starts_with("MPI_Test")) return RegionRole::kWait;
   static constexpr std::string_view kCollectives[] = {
       "MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Gatherv",
@@ -206,8 +208,6 @@ class Merger {
     if (it != regions_.end()) return it->second;
     const RegionId id = builder_.AddRegion(name, role, static_cast<int64_t>(regions_.size()));
     regions_.emplace(std::move(key), id);
-    if (region_roles_.size() <= id.value) region_roles_.resize(id.value + 1);
-    region_roles_[id.value] = role;
     return id;
   }
 
@@ -220,6 +220,7 @@ class Merger {
       const EventColumns& ev = t.events(LocationId(l));
       std::vector<bool> kept;  // per open region: is it in the merged trace?
       std::optional<CollectiveId> open_collective;
+      size_t collective_depth = 0;  // regions open at its marker: the innermost is its call
       TimeNs last = std::numeric_limits<TimeNs>::min();
       for (size_t i = 0; i < ev.size(); ++i) {
         TimeNs time = file.Aligned(ev.time[i]) - origin_;
@@ -241,7 +242,9 @@ class Merger {
             if (!kept.empty()) kept.pop_back();
             if (!keep) break;
             const RegionId r = MergedRegion(t, RegionId(ev.arg[i]));
-            if (open_collective && region_roles_[r.value] == RegionRole::kCollective) {
+            // The collective ends with the call whose begin its marker follows (MPI_Init's role
+            // is not collective, yet it holds one).
+            if (open_collective && kept.size() + 1 == collective_depth) {
               builder_.CollEnd(loc, time, *open_collective);
               open_collective.reset();
             }
@@ -272,6 +275,7 @@ class Merger {
             if (added) it->second = builder_.AddCollective(gst::MpiCollOp(coll->op), c->second, RankLocation(coll->root));
             builder_.CollBegin(loc, time, it->second, coll->sent, coll->received);
             open_collective = it->second;
+            collective_depth = kept.size();
             break;
           }
           default:
@@ -303,10 +307,17 @@ class Merger {
  public:
   Diagnostics& diagnostics() { return builder_.diagnostics(); }
 
-  // Time zero: the earliest aligned start of recording among the ranks.
+  // Time zero: the earliest aligned start of recording or first record among the ranks (a rank's
+  // MPI_Init region begins before its recording opened).
   void SetOrigin() {
     origin_ = std::numeric_limits<int64_t>::max();
-    for (const RankFile& f : files_) origin_ = std::min(origin_, f.Aligned(0));
+    for (const RankFile& f : files_) {
+      origin_ = std::min(origin_, f.Aligned(0));
+      for (uint32_t l = 0; l < f.trace.locations().size(); ++l) {
+        const EventColumns& ev = f.trace.events(LocationId(l));
+        if (ev.size() > 0) origin_ = std::min(origin_, f.Aligned(ev.time[0]));
+      }
+    }
     if (files_.empty()) origin_ = 0;
   }
 
@@ -317,7 +328,6 @@ class Merger {
   std::map<int, LocationId> rank_location_;
   std::map<std::string, CommunicatorId> comm_;
   std::map<std::pair<std::string, RegionRole>, RegionId> regions_;
-  std::vector<RegionRole> region_roles_;  // of the merged regions
   std::map<std::pair<std::string, uint32_t>, CollectiveId> collectives_;
   std::vector<std::vector<MessageId>> send_id_, recv_id_;
   uint64_t unsent_ = 0, unreceived_ = 0;
