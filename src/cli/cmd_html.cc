@@ -45,13 +45,16 @@ Status RunHtml(const HtmlOptions& o) {
     range = ParseProcessorRange(o.processors);
     if (!range) return InvalidArgument(fmt::format("-p expects N or A..B processors, got '{}'", o.processors));
   }
-  GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o.trace, o.input_format));
+  RenderOptions reader;  // collects the traces' notes
+  reader.source = o.trace;
+  GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o.trace, o.input_format, reader));
   std::vector<Trace> others;
   for (const std::string& file : o.actual) {
-    GS_ASSIGN_OR_RETURN(Trace t, ReadTrace(file, o.input_format));
+    GS_ASSIGN_OR_RETURN(Trace t, LoadTrace(file, o.input_format, reader));
     others.push_back(std::move(t));
   }
   HtmlReportInputs in;
+  in.notes = reader.notes;
   in.source = o.trace;
   in.trace = &trace;
   progress::Begin("summary and profile", 0);
@@ -90,7 +93,7 @@ Status RunHtml(const HtmlOptions& o) {
   }
   progress::Begin("writing the page", 0);
   GS_ASSIGN_OR_RETURN(std::string page, RenderHtmlReport(in));
-  return Emit(page, o.output);
+  return Emit(page, o.output, reader.notes);
 }
 
 }  // namespace

@@ -11,8 +11,6 @@ namespace grainscope::cli {
 
 CommandBody AddReportCommand(CLI::App& app) {
   auto o = std::make_shared<CommonOptions>();
-  auto top = std::make_shared<size_t>(20);
-  auto all = std::make_shared<bool>(false);
   auto table = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "report", "Where the time went, for every trace: per location computation, MPI time by kind "
@@ -21,18 +19,14 @@ CommandBody AddReportCommand(CLI::App& app) {
                 "seed's general performance report first: speedup, corrected speedup, overall and "
                 "per-processor utilisation, each grain's share of the total time");
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
-  cmd->add_option("--top", *top, "Rows of each long table in text output (default 20; JSON and CSV are complete)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--all", *all, "Every row of every table in text output (--top 0)");
   cmd->add_option("--table", *table,
                   "The table CSV output holds: grains (the EPA's, the default when the trace has grains), "
                   "locations (time per location by class) or regions (the region profile, the default otherwise)")
       ->check(CLI::IsMember({"grains", "locations", "regions"}));
-  return [o, top, all, table] {
+  return [o, table] {
     return Run("report", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      r.top = *all ? 0 : *top;
-      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
       ReportInputs in;
       Result<ExecutionProfile> epa = ComputeProfile(trace);
       if (epa.ok()) in.epa = &*epa;
@@ -45,7 +39,7 @@ CommandBody AddReportCommand(CLI::App& app) {
       if (*table == "locations") in.csv_table = ReportTable::kLocations;
       if (*table == "regions") in.csv_table = ReportTable::kRegions;
       GS_ASSIGN_OR_RETURN(std::string out, RenderReport(trace, in, r));
-      return Emit(out, o->output);
+      return Emit(out, o->output, r.notes);
     });
   };
 }

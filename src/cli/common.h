@@ -2,12 +2,16 @@
 // a failed Status to a one-line message and an exit code.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "base/status.h"
+#include "model/trace.h"
 #include "report/render.h"
 
 namespace grainscope::cli {
@@ -27,23 +31,46 @@ struct CommonOptions {
   std::string format = "text";
   std::string output;  // empty: stdout
   std::string unit = "ms";
+  uint64_t top = 20;   // rows of each long table in text output
+  bool all = false;    // --all: every row
 };
 
-// Adds TRACE, --input-format, --format (restricted to `formats`), -o and, when `with_unit`, --unit.
-// Without `with_output`, the command defines -o itself (replay writes a trace there).
+// Adds TRACE, --input-format, --format (restricted to `formats`), -o, --top/--all and, when
+// `with_unit`, --unit. Without `with_output`, the command defines -o itself (replay writes a trace
+// there).
 void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::string>& formats,
                       bool with_unit, bool with_output = true);
 
 // Resolves --format and --unit into RenderOptions.
 Result<RenderOptions> MakeRenderOptions(const CommonOptions& o);
 
-// Accepts integers >= 0; `what` names the unit in the error ("nanoseconds").
-CLI::Validator NonNegativeInteger(const std::string& what);
+// --top N and --all, for commands that do not take every common option.
+void AddTopOptions(CLI::App& cmd, uint64_t& top, bool& all);
+
+// Numeric options are read by our own strict parsers (base/numbers.h), so that every one rejects
+// NaN, infinities, negative values and overflow alike, with "expected <what>, got '<value>'" (a
+// long value shortened). A CLI11 validator for string options:
 // A non-negative decimal with at most three fractional digits ("12", "10.43").
 CLI::Validator NonNegativeDecimal(const std::string& what);
+// --NAME DURATION into `ns`: "5us", "1.5ms", "2s", or a plain number of nanoseconds.
+CLI::Option* AddDurationOption(CLI::App& cmd, const std::string& name, int64_t& ns, const std::string& help);
+// --NAME N into `value`: an integer in [min, max]; `what` names it in errors ("bytes").
+CLI::Option* AddIntegerOption(CLI::App& cmd, const std::string& name, uint64_t& value, uint64_t min, uint64_t max,
+                              const std::string& what, const std::string& help);
+// --NAME X into `value`: a finite number in [min, max] (or (min, max] when `min_excluded`).
+CLI::Option* AddNumberOption(CLI::App& cmd, const std::string& name, double& value, double min, double max,
+                             bool min_excluded, const std::string& help);
 
-// Writes to stdout, or atomically to `path`.
-Status Emit(const std::string& content, const std::string& path);
+// Reads a trace the command analyses and keeps its reader's diagnostics as notes in `r.notes`
+// (prefixed with the path when it is not the command's main trace, `r.source`), for JSON output
+// and for the "note:" lines Emit prints.
+Result<Trace> LoadTrace(const std::string& path, std::string_view format, RenderOptions& r);
+
+// Prints each note as "note: <note>" on stderr (after clearing the progress bar).
+void PrintNotes(const std::vector<std::string>& notes);
+
+// Prints `notes` on stderr, then writes `content` to stdout, or atomically to `path`.
+Status Emit(const std::string& content, const std::string& path, const std::vector<std::string>& notes = {});
 
 // Runs `body`; on failure prints "grainscope <command>: <message>" to stderr. Returns the exit code.
 int Run(std::string_view command, const std::function<Status()>& body);

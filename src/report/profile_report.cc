@@ -1,10 +1,10 @@
-#include <algorithm>
-
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "report/notes.h"
 #include "report/regions_report.h"
 #include "report/render.h"
+#include "report/rows.h"
 
 namespace grainscope {
 namespace {
@@ -12,6 +12,7 @@ namespace {
 int64_t GrainId(const Trace& t, const GrainInstance& g) { return t.region(g.region).external_id; }
 int64_t ProcessorId(const Trace& t, LocationId l) { return t.location(l).external_id; }
 
+// The EPA's JSON fields, without the notes (FinishJson adds them last).
 nlohmann::ordered_json ProfileJson(const Trace& t, const ExecutionProfile& p) {
   nlohmann::ordered_json j;
   j["total_ns"] = p.total_ns;
@@ -43,7 +44,6 @@ nlohmann::ordered_json ProfileJson(const Trace& t, const ExecutionProfile& p) {
     procs.push_back(std::move(pj));
   }
   j["processors"] = std::move(procs);
-  if (!p.notes.empty()) j["notes"] = p.notes;
   j["locations_without_grains"] = p.locations_without_grains;
   return j;
 }
@@ -81,7 +81,7 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
                                         p.corrected_speedup, FormatDuration(p.first_start_ns)));
   line("overall processor utilisation", FormatPercent(p.utilization) + " %");
   for (const std::string& note : p.notes) out += fmt::format("  note: {}\n", note);
-  const size_t shown_procs = o.top == 0 ? p.processors.size() : std::min(o.top, p.processors.size());
+  const size_t shown_procs = RowsShown(p.processors.size(), o.top);
   for (size_t k = 0; k < shown_procs; ++k) {
     const ProcessorProfile& proc = p.processors[k];
     out += fmt::format("\n  Data on {}\n", t.str(t.location(proc.location).name));
@@ -90,7 +90,7 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
     if (proc.grains.empty()) continue;
     out += fmt::format("    {:>10} {:>14} {:>14} {:>14} {:>8}\n", "grain id", "start", "stop", "time",
                        "% time");
-    const size_t shown = o.top == 0 ? proc.grains.size() : std::min(o.top, proc.grains.size());
+    const size_t shown = RowsShown(proc.grains.size(), o.top);
     for (size_t i = 0; i < shown; ++i) {
       const GrainShare& g = proc.grains[i];
       out += fmt::format("    {:>10} {:>14} {:>14} {:>14} {:>8}\n", GrainId(t, g.grain),
@@ -98,9 +98,9 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
                          FormatDuration(g.grain.stop - t.origin_ns()), FormatDuration(g.grain.duration()),
                          FormatPercent(g.fraction));
     }
-    if (shown < proc.grains.size()) out += "  " + MoreRowsLine(shown, proc.grains.size(), "grains");
+    out += RowsLeftOut(proc.grains.size(), shown, "    ");
   }
-  if (shown_procs < p.processors.size()) out += "\n" + MoreRowsLine(shown_procs, p.processors.size(), "processors");
+  if (shown_procs < p.processors.size()) out += "\n" + RowsLeftOut(p.processors.size(), shown_procs);
   return out;
 }
 
@@ -109,7 +109,10 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
 Result<std::string> RenderProfile(const Trace& t, const ExecutionProfile& p, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return ProfileText(t, p, o);
-    case OutputFormat::kJson: return ProfileJson(t, p).dump(2) + "\n";
+    case OutputFormat::kJson: {
+      nlohmann::ordered_json j = ProfileJson(t, p);
+      return FinishJson(j, o.notes, p.notes);
+    }
     case OutputFormat::kCsv: return ProfileCsv(t, p);
     default:
       return InvalidArgument(
@@ -133,9 +136,9 @@ Result<std::string> RenderReport(const Trace& t, const ReportInputs& in, const R
     case OutputFormat::kJson: {
       nlohmann::ordered_json j = in.epa != nullptr ? ProfileJson(t, *in.epa) : nlohmann::ordered_json::object();
       j["grain_view"] = in.epa != nullptr;
-      if (in.epa == nullptr) j["notes"] = {"no grain view: " + in.epa_missing};
       AddTimeAndRegionsJson(t, *in.time, *in.regions, j);
-      return j.dump(2) + "\n";
+      return FinishJson(j, o.notes,
+                        in.epa != nullptr ? in.epa->notes : std::vector<std::string>{"no grain view: " + in.epa_missing});
     }
     case OutputFormat::kCsv: {
       ReportTable table = in.csv_table;

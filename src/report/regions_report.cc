@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/rows.h"
 #include "report/units.h"
 
 namespace grainscope {
@@ -36,14 +37,9 @@ json StatsJson(const RegionStats& s) {
 
 }  // namespace
 
-std::string MoreRowsLine(size_t shown, size_t total, std::string_view what) {
-  if (shown >= total) return "";
-  return fmt::format("  ... {} more {} (--top N, --all)\n", total - shown, what);
-}
-
 std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const RegionProfile& regions, size_t top) {
   const size_t nloc = time.locations.size();
-  const size_t shown_loc = top == 0 ? nloc : std::min(top, nloc);
+  const size_t shown_loc = RowsShown(nloc, top);
   constexpr std::string_view kAll = "all locations";
   size_t width = kAll.size();
   for (size_t i = 0; i < shown_loc; ++i) width = std::max(width, LocationName(t, time.locations[i].location).size());
@@ -59,7 +55,7 @@ std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const 
     for (int c = 0; c < kTimeClassCount; ++c) out += fmt::format(" {:>15}", FormatDuration(lt.ns[c]));
     out += "\n";
   }
-  out += MoreRowsLine(shown_loc, nloc);
+  out += RowsLeftOut(nloc, shown_loc);
   TimeNs all = 0;
   for (int c = 0; c < kTimeClassCount; ++c) all += time.total[c];
   out += fmt::format("  {:<{}}", kAll, width);
@@ -71,7 +67,7 @@ std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const 
   out += "\n";
 
   const size_t nreg = regions.rows.size();
-  const size_t shown_reg = top == 0 ? nreg : std::min(top, nreg);
+  const size_t shown_reg = RowsShown(nreg, top);
   out += fmt::format("\nRegions by exclusive time: {} region{} called\n", nreg, nreg == 1 ? "" : "s");
   if (nreg == 0) return out;
   size_t rwidth = 6;
@@ -86,7 +82,7 @@ std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const 
                        FormatDuration(s.inclusive_ns), FormatDuration(s.min_ns), FormatDuration(s.mean_ns()),
                        FormatDuration(s.max_ns));
   }
-  out += MoreRowsLine(shown_reg, nreg);
+  out += RowsLeftOut(nreg, shown_reg);
   return out;
 }
 

@@ -21,8 +21,4 @@ void AddTimeAndRegionsJson(const Trace& t, const TimeBreakdown& time, const Regi
 std::string LocationTimeCsv(const Trace& t, const TimeBreakdown& time);
 std::string RegionProfileCsv(const Trace& t, const RegionProfile& regions);
 
-// "  ... 12 more rows (--top N, --all)\n" after a text table cut at `shown` of `total` rows; empty
-// when nothing was cut.
-std::string MoreRowsLine(size_t shown, size_t total, std::string_view what = "rows");
-
 }  // namespace grainscope
