@@ -26,6 +26,8 @@ struct RankFile {
   std::string path;
   Trace trace;
   int rank = -1;
+  bool labelled = false;  // written by libgrainscope-mpi (it has an "mpi.rank" label)
+  bool has_init = false;  // its main location's first region is MPI_Init (or MPI_Init_thread)
   std::optional<gst::MpiClockLabel> init, finalize;
   std::optional<int64_t> origin_monotonic_ns;  // CLOCK_MONOTONIC at file time 0
   TimeNs init_time = 0, finalize_time = 0;  // the clock markers' own (file) times
@@ -293,6 +295,9 @@ class Merger {
     }
     builder_.AddMetadata("mpi_ranks", std::to_string(files_.size()));
     for (const RankFile& file : files_) {
+      if (file.labelled && !file.has_init) {
+        builder_.diagnostics().Add("ranks_without_mpi_init", fmt::format("{}: rank {}", file.path, file.rank));
+      }
       if (file.init) builder_.AddMetadata(fmt::format("rank {} clock_offset_init_ns", file.rank), std::to_string(file.init->offset_ns));
       if (file.finalize) builder_.AddMetadata(fmt::format("rank {} clock_offset_finalize_ns", file.rank), std::to_string(file.finalize->offset_ns));
       for (const Diagnostic& d : file.trace.diagnostics().entries()) {
@@ -352,12 +357,23 @@ void ReadRankLabels(RankFile& file) {
   if (!o.empty() && std::from_chars(o.data(), o.data() + o.size(), origin).ec == std::errc()) {
     file.origin_monotonic_ns = origin;
   }
+  if (!t.locations().empty()) {
+    const EventColumns& ev = t.events(LocationId(0));
+    const auto first_enter = std::find(ev.kind.begin(), ev.kind.end(), EventKind::kEnter);
+    if (first_enter != ev.kind.end()) {
+      const size_t i = static_cast<size_t>(first_enter - ev.kind.begin());
+      file.has_init = t.str(t.region(RegionId(ev.arg[i])).name).starts_with("MPI_Init");
+    }
+  }
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
     const EventColumns& ev = t.events(LocationId(l));
     for (size_t i = 0; i < ev.size(); ++i) {
       if (ev.kind[i] != EventKind::kMarker) continue;
       const std::string_view label = t.str(StringId(ev.arg[i]));
-      if (auto r = gst::ParseMpiRank(label)) file.rank = r->rank;
+      if (auto r = gst::ParseMpiRank(label)) {
+        file.rank = r->rank;
+        file.labelled = true;
+      }
       if (auto c = gst::ParseMpiClock(label)) {
         (c->finalize ? file.finalize : file.init) = *c;
         (c->finalize ? file.finalize_time : file.init_time) = ev.time[i];
