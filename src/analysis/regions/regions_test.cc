@@ -1,4 +1,5 @@
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 
 #include <gmock/gmock.h>
@@ -173,7 +174,10 @@ TEST(RegionProfile, NpbBtMzCorpusTrace) {
   const RegionProfile p = ComputeRegionProfile(*t);
   const TimeBreakdown b = ComputeTimeBreakdown(*t);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  EXPECT_LT(seconds, 5.0) << "7.3 M events";
+  // Two linear passes: 0.07 s in the release build; the bound catches a quadratic slip even under
+  // a sanitizer on a loaded machine.
+  std::fprintf(stderr, "region profile and time classes of 7.3 M events: %.2f s\n", seconds);
+  EXPECT_LT(seconds, 10.0);
   bool found = false;
   for (const RegionProfileRow& r : p.rows) {
     if (t->str(t->region(r.region).name) != "!$omp do @z_solve.f:52") continue;
