@@ -1,6 +1,8 @@
 #include <memory>
 
 #include "analysis/profile/profile.h"
+#include "analysis/regions/region_profile.h"
+#include "analysis/regions/time_classes.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "format/trace_reader.h"
@@ -9,16 +11,34 @@ namespace grainscope::cli {
 
 CommandBody AddReportCommand(CLI::App& app) {
   auto o = std::make_shared<CommonOptions>();
+  auto table = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
-      "report", "The seed's general performance report: speedup, corrected speedup, overall and "
-                "per-processor utilisation, and each grain's share of the total time");
+      "report", "Where the time went, for every trace: per location computation, MPI time by kind "
+                "(point-to-point, collective, synchronisation, other) and idle time; per region calls, "
+                "inclusive and exclusive time, min/mean/max per call; and, when the trace has grains, the "
+                "seed's general performance report first: speedup, corrected speedup, overall and "
+                "per-processor utilisation, each grain's share of the total time");
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
-  return [o] {
+  cmd->add_option("--table", *table,
+                  "The table CSV output holds: grains (the EPA's, the default when the trace has grains), "
+                  "locations (time per location by class) or regions (the region profile, the default otherwise)")
+      ->check(CLI::IsMember({"grains", "locations", "regions"}));
+  return [o, table] {
     return Run("report", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
-      GS_ASSIGN_OR_RETURN(ExecutionProfile profile, ComputeProfile(trace));
-      GS_ASSIGN_OR_RETURN(std::string out, RenderProfile(trace, profile, r));
+      ReportInputs in;
+      Result<ExecutionProfile> epa = ComputeProfile(trace);
+      if (epa.ok()) in.epa = &*epa;
+      else in.epa_missing = epa.status().message();
+      const TimeBreakdown time = ComputeTimeBreakdown(trace);
+      const RegionProfile regions = ComputeRegionProfile(trace);
+      in.time = &time;
+      in.regions = &regions;
+      if (*table == "grains") in.csv_table = ReportTable::kGrains;
+      if (*table == "locations") in.csv_table = ReportTable::kLocations;
+      if (*table == "regions") in.csv_table = ReportTable::kRegions;
+      GS_ASSIGN_OR_RETURN(std::string out, RenderReport(trace, in, r));
       return Emit(out, o->output, r.notes);
     });
   };

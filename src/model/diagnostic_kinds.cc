@@ -23,6 +23,9 @@ constexpr std::array kKinds = {
     DiagnosticKind{"incomplete_receives", S::kDataLoss, "non-blocking receive(s) posted but never completed"},
     DiagnosticKind{"missing_blocks", S::kDataLoss,
                    "event block(s) missing from a thread's stream; its events after the gap are not analysed"},
+    DiagnosticKind{"ranks_without_mpi_init", S::kDataLoss,
+                   "MPI rank(s) recorded without their MPI_Init region (an older libgrainscope-mpi): each "
+                   "timeline starts at the rank's first MPI call, its computation before it is not counted"},
     DiagnosticKind{"receive_before_send", S::kSuspect,
                    "message(s) received before they were sent, as recorded (the locations' clocks disagree)"},
     DiagnosticKind{"records_not_analysed", S::kDataLoss,

@@ -45,15 +45,18 @@ uint64_t Sum(const int counts[], int n, MPI_Datatype type) {
 
 extern "C" {
 
+// The entry time is read before PMPI_Init: the call is the rank's first region (see AfterInit).
 int MPI_Init(int* argc, char*** argv) {
+  const int64_t entry = gm::MonotonicNs();
   const int rc = PMPI_Init(argc, argv);
-  gm::AfterInit(rc);
+  gm::AfterInit(rc, entry, false);
   return rc;
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int64_t entry = gm::MonotonicNs();
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
-  gm::AfterInit(rc);
+  gm::AfterInit(rc, entry, true);
   return rc;
 }
 

@@ -48,12 +48,6 @@ std::deque<CommEntry>* g_comms = nullptr;
 std::mutex g_request_mutex;
 std::unordered_map<MPI_Request, MPI_Comm>* g_recv_requests = nullptr;
 
-int64_t MonotonicNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
-}
-
 // The wrapper's own labels (rank, communicators, clocks): consumed by the reader, not events.
 void Mark(const std::string& label) { rec::CarriedLabel(gs_intern(label.c_str())); }
 
@@ -189,6 +183,12 @@ std::string TraceDirectory() {
 }
 
 }  // namespace
+
+int64_t MonotonicNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t{ts.tv_sec} * 1000000000 + ts.tv_nsec;
+}
 
 bool Recording() { return g_recording.load(std::memory_order_relaxed); }
 int MyWorldRank() { return g_world_rank; }
@@ -431,7 +431,7 @@ void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, ui
   begin(id);
 }
 
-void AfterInit(int init_result) {
+void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant) {
   if (init_result != MPI_SUCCESS) return;  // the program goes on without a trace
   const char* enable = std::getenv("GRAINSCOPE_ENABLE");
   if (enable != nullptr && std::strcmp(enable, "0") == 0) return;
@@ -453,6 +453,15 @@ void AfterInit(int init_result) {
   int all_opened = 0;
   PMPI_Allreduce(&opened, &all_opened, 1, MPI_INT, MPI_MIN, g_private);
   if (!all_opened) return;  // the clock ping-pong needs every rank
+  // The call's region, begun at the wrapper's entry: the rank's first record, before the labels.
+  // It is a collective over MPI_COMM_WORLD (an all-to-all "init"): the ranks leave it together
+  // (the allreduce above synchronised them), so a rank launched early waits in it for the others
+  // rather than working, as in a barrier.
+  GS_MPI_REGION(r_init, "MPI_Init");
+  GS_MPI_REGION(r_init_thread, "MPI_Init_thread");
+  gs_region* init_region = thread_variant ? &r_init_thread : &r_init;
+  const uint64_t entry = rec::RegionBeginAt(init_region, rec::RawClockAt(entry_monotonic_ns));
+  const uint64_t init_begin = rec::MarkerAt(gs_intern("mpi.coll init w -1 0 0"), entry);
   // The on-the-fly compensation counts rank 0's calibrated overhead on every rank: the directory
   // reader keeps rank 0's metadata, so that is the value the post-mortem compensation uses.
   double overhead_ns = rec::AnalysisOverheadNs();
@@ -469,6 +478,9 @@ void AfterInit(int init_result) {
     world->info.shadow = g_shadow_world;
   }
   SyncClocks("init");
+  // Ends the region after the members' on-the-fly states met, as every collective's (EndCall).
+  if (init_begin != 0 && g_shadow_world != MPI_COMM_NULL) t_collective = PendingCollective{g_shadow_world, -1, init_begin};
+  EndCall(init_region);
   g_recording.store(true, std::memory_order_relaxed);
 }
 

@@ -16,6 +16,9 @@
 //     collective: one PMPI_Allgather of the members' states on the shadow, before its region
 //     ends); at close, the totals are combined over all ranks (max critical path) into every
 //     rank's metadata;
+//   * MPI_Init (MPI_Init_thread) is a region from the wrapper's entry (read before PMPI_Init,
+//     written once recording is open) to the end of the wrapper's own start-up, holding a
+//     collective "mpi.coll init w -1 0 0" over MPI_COMM_WORLD: every rank's first events;
 //   * communicators are markers "mpi.comm <id> <world ranks as ranges>", the rank and world size a
 //     marker "mpi.rank <rank> <size>", the clock offsets "mpi.clock <init|finalize> <offset ns>
 //     <local CLOCK_MONOTONIC ns> <best round trip ns> <measured offset ns>" (the offset is 0 for
@@ -75,8 +78,13 @@ void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, ui
 // members' on-the-fly state to each other.
 void EndCall(gs_region* region);
 
-// MPI_Init / MPI_Finalize work, shared by the C and Fortran bindings.
-void AfterInit(int init_result);
+// MPI_Init / MPI_Finalize work, shared by the C and Fortran bindings. `entry_monotonic_ns` is
+// CLOCK_MONOTONIC at the wrapper's entry, before PMPI_Init: the MPI_Init (MPI_Init_thread) call
+// is recorded as the rank's first region, from there to the end of AfterInit, so that the rank's
+// timeline starts at its program's begin and the work before its first communication call counts
+// (a critical path that started at the first send missed it).
+int64_t MonotonicNs();
+void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant);
 void BeforeFinalize();
 
 // Region scope of one MPI call.

@@ -2,10 +2,13 @@
 // same records as the thread API writes, with the on-the-fly bookkeeping of the .gst directory
 // reader's view, which makes ONE event of a send (begin + end) and of a receive (begin + end) and
 // consumes the wrapper's "mpi.rank/comm/clock" labels. See onthefly.h, "carried messages".
+#include <algorithm>
+
 #include "grainscope/trace.h"
 #include "record/emit.h"
 #include "record/onthefly.h"
 #include "record/registry.h"
+#include "record/runtime.h"
 #include "record/stream.h"
 
 namespace grainscope::record {
@@ -87,5 +90,37 @@ uint64_t RegionEndTimed(gs_region* region) {
   Commit(p, 1);
   return t;
 }
+
+uint64_t RawClockAt(int64_t monotonic_ns) {
+  if (!ClockReadsTsc()) return static_cast<uint64_t>(monotonic_ns);
+  // Back from a fresh sample at the start-up rate: the reader's fit over the run differs from it
+  // by parts per million, well under a microsecond over an MPI_Init.
+  const gst::ClockSample now = SampleClock(g_nominal_ticks_per_ns);
+  const double ticks = static_cast<double>(now.monotonic_ns - monotonic_ns) * g_nominal_ticks_per_ns;
+  const auto back = static_cast<uint64_t>(ticks > 0 ? ticks : 0);
+  return back < now.raw ? now.raw - back : 0;
+}
+
+namespace {
+
+uint64_t WriteAt(uint64_t kind_id, uint64_t time) {
+  if (t_stream != &g_null_stream) time = std::max(time, PreviousRecordTime(*t_stream));
+  gst::Record* p = Reserve(1);
+  if (p == nullptr) return 0;
+  StoreRecord(p, time, kind_id);
+  Commit(p, 1);
+  return time;
+}
+
+}  // namespace
+
+uint64_t RegionBeginAt(gs_region* region, uint64_t time) {
+  uint32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
+  if (id == 0) id = RegisterRegion(region);
+  if (id == 0) return 0;
+  return WriteAt(gst::PackKindId(gst::kRecordRegionBegin, 0, id), time);
+}
+
+uint64_t MarkerAt(uint32_t label, uint64_t time) { return WriteAt(gst::PackKindId(gst::kRecordMarker, 0, label), time); }
 
 }  // namespace grainscope::record

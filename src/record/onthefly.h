@@ -104,6 +104,14 @@ GS_EXPORT void CarriedLabel(uint32_t label);
 // A marker that is an event (a collective's begin), and a region end; both return their time.
 GS_EXPORT uint64_t MarkerTimed(uint32_t label);
 GS_EXPORT uint64_t RegionEndTimed(struct gs_region* region);
+// Records of a call that began before recording was open (the MPI_Init wrapper's entry, so that a
+// rank's timeline starts at its program's begin): the raw clock value of an earlier
+// CLOCK_MONOTONIC reading, then a region begin and a marker (an event: a collective's begin) at
+// such a time, never before the thread's previous record; both return the time written. Write
+// them before the thread records anything else.
+GS_EXPORT uint64_t RawClockAt(int64_t monotonic_ns);
+GS_EXPORT uint64_t RegionBeginAt(struct gs_region* region, uint64_t time);
+GS_EXPORT uint64_t MarkerAt(uint32_t label, uint64_t time);
 
 // The on-the-fly totals of one process before conversion to ns, and a hook that combines them
 // with other processes' (libgrainscope-mpi: over all ranks) at close, before they are written.

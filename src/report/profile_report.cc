@@ -1,7 +1,10 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "report/notes.h"
+#include "report/regions_report.h"
 #include "report/render.h"
+#include "report/rows.h"
 
 namespace grainscope {
 namespace {
@@ -9,7 +12,8 @@ namespace {
 int64_t GrainId(const Trace& t, const GrainInstance& g) { return t.region(g.region).external_id; }
 int64_t ProcessorId(const Trace& t, LocationId l) { return t.location(l).external_id; }
 
-std::string ProfileJson(const Trace& t, const ExecutionProfile& p, const RenderOptions& o) {
+// The EPA's JSON fields, without the notes (FinishJson adds them last).
+nlohmann::ordered_json ProfileJson(const Trace& t, const ExecutionProfile& p) {
   nlohmann::ordered_json j;
   j["total_ns"] = p.total_ns;
   j["busy_ns"] = p.busy_ns;
@@ -40,7 +44,8 @@ std::string ProfileJson(const Trace& t, const ExecutionProfile& p, const RenderO
     procs.push_back(std::move(pj));
   }
   j["processors"] = std::move(procs);
-  return FinishJson(j, o.notes, p.notes);
+  j["locations_without_grains"] = p.locations_without_grains;
+  return j;
 }
 
 std::string ProfileCsv(const Trace& t, const ExecutionProfile& p) {
@@ -60,7 +65,12 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
   size_t grains = 0;
   for (const ProcessorProfile& proc : p.processors) grains += proc.grains.size();
   std::string out = fmt::format("General performance report: {}\n", o.source);
-  out += fmt::format("  {} processors, {} grains\n\n", p.processors.size(), grains);
+  out += fmt::format("  {} processors, {} grains\n", p.processors.size(), grains);
+  if (p.locations_without_grains > 0) {
+    out += fmt::format("  ({} location{} without grains left out: not processors of the grain view)\n",
+                       p.locations_without_grains, p.locations_without_grains == 1 ? "" : "s");
+  }
+  out += "\n";
   auto line = [&](std::string_view key, const std::string& value) {
     out += fmt::format("  {:<30} {}\n", key, value);
   };
@@ -71,20 +81,26 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
                                         p.corrected_speedup, FormatDuration(p.first_start_ns)));
   line("overall processor utilisation", FormatPercent(p.utilization) + " %");
   for (const std::string& note : p.notes) out += fmt::format("  note: {}\n", note);
-  for (const ProcessorProfile& proc : p.processors) {
+  const size_t shown_procs = RowsShown(p.processors.size(), o.top);
+  for (size_t k = 0; k < shown_procs; ++k) {
+    const ProcessorProfile& proc = p.processors[k];
     out += fmt::format("\n  Data on {}\n", t.str(t.location(proc.location).name));
     out += fmt::format("    utilisation {} %   busy {}\n", FormatPercent(proc.utilization),
                        FormatDuration(proc.busy_ns));
     if (proc.grains.empty()) continue;
     out += fmt::format("    {:>10} {:>14} {:>14} {:>14} {:>8}\n", "grain id", "start", "stop", "time",
                        "% time");
-    for (const GrainShare& g : proc.grains) {
+    const size_t shown = RowsShown(proc.grains.size(), o.top);
+    for (size_t i = 0; i < shown; ++i) {
+      const GrainShare& g = proc.grains[i];
       out += fmt::format("    {:>10} {:>14} {:>14} {:>14} {:>8}\n", GrainId(t, g.grain),
                          FormatDuration(g.grain.start - t.origin_ns()),
                          FormatDuration(g.grain.stop - t.origin_ns()), FormatDuration(g.grain.duration()),
                          FormatPercent(g.fraction));
     }
+    out += RowsLeftOut(proc.grains.size(), shown, "    ");
   }
+  if (shown_procs < p.processors.size()) out += "\n" + RowsLeftOut(p.processors.size(), shown_procs);
   return out;
 }
 
@@ -93,8 +109,48 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
 Result<std::string> RenderProfile(const Trace& t, const ExecutionProfile& p, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return ProfileText(t, p, o);
-    case OutputFormat::kJson: return ProfileJson(t, p, o);
+    case OutputFormat::kJson: {
+      nlohmann::ordered_json j = ProfileJson(t, p);
+      return FinishJson(j, o.notes, p.notes);
+    }
     case OutputFormat::kCsv: return ProfileCsv(t, p);
+    default:
+      return InvalidArgument(
+          fmt::format("report has no {} output (use text, json or csv)", OutputFormatName(o.format)));
+  }
+}
+
+Result<std::string> RenderReport(const Trace& t, const ReportInputs& in, const RenderOptions& o) {
+  switch (o.format) {
+    case OutputFormat::kText: {
+      std::string out;
+      if (in.epa != nullptr) {
+        out = ProfileText(t, *in.epa, o) + "\n";
+      } else {
+        const size_t n = t.locations().size();
+        out = fmt::format("Performance report: {}\n  {} location{}, no grain view: {}\n\n", o.source, n,
+                          n == 1 ? "" : "s", in.epa_missing);
+      }
+      return out + TimeAndRegionsText(t, *in.time, *in.regions, o.top);
+    }
+    case OutputFormat::kJson: {
+      nlohmann::ordered_json j = in.epa != nullptr ? ProfileJson(t, *in.epa) : nlohmann::ordered_json::object();
+      j["grain_view"] = in.epa != nullptr;
+      AddTimeAndRegionsJson(t, *in.time, *in.regions, j);
+      return FinishJson(j, o.notes,
+                        in.epa != nullptr ? in.epa->notes : std::vector<std::string>{"no grain view: " + in.epa_missing});
+    }
+    case OutputFormat::kCsv: {
+      ReportTable table = in.csv_table;
+      if (table == ReportTable::kDefault) table = in.epa != nullptr ? ReportTable::kGrains : ReportTable::kRegions;
+      switch (table) {
+        case ReportTable::kGrains:
+          if (in.epa == nullptr) return FailedPrecondition("no grains table: " + in.epa_missing);
+          return ProfileCsv(t, *in.epa);
+        case ReportTable::kLocations: return LocationTimeCsv(t, *in.time);
+        default: return RegionProfileCsv(t, *in.regions);
+      }
+    }
     default:
       return InvalidArgument(
           fmt::format("report has no {} output (use text, json or csv)", OutputFormatName(o.format)));

@@ -12,6 +12,8 @@
 #include "analysis/compensate/compensate.h"
 #include "analysis/critpath/critpath.h"
 #include "analysis/profile/profile.h"
+#include "analysis/regions/region_profile.h"
+#include "analysis/regions/time_classes.h"
 #include "analysis/replay/replay.h"
 #include "analysis/waits/characterize.h"
 #include "analysis/summary/summary.h"
@@ -35,6 +37,19 @@ struct RenderOptions {
 
 Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& summary, const RenderOptions& o);
 Result<std::string> RenderProfile(const Trace& trace, const ExecutionProfile& p, const RenderOptions& o);
+
+// What `report` prints, for every trace: the EPA grain view (`epa`; null when the trace has no
+// grains, `epa_missing` then says why), the time per location and the region profile.
+// CSV is one table: `csv_table` picks it.
+enum class ReportTable { kDefault, kGrains, kLocations, kRegions };  // default: grains if any, else regions
+struct ReportInputs {
+  const ExecutionProfile* epa = nullptr;
+  std::string epa_missing;
+  const TimeBreakdown* time = nullptr;
+  const RegionProfile* regions = nullptr;
+  ReportTable csv_table = ReportTable::kDefault;
+};
+Result<std::string> RenderReport(const Trace& trace, const ReportInputs& in, const RenderOptions& o);
 Result<std::string> RenderTaskGraph(const Trace& trace, const TaskGraph& g, const RenderOptions& o);
 Result<std::string> RenderCriticalPath(const Trace& trace, const CriticalPath& cp, const RenderOptions& o);
 // `replayed_path` is the critical path of the replayed run; `what_if` describes the models.

@@ -29,7 +29,7 @@ std::vector<GrainInstance> CollectGrains(const Trace& trace) {
       const RegionId region(ev.arg[i]);
       const Region& def = trace.region(region);
       const bool is_grain =
-          by_role ? def.role == RegionRole::kGrain : (open.empty() && !IsCommunication(def.role));
+          by_role ? def.role == RegionRole::kGrain : (open.empty() && def.role == RegionRole::kFunction);
       if (is_grain) grains.push_back({loc, region, ev.time[enter], ev.time[i], enter, i});
     }
     // Leaves come innermost first; order this location's grains by start.

@@ -2,8 +2,9 @@
 // Profile Analyzer (EPA), its Gantt chart and its task graph.
 //
 // A grain instance is an Enter/Leave pair of a region whose role is kGrain. A trace that has no
-// such region (an MPI or thread trace of code regions) uses its outermost non-communication
-// regions on each location instead, so the EPA reports still say something useful about it.
+// such region (an MPI or thread trace of code regions) uses its outermost code regions (role
+// kFunction) on each location instead, so the EPA reports still say something useful about it;
+// communication calls and regions of role kOther (MPI_Init, MPI_Finalize) are never grains.
 #pragma once
 
 #include <vector>

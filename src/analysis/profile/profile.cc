@@ -32,7 +32,8 @@ Result<ExecutionProfile> ComputeProfile(const Trace& trace) {
     }
   }
   if (grain_count == 0) {
-    return FailedPrecondition("the trace has no grains (no regions with enter and leave events)");
+    return FailedPrecondition(
+        "the trace has no grains (no regions of role grain, and no code regions outside communication calls)");
   }
   p.first_start_ns = first - trace.origin_ns();
   p.last_stop_ns = last - trace.origin_ns();
@@ -45,10 +46,14 @@ Result<ExecutionProfile> ComputeProfile(const Trace& trace) {
   const double total = static_cast<double>(p.total_ns);
   const double busy = static_cast<double>(p.busy_ns);
   p.speedup = busy / total;
-  p.utilization = busy / (total * static_cast<double>(lanes.size()));
+  size_t processors = 0;
+  for (const GanttLane& lane : lanes) processors += lane.tasks.empty() ? 0 : 1;
+  p.locations_without_grains = lanes.size() - processors;
+  p.utilization = busy / (total * static_cast<double>(processors));
   const TimeNs span = last - first;
   p.corrected_speedup = span > 0 ? busy / static_cast<double>(span) : 0.0;
   for (const GanttLane& lane : lanes) {
+    if (lane.tasks.empty()) continue;
     ProcessorProfile proc;
     proc.location = lane.location;
     for (const GrainInstance& g : lane.tasks) {

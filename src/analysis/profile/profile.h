@@ -5,6 +5,9 @@
 //                         initialisation before the first grain counts)
 //   speedup             = sum of grain times / total time
 //   utilisation         = sum of grain times / (total time x processors)
+//   processors          = the locations that ran at least one grain: a thread that only sent a
+//                         message, or a rank without grains, is no processor of the grain view
+//                         (it would lower utilisation at 0 %); how many were left out is kept
 //   processor util.     = its grain times / total time
 //   grain % of total    = grain time / total time
 //   corrected speedup   = sum of grain times / (latest stop - earliest start)
@@ -39,7 +42,8 @@ struct ExecutionProfile {
   double speedup = 0;
   double corrected_speedup = 0;
   double utilization = 0;
-  std::vector<ProcessorProfile> processors;  // every location, in location order
+  std::vector<ProcessorProfile> processors;  // locations with at least one grain, in location order
+  size_t locations_without_grains = 0;        // the trace's other locations, left out
   // What limits the figures' accuracy, a sentence each (analysis/accuracy/short_grains.h).
   std::vector<std::string> notes;
 };

@@ -41,11 +41,19 @@ TEST(ExecutionProfile, Figure45OfTheSeed) {
   EXPECT_THAT(grains[1].fraction, DoubleNear(0.311, 0.0005));
 }
 
-TEST(ExecutionProfile, IdleProcessorCountsInUtilisation) {
+// A location that ran no grain (a thread that only sent a message) is no processor of the grain
+// view: it would appear at 0 % and halve the utilisation (issue 17, item 4).
+TEST(ExecutionProfile, LocationsWithoutGrainsAreNoProcessors) {
   TraceBuilder b("test");
   LocationId p0 = b.AddLocation("p0", LocationKind::kProcessor, 0);
-  b.AddLocation("p1", LocationKind::kProcessor, 1);
+  LocationId sender = b.AddLocation("sender", LocationKind::kThread, 1);
   RegionId g = b.AddRegion("g", RegionRole::kGrain, 0);
+  MessageInfo m;
+  m.sender = sender;
+  m.receiver = p0;
+  const MessageId id = b.AddMessage(m);
+  b.Send(sender, 0, id);
+  b.Recv(p0, 0, id);
   b.Enter(p0, 0, g);
   b.Leave(p0, 100, g);
   Result<Trace> t = b.Finish();
@@ -53,8 +61,10 @@ TEST(ExecutionProfile, IdleProcessorCountsInUtilisation) {
   Result<ExecutionProfile> p = ComputeProfile(*t);
   ASSERT_THAT(p, IsOk());
   EXPECT_DOUBLE_EQ(p->speedup, 1.0);
-  EXPECT_DOUBLE_EQ(p->utilization, 0.5);
-  EXPECT_DOUBLE_EQ(p->processors[1].utilization, 0.0);
+  EXPECT_DOUBLE_EQ(p->utilization, 1.0);
+  ASSERT_EQ(p->processors.size(), 1u);
+  EXPECT_EQ(p->processors[0].location, p0);
+  EXPECT_EQ(p->locations_without_grains, 1u);
 }
 
 TEST(ExecutionProfile, OutermostRegionsStandInForGrains) {

@@ -22,7 +22,8 @@ class WhatIfModel {
       : g_(g), t_(g.trace()), w_(w), location_speed_(std::move(location_speed)),
         region_speed_(std::move(region_speed)), removed_(std::move(removed)), comm_(CommRoles(g.trace())),
         plain_(IsPlain(location_speed_, region_speed_, removed_)),
-        overhead_milli_(std::llround(w.overhead_per_event_ns * 1000.0)), measured_(g), state_(g.location_count()) {}
+        overhead_milli_(std::llround(w.overhead_per_event_ns * 1000.0)), measured_(g), state_(g.location_count()),
+        modelled_collective_(w.collective.measured ? std::vector<uint8_t>() : CollectivesInCalls(g)) {}
 
   TimeNs Start(LocationId l) const {
     const EventColumns& ev = t_.events(l);
@@ -58,7 +59,7 @@ class WhatIfModel {
     if (blocking) {
       // The measured work after the partner was ready; none if that edge is modelled.
       const bool modelled = ev.kind[e] == EventKind::kRecv ? w_.network.kind != NetworkKind::kMeasured
-                                                           : !w_.collective.measured;
+                                                           : IsModelled(g_.instance_of(g_.MemberEndingAt(l, e)));
       return modelled ? 0 : d - measured_.Wait(l, e);
     }
     if (plain_) {  // no speed factors, nothing removed: only "inside a communication call?" matters
@@ -80,7 +81,7 @@ class WhatIfModel {
 
   TimeNs Collective(CollectiveId c, uint32_t member) const {
     const CollectiveTable& coll = t_.collectives();
-    if (w_.collective.measured) return measured_.CollectiveLatency(c, member);
+    if (!IsModelled(c)) return measured_.CollectiveLatency(c, member);
     uint64_t in = 0, out = 0;
     for (uint32_t m = coll.first_member[c.value]; m < coll.first_member[c.value + 1]; ++m) {
       in = std::max(in, coll.member_bytes_sent[m]);
@@ -141,6 +142,31 @@ class WhatIfModel {
     }
   }
 
+  // The collective model replaces the costs of collective calls; a collective outside any
+  // collective call (the one MPI_Init holds: the ranks' start-up, not a data transfer) keeps its
+  // measured cost. Per instance: 1 when a member's begin is inside a collective call.
+  bool IsModelled(CollectiveId c) const { return !w_.collective.measured && modelled_collective_[c.value] != 0; }
+  static std::vector<uint8_t> CollectivesInCalls(const HbGraph& g) {
+    const Trace& t = g.trace();
+    std::vector<uint8_t> in_call(t.collectives().size(), 0);
+    std::vector<RegionRole> stack;
+    for (uint32_t l = 0; l < g.location_count(); ++l) {
+      const EventColumns& ev = t.events(LocationId(l));
+      const std::vector<uint32_t>& members = g.members_of(LocationId(l));
+      size_t next = 0;
+      stack.clear();
+      for (EventIndex i = 0; i < ev.size(); ++i) {
+        if (ev.kind[i] == EventKind::kEnter) stack.push_back(t.region(RegionId(ev.arg[i])).role);
+        if (ev.kind[i] == EventKind::kLeave && !stack.empty()) stack.pop_back();
+        if (ev.kind[i] != EventKind::kCollBegin || next == members.size()) continue;
+        const bool call = std::find(stack.begin(), stack.end(), RegionRole::kCollective) != stack.end();
+        if (call) in_call[g.instance_of(members[next]).value] = 1;
+        ++next;
+      }
+    }
+    return in_call;
+  }
+
   // Per region: its communication role, or kFunction for computation.
   static std::vector<RegionRole> CommRoles(const Trace& t) {
     std::vector<RegionRole> roles;
@@ -159,6 +185,7 @@ class WhatIfModel {
   int64_t overhead_milli_;  // the per-event overhead in 1/1000 ns
   MeasuredWaits measured_;
   mutable std::vector<State> state_;  // per location; the forward sweep calls Segment in order
+  std::vector<uint8_t> modelled_collective_;  // per instance (CollectivesInCalls); empty when measured
 };
 
 Result<uint32_t> FindLocation(const Trace& t, const std::string& name) {

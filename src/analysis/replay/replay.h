@@ -5,6 +5,8 @@
 // time spent waiting for a message or a collective, which the replay recomputes: a receive
 // completes when the message arrives (send time + the network model's transfer time), a
 // collective ends when the members it waits for have arrived (+ the collective model's cost).
+// A collective outside any collective call (the one MPI_Init holds in libgrainscope-mpi's traces:
+// the ranks' start-up, not a data transfer) keeps its measured cost under a collective model.
 // Virtual time 0 is the trace's earliest event; each location starts at its measured offset.
 // Replaying with everything "measured" reproduces the trace exactly (the identity property);
 // `max_deviation_ns` reports how exactly.

@@ -69,6 +69,35 @@ TEST(Replay, IdentityReproducesEveryTimestamp) {
   }
 }
 
+// MPI_Init as libgrainscope-mpi records it: a region of role other holding an all-to-all
+// collective. Rank 1 was launched 300 ns after rank 0; both left at 1000 (the start-up's own 700 ns
+// after the last arrival), worked 100 ns and met in a barrier call of 50 ns. A collective model
+// replaces the barrier's cost, not the start-up's: zero-cost collectives end the run at 1100, not
+// at 400 (before, MPI_Init's 700 ns vanished with the barrier's 50).
+TEST(Replay, CollectiveModelsLeaveMpiInitsCollectiveMeasured) {
+  TraceScript s(2);
+  const RegionId init = s.Region("MPI_Init", RegionRole::kOther);
+  const CollectiveId start = s.Collective(CollectiveOp::kOther);
+  const CollectiveId barrier = s.Collective(CollectiveOp::kBarrier);
+  for (int r = 0; r < 2; ++r) {
+    const TimeNs entry = r == 0 ? 0 : 300;
+    s.builder().Enter(s.loc(r), entry, init);
+    s.builder().CollBegin(s.loc(r), entry, start, 0, 0);
+    s.builder().CollEnd(s.loc(r), 1000, start);
+    s.builder().Leave(s.loc(r), 1000, init);
+    s.Work(r, "work", 1000, 1100);
+    s.Join(r, barrier, 1100, 1150);
+  }
+  const Trace t = s.Finish();
+  WhatIf zero;
+  zero.collective.measured = false;
+  zero.collective.fan_in = zero.collective.fan_out = CollectivePhase::kZero;
+  Result<ReplayResult> r = Replay(t, zero);
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(r->measured_ns, 1150);
+  EXPECT_EQ(r->predicted_ns, 1100);
+}
+
 TEST(Replay, PingPongShiftsByTwoLatenciesPerRoundTrip) {
   constexpr int kRounds = 7;
   constexpr TimeNs kL = 400;

@@ -59,7 +59,8 @@ CallSites FindCallSites(const Trace& t) {
         CallSite* site = nullptr;
         if (kind == EventKind::kSend) site = &cs.send[args[i]];
         if (kind == EventKind::kRecv) site = &cs.recv[args[i]];
-        if (kind == EventKind::kCollBegin && next_row < mine.size()) site = &cs.member[mine[next_row++]];
+        uint32_t row = UINT32_MAX;
+        if (kind == EventKind::kCollBegin && next_row < mine.size()) site = &cs.member[row = mine[next_row++]];
         if (site != nullptr) {
           const Frame* top = stack.empty() ? nullptr : &stack.back();
           const bool in_call = top != nullptr && comm[top->region];
@@ -69,7 +70,9 @@ CallSites FindCallSites(const Trace& t) {
             site->enter = top->enter;
             pending.push_back(site);  // leave filled in when the call ends
           } else {
-            site->enter = site->leave = i;
+            // No call around it: the event itself; a collective spans its own begin and end.
+            site->enter = i;
+            site->leave = row != UINT32_MAX && coll.member_end[row] != kNoEvent ? coll.member_end[row] : i;
           }
         }
       }

@@ -13,8 +13,11 @@ namespace grainscope {
 struct CallSite {
   RegionId call;    // innermost enclosing region when it is a communication region; else invalid
   RegionId caller;  // innermost enclosing non-communication region; invalid at top level
-  EventIndex enter = kNoEvent;  // the call's Enter event (the event itself when there is no call)
-  EventIndex leave = kNoEvent;  // the call's Leave event (the event itself when there is no call)
+  // The call's Enter and Leave events; without a call, the event itself, and for a collective
+  // membership its kCollBegin and kCollEnd (a collective outside any call region, such as the one
+  // in MPI_Init, whose role is not communication, still has its waits).
+  EventIndex enter = kNoEvent;
+  EventIndex leave = kNoEvent;
 };
 
 struct CallSites {

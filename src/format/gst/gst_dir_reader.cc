@@ -26,6 +26,8 @@ struct RankFile {
   std::string path;
   Trace trace;
   int rank = -1;
+  bool labelled = false;  // written by libgrainscope-mpi (it has an "mpi.rank" label)
+  bool has_init = false;  // its main location's first region is MPI_Init (or MPI_Init_thread)
   std::optional<gst::MpiClockLabel> init, finalize;
   std::optional<int64_t> origin_monotonic_ns;  // CLOCK_MONOTONIC at file time 0
   TimeNs init_time = 0, finalize_time = 0;  // the clock markers' own (file) times
@@ -51,6 +53,8 @@ struct RankFile {
 
 RegionRole MpiRole(std::string_view name, RegionRole fallback) {
   if (!name.starts_with("MPI_")) return fallback;
+  // Neither computation nor communication: the program's MPI begin and end.
+  if (name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize") return RegionRole::kOther;
   if (name.starts_with("MPI_Wait") || name.starts_with("MPI_Test")) return RegionRole::kWait;
   static constexpr std::string_view kCollectives[] = {
       "MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Gatherv",
@@ -206,8 +210,6 @@ class Merger {
     if (it != regions_.end()) return it->second;
     const RegionId id = builder_.AddRegion(name, role, static_cast<int64_t>(regions_.size()));
     regions_.emplace(std::move(key), id);
-    if (region_roles_.size() <= id.value) region_roles_.resize(id.value + 1);
-    region_roles_[id.value] = role;
     return id;
   }
 
@@ -220,6 +222,7 @@ class Merger {
       const EventColumns& ev = t.events(LocationId(l));
       std::vector<bool> kept;  // per open region: is it in the merged trace?
       std::optional<CollectiveId> open_collective;
+      size_t collective_depth = 0;  // regions open at its marker: the innermost is its call
       TimeNs last = std::numeric_limits<TimeNs>::min();
       for (size_t i = 0; i < ev.size(); ++i) {
         TimeNs time = file.Aligned(ev.time[i]) - origin_;
@@ -241,7 +244,9 @@ class Merger {
             if (!kept.empty()) kept.pop_back();
             if (!keep) break;
             const RegionId r = MergedRegion(t, RegionId(ev.arg[i]));
-            if (open_collective && region_roles_[r.value] == RegionRole::kCollective) {
+            // The collective ends with the call whose begin its marker follows (MPI_Init's role
+            // is not collective, yet it holds one).
+            if (open_collective && kept.size() + 1 == collective_depth) {
               builder_.CollEnd(loc, time, *open_collective);
               open_collective.reset();
             }
@@ -272,6 +277,7 @@ class Merger {
             if (added) it->second = builder_.AddCollective(gst::MpiCollOp(coll->op), c->second, RankLocation(coll->root));
             builder_.CollBegin(loc, time, it->second, coll->sent, coll->received);
             open_collective = it->second;
+            collective_depth = kept.size();
             break;
           }
           default:
@@ -289,6 +295,9 @@ class Merger {
     }
     builder_.AddMetadata("mpi_ranks", std::to_string(files_.size()));
     for (const RankFile& file : files_) {
+      if (file.labelled && !file.has_init) {
+        builder_.diagnostics().Add("ranks_without_mpi_init", fmt::format("{}: rank {}", file.path, file.rank));
+      }
       if (file.init) builder_.AddMetadata(fmt::format("rank {} clock_offset_init_ns", file.rank), std::to_string(file.init->offset_ns));
       if (file.finalize) builder_.AddMetadata(fmt::format("rank {} clock_offset_finalize_ns", file.rank), std::to_string(file.finalize->offset_ns));
       for (const Diagnostic& d : file.trace.diagnostics().entries()) {
@@ -303,12 +312,20 @@ class Merger {
  public:
   Diagnostics& diagnostics() { return builder_.diagnostics(); }
 
-  // The merged times count from the earliest aligned start of recording among the ranks; time
-  // zero (the origin) is the earliest aligned origin of a rank file that holds events: its first
-  // event, or initialize_clock() (gst_reader.h), so no rank's recording start-up counts.
+  // The merged times count from the earliest aligned start of recording or first record among
+  // the ranks (a rank's MPI_Init region begins before its recording opened); time zero (the
+  // origin) is the earliest aligned origin of a rank file that holds events: its first event (the
+  // MPI_Init region's begin), or initialize_clock() (gst_reader.h), so no rank's recording
+  // start-up counts.
   void SetOrigin() {
     origin_ = std::numeric_limits<int64_t>::max();
-    for (const RankFile& f : files_) origin_ = std::min(origin_, f.Aligned(0));
+    for (const RankFile& f : files_) {
+      origin_ = std::min(origin_, f.Aligned(0));
+      for (uint32_t l = 0; l < f.trace.locations().size(); ++l) {
+        const EventColumns& ev = f.trace.events(LocationId(l));
+        if (ev.size() > 0) origin_ = std::min(origin_, f.Aligned(ev.time[0]));
+      }
+    }
     if (files_.empty()) origin_ = 0;
     std::optional<int64_t> first;
     for (const RankFile& f : files_) {
@@ -326,7 +343,6 @@ class Merger {
   std::map<int, LocationId> rank_location_;
   std::map<std::string, CommunicatorId> comm_;
   std::map<std::pair<std::string, RegionRole>, RegionId> regions_;
-  std::vector<RegionRole> region_roles_;  // of the merged regions
   std::map<std::pair<std::string, uint32_t>, CollectiveId> collectives_;
   std::vector<std::vector<MessageId>> send_id_, recv_id_;
   uint64_t unsent_ = 0, unreceived_ = 0;
@@ -351,12 +367,23 @@ void ReadRankLabels(RankFile& file) {
   if (!o.empty() && std::from_chars(o.data(), o.data() + o.size(), origin).ec == std::errc()) {
     file.origin_monotonic_ns = origin;
   }
+  if (!t.locations().empty()) {
+    const EventColumns& ev = t.events(LocationId(0));
+    const auto first_enter = std::find(ev.kind.begin(), ev.kind.end(), EventKind::kEnter);
+    if (first_enter != ev.kind.end()) {
+      const size_t i = static_cast<size_t>(first_enter - ev.kind.begin());
+      file.has_init = t.str(t.region(RegionId(ev.arg[i])).name).starts_with("MPI_Init");
+    }
+  }
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
     const EventColumns& ev = t.events(LocationId(l));
     for (size_t i = 0; i < ev.size(); ++i) {
       if (ev.kind[i] != EventKind::kMarker) continue;
       const std::string_view label = t.str(StringId(ev.arg[i]));
-      if (auto r = gst::ParseMpiRank(label)) file.rank = r->rank;
+      if (auto r = gst::ParseMpiRank(label)) {
+        file.rank = r->rank;
+        file.labelled = true;
+      }
       if (auto c = gst::ParseMpiClock(label)) {
         (c->finalize ? file.finalize : file.init) = *c;
         (c->finalize ? file.finalize_time : file.init_time) = ev.time[i];

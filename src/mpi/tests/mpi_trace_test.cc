@@ -107,21 +107,39 @@ TimeNs RegionTime(const Trace& t, int64_t rank, std::string_view name, int n, Ti
   return -1;
 }
 
+// Every rank's timeline starts at its MPI_Init: a region (from the wrapper's entry, before
+// PMPI_Init) holding a collective over MPI_COMM_WORLD, the trace's first collective instance.
+void ExpectInitFirst(const Trace& t) {
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const EventColumns& ev = t.events(LocationId(l));
+    ASSERT_GE(ev.size(), 4u);
+    EXPECT_EQ(ev.kind[0], EventKind::kEnter);
+    EXPECT_EQ(t.str(t.region(RegionId(ev.arg[0])).name), "MPI_Init") << "location " << l;
+    EXPECT_EQ(t.region(RegionId(ev.arg[0])).role, RegionRole::kOther);
+    EXPECT_EQ(ev.kind[1], EventKind::kCollBegin);
+    EXPECT_EQ(ev.arg[1], 0u);
+  }
+  ASSERT_GE(t.collectives().size(), 1u);
+  EXPECT_EQ(t.collectives().op[0], CollectiveOp::kOther);
+  EXPECT_EQ(t.collectives().member_count(CollectiveId(0)), t.locations().size());
+}
+
 TEST(MpiTrace, Ring) {
   RECORD_OR_SKIP(t, "ring", Program("gs_mpi_ring"));
   EXPECT_EQ(t.locations().size(), 4u);
-  EXPECT_EQ(t.event_count(), 88u);  // per rank: 3 x (send 3 + receive 3) + allreduce 4
-  for (int r = 0; r < 4; ++r) EXPECT_EQ(EventCount(t, r), 22u);
+  EXPECT_EQ(t.event_count(), 104u);  // per rank: MPI_Init 4 + 3 x (send 3 + receive 3) + allreduce 4
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(EventCount(t, r), 26u);
+  ExpectInitFirst(t);
   ExpectMessages(t, 12, 10, 400);
   for (size_t i = 0; i < t.messages().size(); ++i) {
     EXPECT_EQ(RankOf(t, t.messages().receiver[i]), (RankOf(t, t.messages().sender[i]) + 1) % 4);
     EXPECT_EQ(CommName(t, t.messages().communicator[i]), "MPI_COMM_WORLD");
   }
   const CollectiveTable& c = t.collectives();
-  ASSERT_EQ(c.size(), 1u);
-  EXPECT_EQ(c.op[0], CollectiveOp::kAllreduce);
-  EXPECT_EQ(c.first_member[1] - c.first_member[0], 4u);
-  for (uint32_t k = c.first_member[0]; k < c.first_member[1]; ++k) {
+  ASSERT_EQ(c.size(), 2u);  // MPI_Init's, the allreduce
+  EXPECT_EQ(c.op[1], CollectiveOp::kAllreduce);
+  EXPECT_EQ(c.first_member[2] - c.first_member[1], 4u);
+  for (uint32_t k = c.first_member[1]; k < c.first_member[2]; ++k) {
     EXPECT_EQ(c.member_bytes_sent[k], 4u);
     EXPECT_NE(c.member_begin[k], kNoEvent);
     EXPECT_NE(c.member_end[k], kNoEvent);
@@ -133,22 +151,22 @@ TEST(MpiTrace, Ring) {
 
 TEST(MpiTrace, PingPong) {
   RECORD_OR_SKIP(t, "pingpong", Program("gs_mpi_pingpong"));
-  EXPECT_EQ(t.event_count(), 76u);  // ranks 0, 1: 5 x 6 + barrier 4; ranks 2, 3: barrier 4
-  EXPECT_EQ(EventCount(t, 0), 34u);
-  EXPECT_EQ(EventCount(t, 2), 4u);
+  EXPECT_EQ(t.event_count(), 92u);  // MPI_Init 4; ranks 0, 1: 5 x 6 + barrier 4; ranks 2, 3: barrier 4
+  EXPECT_EQ(EventCount(t, 0), 38u);
+  EXPECT_EQ(EventCount(t, 2), 8u);
   ExpectMessages(t, 10, 5, 1024);
   for (size_t i = 0; i < t.messages().size(); ++i) {
     EXPECT_EQ(RankOf(t, t.messages().sender[i]) + RankOf(t, t.messages().receiver[i]), 1);
   }
-  ASSERT_EQ(t.collectives().size(), 1u);
-  EXPECT_EQ(t.collectives().op[0], CollectiveOp::kBarrier);
+  ASSERT_EQ(t.collectives().size(), 2u);
+  EXPECT_EQ(t.collectives().op[1], CollectiveOp::kBarrier);
 }
 
 TEST(MpiTrace, LateSender) {
   RECORD_OR_SKIP(t, "late_sender", Program("gs_mpi_late_sender"));
-  EXPECT_EQ(t.event_count(), 28u);  // per rank: barrier 4 + send or receive 3
+  EXPECT_EQ(t.event_count(), 44u);  // per rank: MPI_Init 4 + barrier 4 + send or receive 3
   ExpectMessages(t, 2, 7, 128);
-  EXPECT_EQ(t.collectives().size(), 1u);
+  EXPECT_EQ(t.collectives().size(), 2u);
   // The receivers wait for the 50 ms of the senders' computation: the receive is entered well
   // before the send, on the aligned clock (margin for a loaded machine leaving the barrier late).
   for (int receiver : {1, 3}) {
@@ -162,7 +180,7 @@ TEST(MpiTrace, LateSender) {
 
 TEST(MpiTrace, BarrierImbalanceAndCommunicators) {
   RECORD_OR_SKIP(t, "barrier_imbalance", Program("gs_mpi_barrier_imbalance"));
-  EXPECT_EQ(t.event_count(), 80u);  // per rank: 3 barriers x 4 + bcast 4 + sendrecv_replace 4
+  EXPECT_EQ(t.event_count(), 96u);  // per rank: MPI_Init 4 + 3 barriers x 4 + bcast 4 + sendrecv_replace 4
   // MPI_COMM_WORLD, the two halves of the split, the duplicate.
   ASSERT_EQ(t.communicators().size(), 4u);
   EXPECT_EQ(CommName(t, CommunicatorId(0)), "MPI_COMM_WORLD");
@@ -174,9 +192,9 @@ TEST(MpiTrace, BarrierImbalanceAndCommunicators) {
     EXPECT_EQ(t.communicators()[c.value].members.size(), 4u);
   }
   const CollectiveTable& c = t.collectives();
-  ASSERT_EQ(c.size(), 5u);
+  ASSERT_EQ(c.size(), 6u);
   int barriers = 0, bcasts = 0;
-  for (size_t i = 0; i < c.size(); ++i) {
+  for (size_t i = 1; i < c.size(); ++i) {  // after MPI_Init's
     const uint32_t members = c.first_member[i + 1] - c.first_member[i];
     if (c.op[i] == CollectiveOp::kBarrier) {
       ++barriers;
@@ -198,7 +216,7 @@ TEST(MpiTrace, BarrierImbalanceAndCommunicators) {
 
 TEST(MpiTrace, NonBlockingExchange) {
   RECORD_OR_SKIP(t, "nonblocking", Program("gs_mpi_nonblocking"));
-  EXPECT_EQ(t.event_count(), 160u);  // per rank, twice: 3 Irecv x 2 + 3 Isend x 3 + Waitall 2 + 3 receives
+  EXPECT_EQ(t.event_count(), 176u);  // per rank: MPI_Init 4, twice: 3 Irecv x 2 + 3 Isend x 3 + Waitall 2 + 3 receives
   ExpectMessages(t, 24, 3, 256);
   std::map<std::pair<int64_t, int64_t>, int> pairs;
   for (size_t i = 0; i < t.messages().size(); ++i) {
@@ -219,13 +237,13 @@ TEST(MpiTrace, NonBlockingExchange) {
 TEST(MpiTrace, ProgramWithoutFinalize) {
   RECORD_OR_SKIP(t, "no_finalize", Program("gs_mpi_no_finalize"), /*may_fail=*/true);
   // The first rank to exit makes mpirun kill the others, which may lose the events still in
-  // their buffers (SIGKILL): the exact count is 22 only when every rank got to exit by itself.
+  // their buffers (SIGKILL): the exact count is 38 only when every rank got to exit by itself.
   // What must hold: the directory reads as one trace, whatever it holds is consistent, and no
   // rank has a finalize clock offset. (A rank killed before its first block was written has no
   // location.)
   EXPECT_GE(t.locations().size(), 1u);
   EXPECT_LE(t.locations().size(), 4u);
-  EXPECT_LE(t.event_count(), 22u);
+  EXPECT_LE(t.event_count(), 38u);
   EXPECT_GT(t.event_count(), 0u);
   const MessageTable& m = t.messages();
   EXPECT_LE(m.size(), 1u);
@@ -239,11 +257,12 @@ TEST(MpiTrace, ProgramWithoutFinalize) {
 TEST(MpiTrace, FortranRing) {
   if (std::string(GS_MPI_FORTRAN_RING).empty()) GTEST_SKIP() << "no Fortran MPI compiler: Fortran test skipped";
   RECORD_OR_SKIP(t, "ring_fortran", GS_MPI_FORTRAN_RING);
-  EXPECT_EQ(t.event_count(), 80u);  // per rank: 2 x 6 + allreduce 4 + barrier 4
+  EXPECT_EQ(t.event_count(), 96u);  // per rank: MPI_Init 4 + 2 x 6 + allreduce 4 + barrier 4
   ExpectMessages(t, 8, 11, 40);
-  ASSERT_EQ(t.collectives().size(), 2u);
-  EXPECT_EQ(t.collectives().op[0], CollectiveOp::kAllreduce);
-  EXPECT_EQ(t.collectives().op[1], CollectiveOp::kBarrier);
+  ExpectInitFirst(t);
+  ASSERT_EQ(t.collectives().size(), 3u);
+  EXPECT_EQ(t.collectives().op[1], CollectiveOp::kAllreduce);
+  EXPECT_EQ(t.collectives().op[2], CollectiveOp::kBarrier);
 }
 
 // Every collective family and every wait/test family through the Fortran bindings.
@@ -251,7 +270,8 @@ TEST(MpiTrace, FortranCollectivesAndCompletions) {
   if (std::string(GS_MPI_FORTRAN_RING).empty()) GTEST_SKIP() << "no Fortran MPI compiler: Fortran test skipped";
   const std::string program = fs::path(GS_MPI_FORTRAN_RING).parent_path() / "gs_mpi_collectives_fortran";
   RECORD_OR_SKIP(t, "collectives_fortran", program);
-  const CollectiveOp expected[] = {CollectiveOp::kGather,    CollectiveOp::kGather,    CollectiveOp::kScatter,
+  const CollectiveOp expected[] = {CollectiveOp::kOther,  // MPI_Init
+                                   CollectiveOp::kGather,    CollectiveOp::kGather,    CollectiveOp::kScatter,
                                    CollectiveOp::kScatter,   CollectiveOp::kAllgather, CollectiveOp::kAllgather,
                                    CollectiveOp::kAlltoall,  CollectiveOp::kAlltoall,  CollectiveOp::kScan,
                                    CollectiveOp::kBarrier};
@@ -261,7 +281,7 @@ TEST(MpiTrace, FortranCollectivesAndCompletions) {
     EXPECT_EQ(c.op[i], expected[i]) << "collective " << i;
     EXPECT_EQ(c.member_count(CollectiveId(static_cast<uint32_t>(i))), 4u);
   }
-  EXPECT_EQ(c.root[0], c.member_location[c.first_member[0]]);  // rank 0
+  EXPECT_EQ(c.root[1], c.member_location[c.first_member[1]]);  // rank 0
   // 6 rounds around the ring, each message received through a different completion call.
   ASSERT_EQ(t.messages().size(), 24u);
   for (size_t i = 0; i < t.messages().size(); ++i) {
@@ -336,8 +356,36 @@ TEST(MpiOnTheFly, LateSenderOnTwoRanks) {
 TEST(MpiOnTheFly, BarriersBroadcastAndDerivedCommunicators) {
   RECORD_OR_SKIP(t, "otf_imbalance", Program("gs_mpi_barrier_imbalance"));
   ExpectOnTheFlyAgrees(t);
-  // Rank 3's sleeps before the 2nd and 3rd barriers (the 1st comes before its first event).
-  EXPECT_GT(MetadataNs(t, "onthefly_critical_path_ns"), 60'000'000);
+  // Rank 3's sleeps before the three barriers (its timeline starts at MPI_Init: the first counts).
+  EXPECT_GT(MetadataNs(t, "onthefly_critical_path_ns"), 90'000'000);
+}
+
+// Issue 17 item 3: the last rank computes 50 ms before its first MPI call. Its timeline starts at
+// its MPI_Init, so the critical path starts on it and holds the 50 ms (before, the path began at
+// rank 0's receive: 1 ms in a 52 ms run). The ranks leave MPI_Init together, so a rank launched
+// before the last one waits there: the path is the run from the latest MPI_Init entry.
+TEST(MpiOnTheFly, LateStartOnThePath) {
+  RECORD_OR_SKIP(t, "late_start", Program("gs_mpi_late_start"));
+  ExpectInitFirst(t);
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_TRUE(cp.ok()) << cp.status().message();
+  ASSERT_FALSE(cp->path.empty());
+  EXPECT_EQ(RankOf(t, cp->path.front().location), 3);
+  EXPECT_EQ(t.str(t.region(cp->path.front().region).name), "MPI_Init");
+  TimeNs computed = 0;  // rank 3 between its calls
+  for (const PathSegment& s : cp->path)
+    if (RankOf(t, s.location) == 3 && !s.region.valid()) computed += s.time_ns;
+  EXPECT_GE(computed, 50'000'000);
+  TimeNs latest_entry = t.start_ns();
+  for (uint32_t l = 0; l < t.locations().size(); ++l) latest_entry = std::max(latest_entry, t.events(LocationId(l)).time[0]);
+  const TimeNs run = t.end_ns() - latest_entry;
+  std::fprintf(stderr, "late start: path %lld ns, run from the latest MPI_Init entry %lld ns, rank 3 computed %lld ns\n",
+               (long long)cp->length_ns, (long long)run, (long long)computed);
+  EXPECT_NEAR(static_cast<double>(cp->length_ns), static_cast<double>(run), 0.03 * static_cast<double>(run));
+  Result<ReplayResult> identity = Replay(t, WhatIf());
+  ASSERT_TRUE(identity.ok()) << identity.status().message();
+  EXPECT_EQ(identity->max_deviation_ns, 0);
+  ExpectOnTheFlyAgrees(t);
 }
 
 TEST(MpiOnTheFly, NonBlockingExchangeWithWaitall) {

@@ -1,0 +1,88 @@
+#include "analysis/regions/region_profile.h"
+
+#include <algorithm>
+
+namespace grainscope {
+
+TimeNs RegionStats::mean_ns() const {
+  if (calls == 0) return 0;
+  const auto n = static_cast<TimeNs>(calls);
+  return (inclusive_ns + n / 2) / n;  // times are >= 0
+}
+
+void RegionStats::Add(TimeNs inclusive, TimeNs exclusive) {
+  if (calls == 0 || inclusive < min_ns) min_ns = inclusive;
+  if (calls == 0 || inclusive > max_ns) max_ns = inclusive;
+  ++calls;
+  inclusive_ns += inclusive;
+  exclusive_ns += exclusive;
+}
+
+void RegionStats::Merge(const RegionStats& o) {
+  if (o.calls == 0) return;
+  if (calls == 0 || o.min_ns < min_ns) min_ns = o.min_ns;
+  if (calls == 0 || o.max_ns > max_ns) max_ns = o.max_ns;
+  calls += o.calls;
+  inclusive_ns += o.inclusive_ns;
+  exclusive_ns += o.exclusive_ns;
+}
+
+RegionProfile ComputeRegionProfile(const Trace& trace) {
+  struct Open {
+    uint32_t region;
+    TimeNs enter;
+    TimeNs children = 0;  // inclusive time of the calls directly inside
+  };
+  struct Entry {
+    uint32_t region;
+    LocationId location;
+    RegionStats stats;
+  };
+  std::vector<RegionStats> stats(trace.regions().size());  // of the current location
+  std::vector<uint32_t> touched;
+  std::vector<Open> stack;
+  std::vector<Entry> entries;
+  for (uint32_t l = 0; l < trace.locations().size(); ++l) {
+    const EventColumns& ev = trace.events(LocationId(l));
+    stack.clear();
+    for (EventIndex i = 0; i < ev.size(); ++i) {
+      if (ev.kind[i] == EventKind::kEnter) {
+        stack.push_back({ev.arg[i], ev.time[i]});
+      } else if (ev.kind[i] == EventKind::kLeave && !stack.empty()) {
+        const Open call = stack.back();
+        stack.pop_back();
+        const TimeNs inclusive = ev.time[i] - call.enter;
+        RegionStats& s = stats[call.region];
+        if (s.calls == 0) touched.push_back(call.region);
+        s.Add(inclusive, inclusive - call.children);
+        if (!stack.empty()) stack.back().children += inclusive;
+      }
+    }
+    for (uint32_t r : touched) {
+      entries.push_back({r, LocationId(l), stats[r]});
+      stats[r] = RegionStats();
+    }
+    touched.clear();
+  }
+  // Group by region, locations in order within each (the entries are in location order).
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.region < b.region; });
+  RegionProfile p;
+  p.by_location.reserve(entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (i == 0 || entries[i].region != entries[i - 1].region) {
+      p.rows.push_back({RegionId(entries[i].region), {}, static_cast<uint32_t>(i), 0});
+    }
+    RegionProfileRow& row = p.rows.back();
+    row.total.Merge(entries[i].stats);
+    ++row.count;
+    p.by_location.push_back({entries[i].location, entries[i].stats});
+  }
+  std::sort(p.rows.begin(), p.rows.end(), [](const RegionProfileRow& a, const RegionProfileRow& b) {
+    if (a.total.exclusive_ns != b.total.exclusive_ns) return a.total.exclusive_ns > b.total.exclusive_ns;
+    if (a.total.inclusive_ns != b.total.inclusive_ns) return a.total.inclusive_ns > b.total.inclusive_ns;
+    return a.region < b.region;
+  });
+  return p;
+}
+
+}  // namespace grainscope

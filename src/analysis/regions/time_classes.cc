@@ -1,0 +1,89 @@
+#include "analysis/regions/time_classes.h"
+
+#include <cctype>
+
+#include "analysis/profile/grains.h"
+
+namespace grainscope {
+namespace {
+
+bool ContainsBarrier(std::string_view name) {
+  constexpr std::string_view kWord = "barrier";
+  if (name.size() < kWord.size()) return false;
+  for (size_t i = 0; i + kWord.size() <= name.size(); ++i) {
+    size_t k = 0;
+    while (k < kWord.size() && std::tolower(static_cast<unsigned char>(name[i + k])) == kWord[k]) ++k;
+    if (k == kWord.size()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view TimeClassName(TimeClass c) {
+  switch (c) {
+    case TimeClass::kComputation: return "computation";
+    case TimeClass::kPointToPoint: return "point_to_point";
+    case TimeClass::kCollective: return "collective";
+    case TimeClass::kSynchronization: return "synchronization";
+    case TimeClass::kOtherMpi: return "other_mpi";
+    case TimeClass::kIdle: return "idle";
+  }
+  return "?";
+}
+
+TimeClass RegionTimeClass(const Trace& trace, RegionId region) {
+  const Region& r = trace.region(region);
+  const std::string_view name = trace.str(r.name);
+  // Completion calls are waiting whatever role a format gives them (OTF2 writers differ).
+  if (name.starts_with("MPI_Wait") || name.starts_with("MPI_Test")) return TimeClass::kSynchronization;
+  switch (r.role) {
+    case RegionRole::kPointToPoint: return TimeClass::kPointToPoint;
+    case RegionRole::kCollective:
+      return ContainsBarrier(name) ? TimeClass::kSynchronization : TimeClass::kCollective;
+    case RegionRole::kWait: return TimeClass::kSynchronization;
+    case RegionRole::kFunction:
+    case RegionRole::kOther: return name.starts_with("MPI_") ? TimeClass::kOtherMpi : TimeClass::kComputation;
+    case RegionRole::kGrain: return TimeClass::kComputation;
+  }
+  return TimeClass::kComputation;
+}
+
+TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
+  TimeBreakdown out;
+  out.span_ns = trace.end_ns() - trace.start_ns();
+  std::vector<TimeClass> region_class;
+  region_class.reserve(trace.regions().size());
+  for (uint32_t r = 0; r < trace.regions().size(); ++r) region_class.push_back(RegionTimeClass(trace, RegionId(r)));
+  const bool grains = HasGrainRegions(trace);
+  std::vector<TimeClass> stack;  // the class of the time inside each open region
+  for (uint32_t l = 0; l < trace.locations().size(); ++l) {
+    LocationTime lt{LocationId(l)};
+    const EventColumns& ev = trace.events(LocationId(l));
+    auto add = [&](TimeClass c, TimeNs d) { lt.ns[static_cast<int>(c)] += d; };
+    if (ev.size() == 0) {
+      add(TimeClass::kIdle, out.span_ns);
+    } else {
+      const bool worker = trace.location(LocationId(l)).group != l;
+      const TimeClass outside = worker || grains ? TimeClass::kIdle : TimeClass::kComputation;
+      add(TimeClass::kIdle, ev.time[0] - trace.start_ns());
+      add(TimeClass::kIdle, trace.end_ns() - ev.time.back());
+      stack.clear();
+      for (EventIndex i = 0; i < ev.size(); ++i) {
+        if (i > 0) add(stack.empty() ? outside : stack.back(), ev.time[i] - ev.time[i - 1]);
+        if (ev.kind[i] == EventKind::kEnter) {
+          const TimeClass own = region_class[ev.arg[i]];
+          // Inside a call, everything is the call's time; in code, the innermost region's.
+          stack.push_back(!stack.empty() && stack.back() != TimeClass::kComputation ? stack.back() : own);
+        } else if (ev.kind[i] == EventKind::kLeave) {
+          stack.pop_back();  // the builder guarantees proper nesting
+        }
+      }
+    }
+    for (int c = 0; c < kTimeClassCount; ++c) out.total[c] += lt.ns[c];
+    out.locations.push_back(lt);
+  }
+  return out;
+}
+
+}  // namespace grainscope

@@ -1,0 +1,64 @@
+// Where each location's time went: computation, MPI by kind, idle. The summary a user of
+// Scalasca's or Vampir's views reads first, for every trace (with or without grains).
+//
+// A location's share of the run span [trace start, trace end] (the earliest and the latest event
+// of the whole trace) splits into classes that add up to the span exactly:
+//   idle             before the location's first event and after its last; and time outside any
+//                    region on a worker thread (a thread location of another location's process:
+//                    Scalasca's "idle threads" between parallel regions) or, in a trace with grain
+//                    regions, on any location (the seed's processors are busy only in grains: the
+//                    EPA's utilisation)
+//   point_to_point   inside a point-to-point call (role kPointToPoint: send, receive, sendrecv)
+//   collective       inside a collective call that is not a barrier
+//   synchronization  inside a barrier (a collective region whose name contains "barrier", any
+//                    case: MPI_Barrier, OpenMP barriers) or a wait/test call (role kWait, or a
+//                    region named "MPI_Wait*" / "MPI_Test*" whatever its role)
+//   other_mpi        inside an MPI call of no communication role (a region named "MPI_*" of role
+//                    function or other: MPI_Init, MPI_Finalize, communicator management)
+//   computation      the rest: inside code regions and grains, and outside any region on a rank,
+//                    process or seed processor of a trace without grains (an MPI rank computes
+//                    between its calls, which are the only regions its wrapper records)
+// A region nested in a call counts as that call (the outermost call decides: its time is the
+// call's, whatever it does inside).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace grainscope {
+
+enum class TimeClass : uint8_t {
+  kComputation = 0,
+  kPointToPoint,
+  kCollective,
+  kSynchronization,
+  kOtherMpi,
+  kIdle,
+};
+inline constexpr int kTimeClassCount = 6;
+// "computation", "point_to_point", "collective", "synchronization", "other_mpi", "idle": the JSON
+// and CSV names (keys get "_ns").
+std::string_view TimeClassName(TimeClass c);
+
+// The class of the time inside a region, when no call encloses it (kComputation for code regions
+// and grains).
+TimeClass RegionTimeClass(const Trace& trace, RegionId region);
+
+struct LocationTime {
+  LocationId location;
+  TimeNs ns[kTimeClassCount] = {};  // by TimeClass; they add up to the span
+  TimeNs operator[](TimeClass c) const { return ns[static_cast<int>(c)]; }
+};
+
+struct TimeBreakdown {
+  TimeNs span_ns = 0;                   // trace end - trace start
+  std::vector<LocationTime> locations;  // every location, in location order
+  TimeNs total[kTimeClassCount] = {};   // summed over locations (span x locations in all)
+};
+
+TimeBreakdown ComputeTimeBreakdown(const Trace& trace);
+
+}  // namespace grainscope

@@ -1,0 +1,143 @@
+#include "report/regions_report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "report/rows.h"
+#include "report/units.h"
+
+namespace grainscope {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// The classes as the text tables name them.
+std::string_view ClassTitle(TimeClass c) {
+  switch (c) {
+    case TimeClass::kComputation: return "computation";
+    case TimeClass::kPointToPoint: return "point-to-point";
+    case TimeClass::kCollective: return "collective";
+    case TimeClass::kSynchronization: return "synchronisation";
+    case TimeClass::kOtherMpi: return "other MPI";
+    case TimeClass::kIdle: return "idle";
+  }
+  return "?";
+}
+
+std::string Key(TimeClass c) { return fmt::format("{}_ns", TimeClassName(c)); }
+
+std::string_view LocationName(const Trace& t, LocationId l) { return t.str(t.location(l).name); }
+std::string_view RegionName(const Trace& t, RegionId r) { return t.str(t.region(r).name); }
+
+json StatsJson(const RegionStats& s) {
+  return {{"calls", s.calls},         {"inclusive_ns", s.inclusive_ns}, {"exclusive_ns", s.exclusive_ns},
+          {"min_ns", s.min_ns},       {"mean_ns", s.mean_ns()},         {"max_ns", s.max_ns}};
+}
+
+}  // namespace
+
+std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const RegionProfile& regions, size_t top) {
+  const size_t nloc = time.locations.size();
+  const size_t shown_loc = RowsShown(nloc, top);
+  constexpr std::string_view kAll = "all locations";
+  size_t width = kAll.size();
+  for (size_t i = 0; i < shown_loc; ++i) width = std::max(width, LocationName(t, time.locations[i].location).size());
+  std::string out = fmt::format("Time per location: run span {} ({} .. {}), {} location{}\n",
+                                FormatDuration(time.span_ns), FormatDuration(t.start_ns() - t.origin_ns()),
+                                FormatDuration(t.end_ns() - t.origin_ns()), nloc, nloc == 1 ? "" : "s");
+  out += fmt::format("  {:<{}}", "location", width);
+  for (int c = 0; c < kTimeClassCount; ++c) out += fmt::format(" {:>15}", ClassTitle(static_cast<TimeClass>(c)));
+  out += "\n";
+  for (size_t i = 0; i < shown_loc; ++i) {
+    const LocationTime& lt = time.locations[i];
+    out += fmt::format("  {:<{}}", LocationName(t, lt.location), width);
+    for (int c = 0; c < kTimeClassCount; ++c) out += fmt::format(" {:>15}", FormatDuration(lt.ns[c]));
+    out += "\n";
+  }
+  out += RowsLeftOut(nloc, shown_loc);
+  TimeNs all = 0;
+  for (int c = 0; c < kTimeClassCount; ++c) all += time.total[c];
+  out += fmt::format("  {:<{}}", kAll, width);
+  for (int c = 0; c < kTimeClassCount; ++c) out += fmt::format(" {:>15}", FormatDuration(time.total[c]));
+  out += fmt::format("\n  {:<{}}", "% of all", width);
+  for (int c = 0; c < kTimeClassCount; ++c) {
+    out += fmt::format(" {:>15}", all > 0 ? FormatPercent(static_cast<double>(time.total[c]) / static_cast<double>(all)) : "-");
+  }
+  out += "\n";
+
+  const size_t nreg = regions.rows.size();
+  const size_t shown_reg = RowsShown(nreg, top);
+  out += fmt::format("\nRegions by exclusive time: {} region{} called\n", nreg, nreg == 1 ? "" : "s");
+  if (nreg == 0) return out;
+  size_t rwidth = 6;
+  for (size_t i = 0; i < shown_reg; ++i) rwidth = std::max(rwidth, RegionName(t, regions.rows[i].region).size());
+  out += fmt::format("  {:<{}} {:<15} {:>10} {:>14} {:>14} {:>14} {:>14} {:>14}\n", "region", rwidth, "class", "calls",
+                     "exclusive", "inclusive", "min", "mean", "max");
+  for (size_t i = 0; i < shown_reg; ++i) {
+    const RegionProfileRow& row = regions.rows[i];
+    const RegionStats& s = row.total;
+    out += fmt::format("  {:<{}} {:<15} {:>10} {:>14} {:>14} {:>14} {:>14} {:>14}\n", RegionName(t, row.region), rwidth,
+                       ClassTitle(RegionTimeClass(t, row.region)), s.calls, FormatDuration(s.exclusive_ns),
+                       FormatDuration(s.inclusive_ns), FormatDuration(s.min_ns), FormatDuration(s.mean_ns()),
+                       FormatDuration(s.max_ns));
+  }
+  out += RowsLeftOut(nreg, shown_reg);
+  return out;
+}
+
+void AddTimeAndRegionsJson(const Trace& t, const TimeBreakdown& time, const RegionProfile& regions, json& j) {
+  j["span_ns"] = time.span_ns;
+  j["start_ns"] = t.start_ns() - t.origin_ns();
+  j["end_ns"] = t.end_ns() - t.origin_ns();
+  json locations = json::array();
+  for (const LocationTime& lt : time.locations) {
+    json l = {{"location", LocationName(t, lt.location)}, {"id", t.location(lt.location).external_id}};
+    for (int c = 0; c < kTimeClassCount; ++c) l[Key(static_cast<TimeClass>(c))] = lt.ns[c];
+    locations.push_back(std::move(l));
+  }
+  j["locations"] = std::move(locations);
+  json total = json::object();
+  for (int c = 0; c < kTimeClassCount; ++c) total[Key(static_cast<TimeClass>(c))] = time.total[c];
+  j["time_total"] = std::move(total);
+  json rows = json::array();
+  for (const RegionProfileRow& row : regions.rows) {
+    json r = {{"region", RegionName(t, row.region)}, {"class", TimeClassName(RegionTimeClass(t, row.region))}};
+    r.update(StatsJson(row.total));
+    json per = json::array();
+    for (uint32_t k = row.first; k < row.first + row.count; ++k) {
+      const LocationRegionStats& ls = regions.by_location[k];
+      json l = {{"location", LocationName(t, ls.location)}, {"id", t.location(ls.location).external_id}};
+      l.update(StatsJson(ls.stats));
+      per.push_back(std::move(l));
+    }
+    r["locations"] = std::move(per);
+    rows.push_back(std::move(r));
+  }
+  j["regions"] = std::move(rows);
+}
+
+std::string LocationTimeCsv(const Trace& t, const TimeBreakdown& time) {
+  std::string out = "location,id";
+  for (int c = 0; c < kTimeClassCount; ++c) out += "," + Key(static_cast<TimeClass>(c));
+  out += "\n";
+  for (const LocationTime& lt : time.locations) {
+    out += fmt::format("{},{}", CsvField(LocationName(t, lt.location)), t.location(lt.location).external_id);
+    for (int c = 0; c < kTimeClassCount; ++c) out += fmt::format(",{}", lt.ns[c]);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string RegionProfileCsv(const Trace& t, const RegionProfile& regions) {
+  std::string out = "region,class,calls,exclusive_ns,inclusive_ns,min_ns,mean_ns,max_ns\n";
+  for (const RegionProfileRow& row : regions.rows) {
+    const RegionStats& s = row.total;
+    out += fmt::format("{},{},{},{},{},{},{},{}\n", CsvField(RegionName(t, row.region)),
+                       TimeClassName(RegionTimeClass(t, row.region)), s.calls, s.exclusive_ns, s.inclusive_ns, s.min_ns,
+                       s.mean_ns(), s.max_ns);
+  }
+  return out;
+}
+
+}  // namespace grainscope
