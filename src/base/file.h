@@ -1,4 +1,5 @@
-// Reading whole files and writing output files atomically.
+// Reading whole files, and writing a file that must not exist yet. Outputs a user names (-o, a
+// converted trace) are written through base/output_target.h, which decides what may be replaced.
 #pragma once
 
 #include <string>
@@ -11,8 +12,8 @@ namespace grainscope {
 // The whole content of `path`, or an error naming the file and the reason.
 Result<std::string> ReadFile(const std::string& path);
 
-// Writes `content` to `path` through a temporary file in the same directory and a rename, so a
-// reader of `path` sees either the old file or the complete new one, never half of it.
-Status WriteFileAtomically(const std::string& path, std::string_view content);
+// Creates `path` (O_EXCL: fails when anything is there) and writes `content`; on failure the
+// file it created is removed again.
+Status WriteNewFile(const std::string& path, std::string_view content);
 
 }  // namespace grainscope

@@ -19,7 +19,7 @@ CommandBody AddReportCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
       GS_ASSIGN_OR_RETURN(ExecutionProfile profile, ComputeProfile(trace));
       GS_ASSIGN_OR_RETURN(std::string out, RenderProfile(trace, profile, r));
-      return Emit(out, o->output);
+      return Emit(out, *o);
     });
   };
 }
