@@ -1,6 +1,7 @@
 // The parsers behind the CLI's numeric options: integers, durations in a unit ("1.5" ms),
 // time units, processor ranges, network and collective models. Checks the invariants their
 // callers rely on besides "no crash": a parsed duration is non-negative and exact.
+#include <cmath>
 #include <cstdlib>
 
 #include "analysis/replay/network.h"
@@ -28,6 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (text.find('.') == std::string_view::npos) Check(*ns % unit == 0);
     }
   }
+  if (auto ns = ParseDurationNs(text)) Check(*ns >= 0);
+  if (auto x = ParseFiniteDouble(text)) Check(std::isfinite(*x));
+  Check(EchoToken(text).size() <= 64);
   (void)ParseTimeUnit(text);
   (void)ParseOutputFormat(text);
   if (auto range = ParseProcessorRange(text)) {

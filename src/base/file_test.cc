@@ -51,5 +51,41 @@ TEST_F(FileTest, ReadErrorsNameTheFile) {
   EXPECT_THAT(ReadFile(dir_), StatusIs(StatusCode::kIoError, HasSubstr("is a directory")));
 }
 
+// An endless input (a device, a pipe) stops at the documented limit with an error, instead of
+// growing memory without bound; GRAINSCOPE_MAX_STREAM_BYTES sets the limit.
+TEST(ReadFileLimits, EndlessStreamStopsAtTheLimit) {
+  ASSERT_EQ(setenv("GRAINSCOPE_MAX_STREAM_BYTES", "1000000", 1), 0);
+  Result<std::string> r = ReadFile("/dev/zero");
+  unsetenv("GRAINSCOPE_MAX_STREAM_BYTES");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("/dev/zero: more than 1000000 bytes from a pipe or device"));
+  EXPECT_EQ(MaxStreamBytes(), kDefaultMaxStreamBytes);
+}
+
+// The head check sees the first 64 KiB before the rest is read: rejecting it ends the read.
+TEST(ReadFileLimits, HeadCheckStopsAnEndlessInputAtOnce) {
+  size_t seen = 0;
+  Result<std::string> r = ReadFile("/dev/zero", [&](std::string_view head) {
+    seen = head.size();
+    return DataLoss("not a trace");
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "not a trace");
+  EXPECT_EQ(seen, kHeadBytes);
+}
+
+TEST_F(FileTest, HeadCheckSeesAShortFileWhole) {
+  const std::string path = dir_ + "/short.txt";
+  ASSERT_THAT(WriteNewFile(path, "start 1 1 0\n"), IsOk());
+  std::string seen;
+  Result<std::string> r = ReadFile(path, [&](std::string_view head) {
+    seen = std::string(head);
+    return OkStatus();
+  });
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(seen, "start 1 1 0\n");
+  EXPECT_EQ(*r, seen);
+}
+
 }  // namespace
 }  // namespace grainscope

@@ -1,7 +1,11 @@
 #include "base/numbers.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <string>
+#include <utility>
 
 namespace grainscope {
 
@@ -41,10 +45,40 @@ std::optional<int64_t> ParseScaledNs(std::string_view token, int64_t unit_ns) {
   return ns;
 }
 
+std::optional<int64_t> ParseDurationNs(std::string_view token, int64_t default_unit_ns) {
+  // Longest suffixes first: "ms" and "ns" end in "s" too.
+  static constexpr std::pair<std::string_view, int64_t> kUnits[] = {
+      {"ns", 1}, {"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}};
+  for (const auto& [suffix, unit_ns] : kUnits) {
+    if (token.size() > suffix.size() && token.ends_with(suffix))
+      return ParseScaledNs(token.substr(0, token.size() - suffix.size()), unit_ns);
+  }
+  return ParseScaledNs(token, default_unit_ns);
+}
+
+std::optional<double> ParseFiniteDouble(std::string_view token) {
+  if (token.empty()) return std::nullopt;
+  const char first = token[0];
+  if (!(first == '-' || first == '+' || first == '.' || (first >= '0' && first <= '9'))) return std::nullopt;
+  for (char c : token)  // rules out "nan", "inf", "0x1p3" and blanks; strtod does the rest
+    if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+')) return std::nullopt;
+  const std::string text(token);
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
 std::optional<double> ParseMilliDecimal(std::string_view token) {
   const std::optional<int64_t> milli = ParseScaledNs(token, 1000);
   if (!milli) return std::nullopt;
   return static_cast<double>(*milli) / 1000.0;
+}
+
+std::string EchoToken(std::string_view token) {
+  constexpr size_t kShown = 24;
+  if (token.size() <= kShown + 16) return std::string(token);
+  return std::string(token.substr(0, kShown)) + "... (" + std::to_string(token.size()) + " characters)";
 }
 
 }  // namespace grainscope

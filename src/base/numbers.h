@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace grainscope {
@@ -15,8 +16,21 @@ std::optional<int64_t> ParseNonNegativeInt(std::string_view token);
 // than a nanosecond, overflow and anything not a number give nullopt.
 std::optional<int64_t> ParseScaledNs(std::string_view token, int64_t unit_ns);
 
+// A duration: a non-negative decimal with an optional unit suffix "ns", "us", "ms" or "s" ("5us",
+// "1.5ms", "2s"), or without one a number of `default_unit_ns` ("250" = 250 ns by default), read
+// exactly as ParseScaledNs does. Negative values, NaN, exponents, overflow: nullopt.
+std::optional<int64_t> ParseDurationNs(std::string_view token, int64_t default_unit_ns = 1);
+
+// A finite decimal number, the whole token ("0.15", "-2", "1e3"): no NaN, no infinity, no hex
+// float, no leading blanks; nullopt otherwise (and for values beyond a double's range).
+std::optional<double> ParseFiniteDouble(std::string_view token);
+
 // A non-negative decimal with at most 3 fractional digits ("12", "10.43"), read exactly to 1/1000
 // and returned as a double: the per-event overhead of overhead compensation.
 std::optional<double> ParseMilliDecimal(std::string_view token);
+
+// `token` as an error message quotes it: itself, or when long its first 24 characters and its
+// length, so that "--latency 1000...0" does not print a 300-digit number back.
+std::string EchoToken(std::string_view token);
 
 }  // namespace grainscope

@@ -50,5 +50,43 @@ TEST(ParseMilliDecimal, UpToThreeDecimals) {
   EXPECT_FALSE(ParseMilliDecimal(""));
 }
 
+TEST(ParseDurationNs, UnitsOrTheDefaultUnit) {
+  EXPECT_EQ(ParseDurationNs("250"), 250);
+  EXPECT_EQ(ParseDurationNs("250", 1'000), 250'000);
+  EXPECT_EQ(ParseDurationNs("5ns"), 5);
+  EXPECT_EQ(ParseDurationNs("5us"), 5'000);
+  EXPECT_EQ(ParseDurationNs("1.5ms"), 1'500'000);
+  EXPECT_EQ(ParseDurationNs("2s"), 2'000'000'000);
+  EXPECT_EQ(ParseDurationNs("0.000000001s"), 1);
+  EXPECT_EQ(ParseDurationNs("1.5ns"), std::nullopt);  // finer than 1 ns
+  EXPECT_EQ(ParseDurationNs("-5us"), std::nullopt);
+  EXPECT_EQ(ParseDurationNs("nan"), std::nullopt);
+  EXPECT_EQ(ParseDurationNs("inf"), std::nullopt);
+  EXPECT_EQ(ParseDurationNs("s"), std::nullopt);
+  EXPECT_EQ(ParseDurationNs("5 us"), std::nullopt);
+  EXPECT_EQ(ParseDurationNs("5min"), std::nullopt);
+  EXPECT_EQ(ParseDurationNs("1e3"), std::nullopt);
+  EXPECT_EQ(ParseDurationNs("9223372036854775807"), INT64_MAX);
+  EXPECT_EQ(ParseDurationNs("9223372036854775807us"), std::nullopt);  // overflow
+}
+
+TEST(ParseFiniteDouble, RejectsNanInfinityAndJunk) {
+  EXPECT_EQ(ParseFiniteDouble("0.15"), 0.15);
+  EXPECT_EQ(ParseFiniteDouble("-2"), -2.0);
+  EXPECT_EQ(ParseFiniteDouble("1e3"), 1000.0);
+  EXPECT_EQ(ParseFiniteDouble(".5"), 0.5);
+  EXPECT_EQ(ParseFiniteDouble("nan"), std::nullopt);
+  EXPECT_EQ(ParseFiniteDouble("NaN"), std::nullopt);
+  EXPECT_EQ(ParseFiniteDouble("-nan"), std::nullopt);
+  EXPECT_EQ(ParseFiniteDouble("inf"), std::nullopt);
+  EXPECT_EQ(ParseFiniteDouble("-infinity"), std::nullopt);
+  EXPECT_EQ(ParseFiniteDouble("1e999"), std::nullopt);
+  EXPECT_EQ(ParseFiniteDouble("0x10"), std::nullopt);
+  EXPECT_EQ(ParseFiniteDouble(" 1"), std::nullopt);
+  EXPECT_EQ(ParseFiniteDouble("1 "), std::nullopt);
+  EXPECT_EQ(ParseFiniteDouble(""), std::nullopt);
+  EXPECT_EQ(ParseFiniteDouble("1.2.3"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace grainscope

@@ -28,7 +28,7 @@ CommandBody AddCompensateCommand(CLI::App& app) {
   return [o, overhead] {
     return Run("compensate", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
       CompensateOptions options;
       if (overhead->has_value()) options.overhead_per_event_ns = ParseMilliDecimal(**overhead).value_or(0);
       GS_ASSIGN_OR_RETURN(Compensation c, Compensate(trace, options));
@@ -37,7 +37,7 @@ CommandBody AddCompensateCommand(CLI::App& app) {
         GS_ASSIGN_OR_RETURN(Trace compensated, Retime(trace, c.times, "+compensated"));
         GS_RETURN_IF_ERROR(WriteTrace(compensated, o->output, "auto", OutputPolicy(*o)));
       }
-      return Emit(out, "");
+      return Emit(out, "", r.notes);
     });
   };
 }

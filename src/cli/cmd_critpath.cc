@@ -15,18 +15,16 @@ CommandBody AddCritPathCommand(CLI::App& app) {
                   "run time, its profile per region, imbalance, slack per grain, and the efficiency "
                   "factors (load balance, serialisation, transfer)");
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
-  cmd->add_option("--latency", *latency, "Nanoseconds added to every message and collective edge")
-      ->check(NonNegativeInteger("nanoseconds"))
-      ->capture_default_str();
+  AddDurationOption(*cmd, "--latency", *latency, "Added to every message and collective edge (5us, 250ns, ...)");
   return [o, latency] {
     return Run("critpath", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
       CritPathOptions options;
       options.message_latency_ns = *latency;
       GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(trace, options));
       GS_ASSIGN_OR_RETURN(std::string out, RenderCriticalPath(trace, cp, r));
-      return Emit(out, *o);
+      return Emit(out, *o, r.notes);
     });
   };
 }

@@ -16,10 +16,10 @@ CommandBody AddGanttCommand(CLI::App& app) {
   return [o] {
     return Run("gantt", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
       std::vector<GanttLane> lanes = BuildGantt(trace);
       GS_ASSIGN_OR_RETURN(std::string out, RenderGantt(trace, lanes, r));
-      return Emit(out, *o);
+      return Emit(out, *o, r.notes);
     });
   };
 }

@@ -61,13 +61,16 @@ Status RunHtml(const HtmlOptions& o) {
     range = ParseProcessorRange(o.processors);
     if (!range) return InvalidArgument(fmt::format("-p expects N or A..B processors, got '{}'", o.processors));
   }
-  GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o.trace, o.input_format));
+  RenderOptions reader;  // collects the traces' notes
+  reader.source = o.trace;
+  GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o.trace, o.input_format, reader));
   std::vector<Trace> others;
   for (const std::string& file : o.actual) {
-    GS_ASSIGN_OR_RETURN(Trace t, ReadTrace(file, o.input_format));
+    GS_ASSIGN_OR_RETURN(Trace t, LoadTrace(file, o.input_format, reader));
     others.push_back(std::move(t));
   }
   HtmlReportInputs in;
+  in.notes = reader.notes;
   in.source = o.trace;
   in.trace = &trace;
   progress::Begin("summary and profile", 0);
@@ -109,7 +112,7 @@ Status RunHtml(const HtmlOptions& o) {
   std::vector<std::string> inputs = o.actual;
   inputs.insert(inputs.begin(), o.trace);
   const std::string page_path = o.output.empty() ? DefaultPageName(o.trace) : o.output;
-  GS_RETURN_IF_ERROR(Emit(page, page_path, OutputOptions{o.force, std::move(inputs)}));
+  GS_RETURN_IF_ERROR(Emit(page, page_path, reader.notes, OutputOptions{o.force, std::move(inputs)}));
   if (o.output.empty()) fmt::print(stderr, "grainscope html: wrote {}\n", page_path);
   return OkStatus();
 }

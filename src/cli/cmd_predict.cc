@@ -22,10 +22,10 @@ Status RunPredict(const PredictOptions& o) {
   GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(o.common));
   std::optional<std::pair<uint32_t, uint32_t>> range = ParseProcessorRange(o.processors);
   if (!range) return InvalidArgument(fmt::format("-p expects N or A..B processors, got '{}'", o.processors));
-  GS_ASSIGN_OR_RETURN(Trace measured, ReadTrace(o.common.trace, o.common.input_format));
+  GS_ASSIGN_OR_RETURN(Trace measured, LoadTrace(o.common.trace, o.common.input_format, r));
   std::vector<Trace> others;
   for (const std::string& file : o.actual) {
-    GS_ASSIGN_OR_RETURN(Trace t, ReadTrace(file, o.common.input_format));
+    GS_ASSIGN_OR_RETURN(Trace t, LoadTrace(file, o.common.input_format, r));
     others.push_back(std::move(t));
   }
   std::vector<NamedTrace> actual;
@@ -33,7 +33,7 @@ Status RunPredict(const PredictOptions& o) {
   GS_ASSIGN_OR_RETURN(Prediction p, Predict(NamedTrace{o.common.trace, &measured}, actual, *ParseHeuristic(o.heuristic),
                                             range->first, range->second, PortfolioOptions{}));
   GS_ASSIGN_OR_RETURN(std::string out, RenderPrediction(p, r));
-  return Emit(out, o.common, o.actual);
+  return Emit(out, o.common, r.notes, o.actual);
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +10,7 @@
 #include "analysis/critpath/critpath.h"
 #include "analysis/replay/clc.h"
 #include "analysis/replay/replay.h"
+#include "base/numbers.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "format/trace_reader.h"
@@ -34,11 +37,12 @@ Result<std::vector<SpeedFactor>> ParseSpeeds(const std::vector<std::string>& ite
   std::vector<SpeedFactor> out;
   for (const std::string& item : items) {
     const size_t eq = item.rfind('=');
-    char* end = nullptr;
-    const double f = eq == std::string::npos ? 0 : std::strtod(item.c_str() + eq + 1, &end);
-    if (eq == std::string::npos || eq == 0 || end == item.c_str() + eq + 1 || *end != '\0' || !(f > 0))
-      return InvalidArgument(fmt::format("{} '{}': expected NAME=FACTOR with FACTOR > 0 (2 = twice as fast)", option, item));
-    out.push_back({item.substr(0, eq), f});
+    const std::optional<double> f =
+        eq == std::string::npos ? std::nullopt : ParseFiniteDouble(std::string_view(item).substr(eq + 1));
+    if (eq == 0 || !f || !(*f > 0))
+      return InvalidArgument(fmt::format("{} '{}': expected NAME=FACTOR with a finite FACTOR > 0 (2 = twice as fast)",
+                                         option, EchoToken(item)));
+    out.push_back({item.substr(0, eq), *f});
   }
   return out;
 }
@@ -114,10 +118,9 @@ CommandBody AddReplayCommand(CLI::App& app) {
                   "trace only with --force)");
   cmd->add_option("--network", f->network, "Message model: measured, zero, latbw (latency + bytes/bandwidth), loggp")
       ->capture_default_str();
-  cmd->add_option("--latency", f->latency_ns, "Latency in ns for latbw and modelled collectives")
-      ->check(NonNegativeInteger("nanoseconds"));
-  cmd->add_option("--bandwidth", f->bandwidth_gbps, "Bandwidth in GB/s (bytes per ns) for latbw and modelled collectives")
-      ->check(CLI::PositiveNumber);
+  AddDurationOption(*cmd, "--latency", f->latency_ns, "Latency for latbw and modelled collectives (5us, 250ns, ...)");
+  AddNumberOption(*cmd, "--bandwidth", f->bandwidth_gbps, 0, std::numeric_limits<double>::max(), true,
+                  "Bandwidth in GB/s (bytes per ns) for latbw and modelled collectives (default: unlimited)");
   cmd->add_option("--loggp", f->loggp, "LogGP parameters, e.g. L=2500,o=1500,g=1000,G=6,O=0,S=65535 (these are the defaults)");
   cmd->add_option("--collective", f->collective, "Collective model: measured, zero, or constant|linear|log for both phases")
       ->capture_default_str();
@@ -128,26 +131,29 @@ CommandBody AddReplayCommand(CLI::App& app) {
   cmd->add_option("--remove-region", f->removed, "Replay as if REGION (and what it calls) took no time (repeatable)");
   cmd->add_flag("--zero-comm", f->zero_comm, "Communication costs nothing: --network zero --collective zero");
   cmd->add_flag("--clc", f->clc, "First correct clock disagreements with the controlled logical clock");
-  cmd->add_option("--min-latency", f->min_latency_ns, "Minimum message latency in ns the clock correction enforces")
-      ->check(NonNegativeInteger("nanoseconds"));
+  AddDurationOption(*cmd, "--min-latency", f->min_latency_ns,
+                    "Minimum message latency the clock correction enforces (5us, 250ns, ...)");
   return [o, f] {
     return Run("replay", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(WhatIf what_if, MakeWhatIf(*f));
-      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
-      uint64_t violations_before = 0;
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
+      ClockViolations violations_before;
       if (f->clc) {
         GS_ASSIGN_OR_RETURN(ClcResult clc, ControlledLogicalClock(trace, ClcOptions{f->min_latency_ns}));
         violations_before = clc.violations;
         GS_ASSIGN_OR_RETURN(trace, Retime(trace, clc.times, "+clc"));
       }
       GS_ASSIGN_OR_RETURN(ReplayResult result, Replay(trace, what_if));
-      if (f->clc) result.clock_violations = violations_before;
+      if (f->clc) {
+        result.clock_violations = violations_before;
+        result.clocks_corrected = true;
+      }
       GS_ASSIGN_OR_RETURN(Trace replayed, Retime(trace, result.times, "+replay"));
       GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(replayed));
       GS_ASSIGN_OR_RETURN(std::string out, RenderReplay(trace, result, cp, Describe(what_if, *f), r));
       if (!o->output.empty()) GS_RETURN_IF_ERROR(WriteTrace(replayed, o->output, "auto", OutputPolicy(*o)));
-      return Emit(out, "");
+      return Emit(out, "", r.notes);
     });
   };
 }

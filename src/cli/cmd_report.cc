@@ -16,10 +16,10 @@ CommandBody AddReportCommand(CLI::App& app) {
   return [o] {
     return Run("report", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
       GS_ASSIGN_OR_RETURN(ExecutionProfile profile, ComputeProfile(trace));
       GS_ASSIGN_OR_RETURN(std::string out, RenderProfile(trace, profile, r));
-      return Emit(out, *o);
+      return Emit(out, *o, r.notes);
     });
   };
 }

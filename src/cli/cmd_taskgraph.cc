@@ -17,10 +17,10 @@ CommandBody AddTaskGraphCommand(CLI::App& app) {
   return [o] {
     return Run("taskgraph", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
       GS_ASSIGN_OR_RETURN(TaskGraph graph, BuildTaskGraph(trace));
       GS_ASSIGN_OR_RETURN(std::string out, RenderTaskGraph(trace, graph, r));
-      return Emit(out, *o);
+      return Emit(out, *o, r.notes);
     });
   };
 }

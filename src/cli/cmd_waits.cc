@@ -1,3 +1,4 @@
+#include <limits>
 #include <memory>
 
 #include "analysis/waits/characterize.h"
@@ -16,16 +17,14 @@ CommandBody AddWaitsCommand(CLI::App& app) {
                "N x N, late broadcast, early reduce, barrier completion), each synchronisation point's "
                "waits merged into classes of the same cause, and the regions that caused most waiting");
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
-  cmd->add_option("--threshold", *threshold,
-                  "Distance (0..2) under which two waits of a sync point share a class")
-      ->check(CLI::Range(0.0, 2.0))
-      ->capture_default_str();
-  cmd->add_option("--eager-limit", *eager, "Messages larger than this (bytes) are rendezvous sends (late receiver)")
-      ->capture_default_str();
+  AddNumberOption(*cmd, "--threshold", *threshold, 0.0, 2.0, false,
+                  "Distance (0..2) under which two waits of a sync point share a class");
+  AddIntegerOption(*cmd, "--eager-limit", *eager, 0, std::numeric_limits<int64_t>::max(), "bytes",
+                   "Messages larger than this (bytes) are rendezvous sends (late receiver)");
   return [o, threshold, eager] {
     return Run("waits", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
       const CallSites calls = FindCallSites(trace);
       WaitStateOptions wo;
       wo.eager_limit_bytes = *eager;
@@ -34,7 +33,7 @@ CommandBody AddWaitsCommand(CLI::App& app) {
       co.threshold = *threshold;
       const Characterization c = Characterize(trace, calls, waits, co);
       GS_ASSIGN_OR_RETURN(std::string out, RenderWaits(trace, waits, c, r));
-      return Emit(out, *o);
+      return Emit(out, *o, r.notes);
     });
   };
 }

@@ -2,15 +2,35 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
+#include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "base/numbers.h"
 #include "cli/progress.h"
 #include "format/trace_reader.h"
+#include "model/diagnostic_kinds.h"
 
 namespace grainscope::cli {
+namespace {
+
+// The progress bar of the running command (Run): cleared before anything is printed on stderr.
+ProgressDisplay* g_progress = nullptr;
+
+void StopProgress() {
+  if (g_progress != nullptr) g_progress->Stop();
+}
+
+}  // namespace
+
+void AddTopOptions(CLI::App& cmd, uint64_t& top, bool& all) {
+  AddIntegerOption(cmd, "--top", top, 1, std::numeric_limits<uint32_t>::max(), "rows",
+                   "Rows of each long table in text output (JSON and CSV are always complete)");
+  cmd.add_flag("--all", all, "Every row of every table in text output");
+}
 
 void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::string>& formats,
                       bool with_unit, bool with_output) {
@@ -29,6 +49,7 @@ void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::st
         ->check(CLI::IsMember({"s", "ms", "us", "ns"}))
         ->capture_default_str();
   }
+  AddTopOptions(cmd, o.top, o.all);
   cmd.footer(std::string(kExitCodesHelp));
 }
 
@@ -40,21 +61,73 @@ CLI::Validator NumberCheck(std::string expected, Parse parses) {
   return CLI::Validator(
       [expected, parses](std::string& value) -> std::string {
         if (parses(value)) return {};
-        return "expected " + expected + ", got '" + value + "'";
+        return "expected " + expected + ", got '" + EchoToken(value) + "'";
       },
       "NS>=0");
 }
 
-}  // namespace
-
-CLI::Validator NonNegativeInteger(const std::string& what) {
-  return NumberCheck("a non-negative integer number of " + what,
-                     [](const std::string& v) { return ParseNonNegativeInt(v).has_value(); });
+// An option whose value `parse` turns into the variable, or an error saying what was expected.
+template <typename T, typename Parse>
+CLI::Option* AddParsedOption(CLI::App& cmd, const std::string& name, T& value, std::string expected,
+                             Parse parse, const std::string& help, std::string type_name) {
+  const std::string shown = name.substr(name.rfind(',') + 1);  // "-p,--processors": --processors
+  CLI::Option* opt = cmd.add_option_function<std::string>(
+      name,
+      [&value, shown, expected, parse](const std::string& text) {
+        const std::optional<T> parsed = parse(text);
+        if (!parsed) throw CLI::ValidationError(shown, "expected " + expected + ", got '" + EchoToken(text) + "'");
+        value = *parsed;
+      },
+      help);
+  opt->type_name(std::move(type_name));
+  return opt;
 }
+
+// "1.5" for 1.5, "2" for 2.0: how a default or bound appears in help and errors.
+std::string ShortNumber(double v) { return fmt::format("{}", v); }
+
+}  // namespace
 
 CLI::Validator NonNegativeDecimal(const std::string& what) {
   return NumberCheck("a non-negative number of " + what + " with at most 3 decimals",
                      [](const std::string& v) { return ParseMilliDecimal(v).has_value(); });
+}
+
+CLI::Option* AddDurationOption(CLI::App& cmd, const std::string& name, int64_t& ns, const std::string& help) {
+  return AddParsedOption(cmd, name, ns, "a duration >= 0 such as 250 (ns), 5us, 1.5ms or 2s",
+                         [](const std::string& v) { return ParseDurationNs(v); }, help, "DURATION")
+      ->default_str(fmt::format("{}", ns));
+}
+
+CLI::Option* AddIntegerOption(CLI::App& cmd, const std::string& name, uint64_t& value, uint64_t min, uint64_t max,
+                              const std::string& what, const std::string& help) {
+  const std::string expected = fmt::format("a whole number of {} from {} to {}", what, min, max);
+  return AddParsedOption(
+             cmd, name, value, expected,
+             [min, max](const std::string& v) -> std::optional<uint64_t> {
+               const std::optional<int64_t> n = ParseNonNegativeInt(v);
+               if (!n || static_cast<uint64_t>(*n) < min || static_cast<uint64_t>(*n) > max) return std::nullopt;
+               return static_cast<uint64_t>(*n);
+             },
+             help, "N")
+      ->default_str(fmt::format("{}", value));
+}
+
+CLI::Option* AddNumberOption(CLI::App& cmd, const std::string& name, double& value, double min, double max,
+                             bool min_excluded, const std::string& help) {
+  const std::string expected =
+      max == std::numeric_limits<double>::max()
+          ? fmt::format("a number {} {}", min_excluded ? ">" : ">=", ShortNumber(min))
+          : fmt::format("a number from {} to {}{}", ShortNumber(min), ShortNumber(max), min_excluded ? ", above the first" : "");
+  return AddParsedOption(
+             cmd, name, value, expected,
+             [min, max, min_excluded](const std::string& v) -> std::optional<double> {
+               const std::optional<double> x = ParseFiniteDouble(v);
+               if (!x || *x < min || *x > max || (min_excluded && *x == min)) return std::nullopt;
+               return x;
+             },
+             help, "X")
+      ->default_str(ShortNumber(value));
 }
 
 Result<RenderOptions> MakeRenderOptions(const CommonOptions& o) {
@@ -66,7 +139,22 @@ Result<RenderOptions> MakeRenderOptions(const CommonOptions& o) {
   r.format = *f;
   r.unit_ns = *unit;
   r.source = o.trace;
+  r.top = o.all ? 0 : static_cast<size_t>(o.top);
   return r;
+}
+
+Result<Trace> LoadTrace(const std::string& path, std::string_view format, RenderOptions& r) {
+  GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(path, format));
+  for (std::string& note : DiagnosticNotes(trace.diagnostics()))
+    r.notes.push_back(path == r.source ? std::move(note) : fmt::format("{}: {}", path, note));
+  return trace;
+}
+
+void PrintNotes(const std::vector<std::string>& notes) {
+  if (notes.empty()) return;
+  StopProgress();
+  for (const std::string& note : notes) fmt::print(stderr, "note: {}\n", note);
+  std::fflush(stderr);
 }
 
 void AddForceOption(CLI::App& cmd, bool& force) {
@@ -80,11 +168,14 @@ OutputOptions OutputPolicy(const CommonOptions& o, std::vector<std::string> more
   return OutputOptions{o.force, std::move(more_inputs)};
 }
 
-Status Emit(const std::string& content, const CommonOptions& o, std::vector<std::string> more_inputs) {
-  return Emit(content, o.output, OutputPolicy(o, std::move(more_inputs)));
+Status Emit(const std::string& content, const CommonOptions& o, const std::vector<std::string>& notes,
+            std::vector<std::string> more_inputs) {
+  return Emit(content, o.output, notes, OutputPolicy(o, std::move(more_inputs)));
 }
 
-Status Emit(const std::string& content, const std::string& path, const OutputOptions& options) {
+Status Emit(const std::string& content, const std::string& path, const std::vector<std::string>& notes,
+            const OutputOptions& options) {
+  PrintNotes(notes);
   if (!path.empty() && path != "-") return WriteOutputFile(path, content, options);
   if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
     return IoError("cannot write to standard output");
@@ -95,7 +186,9 @@ int Run(std::string_view command, const std::function<Status()>& body) {
   Status s;
   {
     ProgressDisplay progress(STDERR_FILENO);  // cleared before anything below is printed
+    g_progress = &progress;
     s = body();
+    g_progress = nullptr;
   }
   if (s.ok()) return kExitOk;
   std::string message = s.message();

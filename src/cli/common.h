@@ -2,13 +2,17 @@
 // a failed Status to a one-line message and an exit code.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "base/output_target.h"
 #include "base/status.h"
+#include "model/trace.h"
 #include "report/render.h"
 
 namespace grainscope::cli {
@@ -28,11 +32,13 @@ struct CommonOptions {
   std::string format = "text";
   std::string output;  // empty: stdout
   std::string unit = "ms";
+  uint64_t top = 20;   // rows of each long table in text output
+  bool all = false;    // --all: every row
   bool force = false;  // -o may replace an existing output of its kind (base/output_target.h)
 };
 
-// Adds TRACE, --input-format, --format (restricted to `formats`), -o, --force and, when
-// `with_unit`, --unit. Without `with_output`, the command defines -o itself (replay writes a
+// Adds TRACE, --input-format, --format (restricted to `formats`), -o, --force, --top/--all and,
+// when `with_unit`, --unit. Without `with_output`, the command defines -o itself (replay writes a
 // trace there).
 void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::string>& formats,
                       bool with_unit, bool with_output = true);
@@ -40,10 +46,30 @@ void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::st
 // Resolves --format and --unit into RenderOptions.
 Result<RenderOptions> MakeRenderOptions(const CommonOptions& o);
 
-// Accepts integers >= 0; `what` names the unit in the error ("nanoseconds").
-CLI::Validator NonNegativeInteger(const std::string& what);
+// --top N and --all, for commands that do not take every common option.
+void AddTopOptions(CLI::App& cmd, uint64_t& top, bool& all);
+
+// Numeric options are read by our own strict parsers (base/numbers.h), so that every one rejects
+// NaN, infinities, negative values and overflow alike, with "expected <what>, got '<value>'" (a
+// long value shortened). A CLI11 validator for string options:
 // A non-negative decimal with at most three fractional digits ("12", "10.43").
 CLI::Validator NonNegativeDecimal(const std::string& what);
+// --NAME DURATION into `ns`: "5us", "1.5ms", "2s", or a plain number of nanoseconds.
+CLI::Option* AddDurationOption(CLI::App& cmd, const std::string& name, int64_t& ns, const std::string& help);
+// --NAME N into `value`: an integer in [min, max]; `what` names it in errors ("bytes").
+CLI::Option* AddIntegerOption(CLI::App& cmd, const std::string& name, uint64_t& value, uint64_t min, uint64_t max,
+                              const std::string& what, const std::string& help);
+// --NAME X into `value`: a finite number in [min, max] (or (min, max] when `min_excluded`).
+CLI::Option* AddNumberOption(CLI::App& cmd, const std::string& name, double& value, double min, double max,
+                             bool min_excluded, const std::string& help);
+
+// Reads a trace the command analyses and keeps its reader's diagnostics as notes in `r.notes`
+// (prefixed with the path when it is not the command's main trace, `r.source`), for JSON output
+// and for the "note:" lines Emit prints.
+Result<Trace> LoadTrace(const std::string& path, std::string_view format, RenderOptions& r);
+
+// Prints each note as "note: <note>" on stderr (after clearing the progress bar).
+void PrintNotes(const std::vector<std::string>& notes);
 
 // --force, the same for every command that writes a file.
 void AddForceOption(CLI::App& cmd, bool& force);
@@ -54,10 +80,13 @@ inline constexpr const char* kOutputHelp =
 // What -o may replace: --force, and never TRACE or one of `more_inputs`.
 OutputOptions OutputPolicy(const CommonOptions& o, std::vector<std::string> more_inputs = {});
 
-// Writes to stdout when `path` is "" or "-", else to the file `path` (base/output_target.h).
-Status Emit(const std::string& content, const std::string& path, const OutputOptions& options = {});
-// Writes to -o of `o` under OutputPolicy(o, more_inputs).
-Status Emit(const std::string& content, const CommonOptions& o, std::vector<std::string> more_inputs = {});
+// Prints `notes` on stderr, then writes `content` to stdout when `path` is "" or "-", else to the
+// file `path` as `options` allow (base/output_target.h).
+Status Emit(const std::string& content, const std::string& path, const std::vector<std::string>& notes = {},
+            const OutputOptions& options = {});
+// The same for -o of `o`, under OutputPolicy(o, more_inputs).
+Status Emit(const std::string& content, const CommonOptions& o, const std::vector<std::string>& notes,
+            std::vector<std::string> more_inputs = {});
 
 // Runs `body`; on failure prints "grainscope <command>: <message>" to stderr. Returns the exit code.
 int Run(std::string_view command, const std::function<Status()>& body);

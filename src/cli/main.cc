@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/numbers.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 
@@ -44,6 +45,18 @@ int main(int argc, char** argv) {
     if (std::string_view(argv[i]) == "-np") argv[i] = const_cast<char*>("--np");
   }
 
+  // CLI11 would say only "A subcommand is required": name what was given and what exists.
+  std::string known;
+  bool is_command = false;
+  for (const auto& [cmd, body] : commands) {
+    known += (known.empty() ? "" : ", ") + cmd->get_name();
+    is_command |= argc >= 2 && cmd->get_name() == argv[1];
+  }
+  if (argc >= 2 && argv[1][0] != '-' && !is_command) {
+    std::fprintf(stderr, "grainscope: unknown command '%s' (commands: %s; see grainscope --help)\n",
+                 grainscope::EchoToken(argv[1]).c_str(), known.c_str());
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version

@@ -67,7 +67,9 @@ ProgressDisplay::ProgressDisplay(int fd) : fd_(fd) {
   if (::isatty(fd) == 1) thread_ = std::thread([this] { Loop(); });
 }
 
-ProgressDisplay::~ProgressDisplay() {
+ProgressDisplay::~ProgressDisplay() { Stop(); }
+
+void ProgressDisplay::Stop() {
   if (!thread_.joinable()) return;
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -42,6 +42,8 @@ class ProgressDisplay {
   explicit ProgressDisplay(int fd);
   ~ProgressDisplay();
   ProgressDisplay(const ProgressDisplay&) = delete;
+  // Clears the bar and stops redrawing it (for good): call before printing to the stream.
+  void Stop();
   ProgressDisplay& operator=(const ProgressDisplay&) = delete;
   bool active() const { return thread_.joinable(); }
 

@@ -64,23 +64,34 @@ Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
   if ((format == kGstFormat || format == "auto") && LooksLikeGstDirectory(path)) return ReadGstDirectory(path);
   // .gst is binary and memory-mapped by its reader: recognised by its magic number, or by its
   // extension (a damaged magic number then gets the .gst reader's error, not the text readers').
+  // A pipe or device is read once (bounded: base/file.h), never sniffed before: that would eat its
+  // first bytes.
+  const bool stream = std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec) &&
+                      !std::filesystem::is_directory(path, ec);
   const bool gst_name = std::filesystem::path(path).extension() == ".gst";
-  if (format == kGstFormat || (format == "auto" && (gst_name || LooksLikeGst(ReadHead(path, 8))))) return ReadGstFile(path);
-  GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
+  if (format == kGstFormat || (format == "auto" && !stream && (gst_name || LooksLikeGst(ReadHead(path, 8)))))
+    return ReadGstFile(path);
+  // What auto-detection decides from the first 64 KiB, checked before the rest is read, so that an
+  // input that is no trace fails at once even when it never ends (/dev/zero).
+  constexpr size_t kSniffBytes = kHeadBytes;
+  auto sniff = [&](std::string_view head) -> Status {
+    if (format != "auto" || head.empty()) return OkStatus();
+    if (stream && LooksLikeGst(head.substr(0, 8))) {
+      return DataLoss(fmt::format("{}: a .gst trace from a pipe or device: the .gst reader maps a file, save it to one",
+                                  path));
+    }
+    if (LooksLikeChromeJson(head) || LooksLikeSeedText(head)) return OkStatus();
+    // Kept word for word: golden tests and scripts match it. JSON and *.otf2 were ruled out above.
+    return DataLoss(fmt::format(
+        "{}: unrecognised trace format: no seed text record (a line starting with start, stop, "
+        "sendBegin, sendEnd, recvBegin or recvEnd) in its first {} KiB",
+        path, kSniffBytes / 1024));
+  };
+  GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path, sniff));
   if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a trace", path));
   if (format == kChromeFormat) return ReadChromeJson(content, path);
-  if (format == "auto") {
-    constexpr size_t kSniffBytes = 1 << 16;
-    const std::string_view head = std::string_view(content).substr(0, kSniffBytes);
-    if (LooksLikeChromeJson(head)) return ReadChromeJson(content, path);
-    if (!LooksLikeSeedText(head)) {
-      // Kept word for word: golden tests and scripts match it. JSON and *.otf2 were ruled out above.
-      return DataLoss(fmt::format(
-          "{}: unrecognised trace format: no seed text record (a line starting with start, stop, "
-          "sendBegin, sendEnd, recvBegin or recvEnd) in its first {} KiB",
-          path, kSniffBytes / 1024));
-    }
-  }
+  if (format == "auto" && LooksLikeChromeJson(std::string_view(content).substr(0, kSniffBytes)))
+    return ReadChromeJson(content, path);
   return ReadSeedText(content, path);
 }
 

@@ -2,7 +2,8 @@
 //
 // A reader that meets something it can skip (a line of program output in a seed trace, a record
 // kind it does not know, a message nobody received) counts it under a fixed name and keeps the
-// first occurrence as an example, instead of failing. `grainscope info` prints the table.
+// first occurrence as an example, instead of failing. `grainscope info` prints the table and every
+// other command one note per name. The names are declared in model/diagnostic_kinds.h.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,7 @@
 namespace grainscope {
 
 struct Diagnostic {
-  std::string name;     // fixed, snake_case: "skipped_lines", "unmatched_sends", ...
+  std::string name;     // a declared kind (model/diagnostic_kinds.h): "skipped_lines", ...
   uint64_t count = 0;
   std::string example;  // the first occurrence, as a one-line message with its position
 };

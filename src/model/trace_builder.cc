@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -180,6 +181,26 @@ Status TraceBuilder::BuildCollectiveTable() {
   return OkStatus();
 }
 
+// Location ids (`external_id`) are the ids reports show and JSON keys rows by, so they must be
+// unique in a trace. Readers give the ids the trace used (seed processor, MPI rank, OTF2 location
+// reference); where two locations still share one (threads numbered per process), ranks and
+// processors keep theirs and the later thread takes the next id above every id in the trace.
+void TraceBuilder::MakeLocationIdsUnique() {
+  std::vector<Location>& locs = trace_.locations_;
+  std::unordered_set<int64_t> used;
+  int64_t next = std::numeric_limits<int64_t>::min();
+  for (const Location& l : locs) next = std::max(next, l.external_id);
+  std::vector<uint32_t> clashing;
+  for (int pass = 0; pass < 2; ++pass) {  // pass 0: ranks, processes, processors; pass 1: threads
+    for (uint32_t i = 0; i < locs.size(); ++i) {
+      if ((locs[i].kind == LocationKind::kThread) != (pass == 1)) continue;
+      if (!used.insert(locs[i].external_id).second) clashing.push_back(i);
+    }
+  }
+  std::sort(clashing.begin(), clashing.end());
+  for (uint32_t i : clashing) locs[i].external_id = ++next;
+}
+
 Result<Trace> TraceBuilder::Finish() {
   if (trace_.locations_.size() >= std::numeric_limits<uint32_t>::max())
     return DataLoss("too many locations");
@@ -196,6 +217,7 @@ Result<Trace> TraceBuilder::Finish() {
     }
   }
   GS_RETURN_IF_ERROR(BuildCollectiveTable());
+  MakeLocationIdsUnique();
   trace_.event_count_ = events;
   trace_.start_ns_ = events > 0 ? start : trace_.origin_ns_;
   trace_.end_ns_ = events > 0 ? end : trace_.origin_ns_;

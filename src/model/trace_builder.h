@@ -66,7 +66,9 @@ class TraceBuilder {
                        uint64_t bytes_received);
   EventIndex CollEnd(LocationId loc, TimeNs t, CollectiveId c);
 
-  // Checks the invariants and returns the Trace; the builder is empty afterwards.
+  // Checks the invariants, makes location ids unique (ranks and processors keep theirs; a thread
+  // whose id another location has takes the next id above them all) and returns the Trace; the
+  // builder is empty afterwards.
   Result<Trace> Finish();
 
  private:
@@ -82,6 +84,7 @@ class TraceBuilder {
   EventIndex Append(LocationId loc, TimeNs t, EventKind kind, uint32_t arg);
   Status CheckLocation(LocationId loc) const;
   Status BuildCollectiveTable();
+  void MakeLocationIdsUnique();
 
   Trace trace_;
   std::vector<CollectiveMember> members_;

@@ -170,5 +170,21 @@ TEST(TraceBuilder, EmptyTraceSpansItsOrigin) {
   EXPECT_EQ(t->end_ns(), 42);
 }
 
+TEST(TraceBuilder, LocationIdsAreUniqueRanksFirst) {
+  // Two ranks with a thread each, the threads numbered per rank as OTF2 readers number them: the
+  // thread of rank 1 has id 1, like rank 1. Ranks keep their ids; threads that clash move above.
+  TraceBuilder b("test");
+  b.AddLocation("rank 0", LocationKind::kRank, 0);
+  b.AddLocation("rank 0 thread 1", LocationKind::kThread, 1);
+  b.AddLocation("rank 1", LocationKind::kRank, 1);
+  b.AddLocation("rank 1 thread 1", LocationKind::kThread, 1);
+  b.AddLocation("processor 7", LocationKind::kProcessor, 7);
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  std::vector<int64_t> ids;
+  for (const Location& l : t->locations()) ids.push_back(l.external_id);
+  EXPECT_THAT(ids, ElementsAre(0, 8, 1, 9, 7));
+}
+
 }  // namespace
 }  // namespace grainscope

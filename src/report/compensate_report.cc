@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/render.h"
+#include "report/rows.h"
 
 namespace grainscope {
 namespace {
@@ -24,7 +25,7 @@ std::string FormatOverhead(double ns) {
   return fmt::format("{:.2f} ns", ns);
 }
 
-std::string CompensationJson(const Trace& t, const Compensation& c) {
+std::string CompensationJson(const Trace& t, const Compensation& c, const RenderOptions& o) {
   using json = nlohmann::ordered_json;
   json j;
   j["measured_ns"] = c.measured_ns;
@@ -52,8 +53,7 @@ std::string CompensationJson(const Trace& t, const Compensation& c) {
                     {"compensated_ns", l.predicted_ns}});
   }
   j["locations"] = std::move(locs);
-  if (!c.notes.empty()) j["notes"] = c.notes;
-  return j.dump(2) + "\n";
+  return FinishJson(j, o.notes, c.notes);
 }
 
 std::string CompensationCsv(const Trace& t, const Compensation& c) {
@@ -71,20 +71,22 @@ std::string CompensationText(const Trace& t, const Compensation& c, const Render
   line("compensated run", fmt::format("{}   ({})", FormatDuration(c.compensated_ns), Change(c.measured_ns, c.compensated_ns)));
   line("naive (no propagation)", fmt::format("{}   ({})", FormatDuration(c.naive_ns), Change(c.measured_ns, c.naive_ns)));
   for (const std::string& note : c.notes) out += fmt::format("  note: {}\n", note);
-  constexpr size_t kMaxRows = 30;
   out += fmt::format("\n  {:>14} {:>14} {:>9} {:>9}  {}\n", "measured", "compensated", "change", "count", "region");
-  for (size_t i = 0; i < c.regions.size() && i < kMaxRows; ++i) {
+  const size_t regions_shown = RowsShown(c.regions.size(), o.top);
+  for (size_t i = 0; i < regions_shown; ++i) {
     const RegionCompensation& r = c.regions[i];
     out += fmt::format("  {:>14} {:>14} {:>9} {:>9}  {}\n", FormatDuration(r.measured_ns), FormatDuration(r.compensated_ns),
                        Change(r.measured_ns, r.compensated_ns), r.instances, RegionName(t, r.region));
   }
+  out += RowsLeftOut(c.regions.size(), regions_shown);
   out += fmt::format("\n  {:<20} {:>14} {:>14} {:>9}\n", "location", "measured", "compensated", "change");
-  for (size_t i = 0; i < c.locations.size() && i < 64; ++i) {
+  const size_t locations_shown = RowsShown(c.locations.size(), o.top);
+  for (size_t i = 0; i < locations_shown; ++i) {
     const LocationReplay& l = c.locations[i];
     out += fmt::format("  {:<20} {:>14} {:>14} {:>9}\n", LocationName(t, l.location), FormatDuration(l.measured_ns),
                        FormatDuration(l.predicted_ns), Change(l.measured_ns, l.predicted_ns));
   }
-  return out;
+  return out + RowsLeftOut(c.locations.size(), locations_shown);
 }
 
 }  // namespace
@@ -92,7 +94,7 @@ std::string CompensationText(const Trace& t, const Compensation& c, const Render
 Result<std::string> RenderCompensation(const Trace& t, const Compensation& c, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return CompensationText(t, c, o);
-    case OutputFormat::kJson: return CompensationJson(t, c);
+    case OutputFormat::kJson: return CompensationJson(t, c, o);
     case OutputFormat::kCsv: return CompensationCsv(t, c);
     default:
       return InvalidArgument(fmt::format("compensate has no {} output (use text, json or csv)", OutputFormatName(o.format)));

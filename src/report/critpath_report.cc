@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/render.h"
+#include "report/rows.h"
 
 namespace grainscope {
 namespace {
@@ -13,7 +14,7 @@ constexpr std::string_view kOutside = "(outside regions)";
 std::string_view RegionName(const Trace& t, RegionId r) { return r.valid() ? t.str(t.region(r).name) : kOutside; }
 std::string_view LocationName(const Trace& t, LocationId l) { return t.str(t.location(l).name); }
 
-std::string CritPathJson(const Trace& t, const CriticalPath& cp) {
+std::string CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
   using json = nlohmann::ordered_json;
   json j;
   j["length_ns"] = cp.length_ns;
@@ -61,7 +62,7 @@ std::string CritPathJson(const Trace& t, const CriticalPath& cp) {
                          {"compute_ns", cp.compute_ns[l]}});
   }
   j["locations"] = std::move(locations);
-  return j.dump(2) + "\n";
+  return FinishJson(j, o.notes);
 }
 
 std::string CritPathCsv(const Trace& t, const CriticalPath& cp) {
@@ -74,7 +75,6 @@ std::string CritPathCsv(const Trace& t, const CriticalPath& cp) {
 }
 
 std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
-  constexpr size_t kMaxRows = 40;
   std::string out = fmt::format("Critical path: {}\n", o.source);
   auto line = [&](std::string_view key, const std::string& value) { out += fmt::format("  {:<26} {}\n", key, value); };
   line("length", fmt::format("{}   (measured run {}; ends on {})", FormatDuration(cp.length_ns),
@@ -84,46 +84,53 @@ std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOpt
   line("load balance", fmt::format("{:.3f}   (mean compute / max compute)", cp.load_balance));
 
   out += fmt::format("\n  Profile: time on the path per region\n  {:>14} {:>8}  {}\n", "time", "% path", "region");
-  for (size_t i = 0; i < cp.profile.size() && i < kMaxRows; ++i) {
+  const size_t profile_shown = RowsShown(cp.profile.size(), o.top);
+  for (size_t i = 0; i < profile_shown; ++i) {
     const RegionPathTime& r = cp.profile[i];
     out += fmt::format("  {:>14} {:>8}  {}\n", FormatDuration(r.time_ns), FormatPercent(r.fraction),
                        RegionName(t, r.region));
   }
+  out += RowsLeftOut(cp.profile.size(), profile_shown);
   if (!cp.imbalance.empty()) {
     out += fmt::format("\n  Imbalance: time on the path beyond the mean per location\n  {:>14} {:>14}  {}\n",
                        "imbalance", "mean", "region");
-    for (size_t i = 0; i < cp.imbalance.size() && i < kMaxRows; ++i) {
+    const size_t shown = RowsShown(cp.imbalance.size(), o.top);
+    for (size_t i = 0; i < shown; ++i) {
       const RegionImbalance& r = cp.imbalance[i];
       out += fmt::format("  {:>14} {:>14}  {}\n", FormatDuration(r.imbalance_ns), FormatDuration(r.mean_ns),
                          RegionName(t, r.region));
     }
+    out += RowsLeftOut(cp.imbalance.size(), shown);
   }
-  out += fmt::format("\n  Path ({} stretches{})\n  {:>14} {:>14} {:>14}  {:<16} {}\n", cp.path.size(),
-                     cp.path.size() > kMaxRows ? fmt::format(", first {} shown", kMaxRows) : "", "start", "end",
+  out += fmt::format("\n  Path ({} stretches)\n  {:>14} {:>14} {:>14}  {:<16} {}\n", cp.path.size(), "start", "end",
                      "on path", "location", "region");
-  for (size_t i = 0; i < cp.path.size() && i < kMaxRows; ++i) {
+  const size_t path_shown = RowsShown(cp.path.size(), o.top);
+  for (size_t i = 0; i < path_shown; ++i) {
     const PathSegment& s = cp.path[i];
     out += fmt::format("  {:>14} {:>14} {:>14}  {:<16} {}\n", FormatDuration(s.start_ns - t.origin_ns()),
                        FormatDuration(s.end_ns - t.origin_ns()), FormatDuration(s.time_ns),
                        LocationName(t, s.location), RegionName(t, s.region));
   }
+  out += RowsLeftOut(cp.path.size(), path_shown);
   if (!cp.slack.empty()) {
     std::vector<const GrainSlack*> order;
-    for (const GrainSlack& g : cp.slack) order.push_back(&g);
+    for (const GrainSlack& g : cp.slack)
+      if (g.slack_ns > 0) order.push_back(&g);
     std::stable_sort(order.begin(), order.end(), [](const GrainSlack* a, const GrainSlack* b) {
       return a->slack_ns > b->slack_ns;
     });
-    size_t zero = 0;
-    for (const GrainSlack& g : cp.slack) zero += g.slack_ns == 0;
-    out += fmt::format("\n  Slack: {} of {} grains have none (they are critical)\n", zero, cp.slack.size());
-    if (zero < cp.slack.size())
+    out += fmt::format("\n  Slack: {} of {} grains have none (they are critical)\n", cp.slack.size() - order.size(),
+                       cp.slack.size());
+    if (!order.empty())
       out += fmt::format("  {:>14} {:>14}  {:<16} {}\n", "slack", "start", "location", "grain (most slack first)");
-    for (size_t i = 0; i < order.size() && i < 10 && order[i]->slack_ns > 0; ++i) {
+    const size_t shown = RowsShown(order.size(), o.top);
+    for (size_t i = 0; i < shown; ++i) {
       const GrainSlack& g = *order[i];
       out += fmt::format("  {:>14} {:>14}  {:<16} {}\n", FormatDuration(g.slack_ns),
                          FormatDuration(g.grain.start - t.origin_ns()), LocationName(t, g.grain.location),
                          RegionName(t, g.grain.region));
     }
+    out += RowsLeftOut(order.size(), shown);
   }
   return out;
 }
@@ -133,7 +140,7 @@ std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOpt
 Result<std::string> RenderCriticalPath(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return CritPathText(t, cp, o);
-    case OutputFormat::kJson: return CritPathJson(t, cp);
+    case OutputFormat::kJson: return CritPathJson(t, cp, o);
     case OutputFormat::kCsv: return CritPathCsv(t, cp);
     default:
       return InvalidArgument(

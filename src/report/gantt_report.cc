@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/render.h"
+#include "report/rows.h"
 #include "report/svg.h"
 
 namespace grainscope {
@@ -34,7 +35,7 @@ std::string GanttSeed(const Trace& t, const std::vector<GanttLane>& lanes, int64
   return out;
 }
 
-std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes) {
+std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const RenderOptions& o) {
   nlohmann::ordered_json procs = nlohmann::ordered_json::array();
   for (const GanttLane& lane : lanes) {
     nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
@@ -51,7 +52,7 @@ std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes) {
   }
   nlohmann::ordered_json j;
   j["processors"] = std::move(procs);
-  return j.dump(2) + "\n";
+  return FinishJson(j, o.notes);
 }
 
 std::string GanttCsv(const Trace& t, const std::vector<GanttLane>& lanes) {
@@ -75,7 +76,9 @@ std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const
                                 TaskCount(lanes), FormatDuration(span));
   size_t name_width = 0;
   for (const GanttLane& lane : lanes) name_width = std::max(name_width, t.str(t.location(lane.location).name).size());
-  for (const GanttLane& lane : lanes) {
+  const size_t lanes_shown = RowsShown(lanes.size(), o.top);
+  for (size_t i = 0; i < lanes_shown; ++i) {
+    const GanttLane& lane = lanes[i];
     std::vector<TimeNs> busy(kWidth, 0);
     for (const GrainInstance& g : lane.tasks) {
       for (int c = 0; c < kWidth; ++c) {
@@ -90,15 +93,20 @@ std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const
     }
     out += fmt::format("  {:<{}} |{}|\n", t.str(t.location(lane.location).name), name_width, bar);
   }
+  out += RowsLeftOut(lanes.size(), lanes_shown);
   out += fmt::format("\n  {:>10} {:>8} {:>14} {:>14} {:>14}\n", "processor", "grain", "start", "stop", "time");
+  const size_t tasks = TaskCount(lanes), tasks_shown = RowsShown(tasks, o.top);
+  size_t row = 0;
   for (const GanttLane& lane : lanes) {
     for (const GrainInstance& g : lane.tasks) {
+      if (row == tasks_shown) break;
+      ++row;
       out += fmt::format("  {:>10} {:>8} {:>14} {:>14} {:>14}\n", ProcessorId(t, lane.location), GrainId(t, g),
                          FormatDuration(g.start - t.origin_ns()), FormatDuration(g.stop - t.origin_ns()),
                          FormatDuration(g.duration()));
     }
   }
-  return out;
+  return out + RowsLeftOut(tasks, tasks_shown);
 }
 
 }  // namespace
@@ -106,7 +114,7 @@ std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const
 Result<std::string> RenderGantt(const Trace& t, const std::vector<GanttLane>& lanes, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return GanttText(t, lanes, o);
-    case OutputFormat::kJson: return GanttJson(t, lanes);
+    case OutputFormat::kJson: return GanttJson(t, lanes, o);
     case OutputFormat::kCsv: return GanttCsv(t, lanes);
     case OutputFormat::kSeed: return GanttSeed(t, lanes, o.unit_ns);
     case OutputFormat::kSvg: return GanttSvg(t, lanes, "Gantt chart: " + o.source);

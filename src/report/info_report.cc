@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "model/diagnostic_kinds.h"
 #include "report/render.h"
 
 namespace grainscope {
@@ -32,10 +33,16 @@ Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const 
       kinds[std::string(EventKindName(static_cast<EventKind>(k)))] = s.events_by_kind[k];
     j["events_by_kind"] = kinds;
     nlohmann::ordered_json diags = nlohmann::ordered_json::array();
-    for (const Diagnostic& d : trace.diagnostics().entries())
-      diags.push_back({{"name", d.name}, {"count", d.count}, {"example", d.example}});
+    for (const Diagnostic& d : trace.diagnostics().entries()) {
+      const DiagnosticKind* kind = FindDiagnosticKind(d.name);
+      diags.push_back({{"name", d.name},
+                       {"count", d.count},
+                       {"example", d.example},
+                       {"severity", kind ? DiagnosticSeverityName(kind->severity) : "skipped"},
+                       {"description", kind ? kind->description : ""}});
+    }
     j["diagnostics"] = diags;
-    return j.dump(2) + "\n";
+    return FinishJson(j, o.notes);
   }
   if (o.format != OutputFormat::kText) {
     return InvalidArgument(fmt::format("info has no {} output (use text or json)", OutputFormatName(o.format)));

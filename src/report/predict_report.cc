@@ -24,7 +24,7 @@ nlohmann::ordered_json RunJson(const RunComparison& c) {
   return j;
 }
 
-std::string PredictionJson(const Prediction& p) {
+std::string PredictionJson(const Prediction& p, const RenderOptions& o) {
   nlohmann::ordered_json j;
   j["heuristic"] = p.heuristic;
   j["tasks"] = p.tasks;
@@ -40,7 +40,7 @@ std::string PredictionJson(const Prediction& p) {
   nlohmann::ordered_json actual = nlohmann::ordered_json::array();
   for (const RunComparison& c : p.actual) actual.push_back(RunJson(c));
   j["actual"] = std::move(actual);
-  return j.dump(2) + "\n";
+  return FinishJson(j, o.notes);
 }
 
 std::string Signed(double fraction) { return fmt::format("{:+.1f} %", 100.0 * fraction); }
@@ -76,7 +76,7 @@ std::string PredictionText(const Prediction& p, const RenderOptions& o) {
 Result<std::string> RenderPrediction(const Prediction& p, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return PredictionText(p, o);
-    case OutputFormat::kJson: return PredictionJson(p);
+    case OutputFormat::kJson: return PredictionJson(p, o);
     case OutputFormat::kSvg: return SpeedupSvg(p, "Projected speedup: " + o.source);
     default:
       return InvalidArgument(fmt::format("predict has no {} output (use text, json or svg)", OutputFormatName(o.format)));

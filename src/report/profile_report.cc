@@ -9,7 +9,7 @@ namespace {
 int64_t GrainId(const Trace& t, const GrainInstance& g) { return t.region(g.region).external_id; }
 int64_t ProcessorId(const Trace& t, LocationId l) { return t.location(l).external_id; }
 
-std::string ProfileJson(const Trace& t, const ExecutionProfile& p) {
+std::string ProfileJson(const Trace& t, const ExecutionProfile& p, const RenderOptions& o) {
   nlohmann::ordered_json j;
   j["total_ns"] = p.total_ns;
   j["busy_ns"] = p.busy_ns;
@@ -40,8 +40,7 @@ std::string ProfileJson(const Trace& t, const ExecutionProfile& p) {
     procs.push_back(std::move(pj));
   }
   j["processors"] = std::move(procs);
-  if (!p.notes.empty()) j["notes"] = p.notes;
-  return j.dump(2) + "\n";
+  return FinishJson(j, o.notes, p.notes);
 }
 
 std::string ProfileCsv(const Trace& t, const ExecutionProfile& p) {
@@ -94,7 +93,7 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
 Result<std::string> RenderProfile(const Trace& t, const ExecutionProfile& p, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return ProfileText(t, p, o);
-    case OutputFormat::kJson: return ProfileJson(t, p);
+    case OutputFormat::kJson: return ProfileJson(t, p, o);
     case OutputFormat::kCsv: return ProfileCsv(t, p);
     default:
       return InvalidArgument(

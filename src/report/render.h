@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "analysis/compensate/compensate.h"
 #include "analysis/critpath/critpath.h"
@@ -16,6 +17,7 @@
 #include "analysis/summary/summary.h"
 #include "analysis/taskgraph/taskgraph.h"
 #include "base/status.h"
+#include "report/notes.h"
 #include "report/units.h"
 #include "schedule/portfolio.h"
 #include "schedule/predict.h"
@@ -26,6 +28,9 @@ struct RenderOptions {
   OutputFormat format = OutputFormat::kText;
   int64_t unit_ns = 1'000'000;  // integer time unit of the seed's file formats
   std::string source;           // the input's name, for headings
+  // The reader's notes on the trace (report/notes.h): JSON output carries them in "notes".
+  std::vector<std::string> notes;
+  size_t top = 20;  // rows of each long table in text output; 0 = all (JSON and CSV are complete)
 };
 
 Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& summary, const RenderOptions& o);

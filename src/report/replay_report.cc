@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "report/render.h"
+#include "report/rows.h"
 
 namespace grainscope {
 namespace {
@@ -16,14 +17,27 @@ std::string Change(TimeNs measured, TimeNs predicted) {
   return fmt::format("{:+.1f} %", 100.0 * static_cast<double>(predicted - measured) / static_cast<double>(measured));
 }
 
-std::string ReplayJson(const Trace& t, const ReplayResult& r, const CriticalPath& cp, const std::string& what_if) {
+// "3 (2 messages received before they were sent, 1 collective ...): try --clc".
+std::string ClockViolationsText(const ReplayResult& r) {
+  const ClockViolations& v = r.clock_violations;
+  if (v.total() == 0) return "0";
+  std::string text = fmt::format("{}   ({} receive{} before the send, {} collective end{} before a feeding begin)",
+                                 v.total(), v.messages, v.messages == 1 ? "" : "s", v.collectives,
+                                 v.collectives == 1 ? "" : "s");
+  return text + (r.clocks_corrected ? "; corrected by --clc before the replay" : "; --clc corrects them");
+}
+
+std::string ReplayJson(const Trace& t, const ReplayResult& r, const CriticalPath& cp, const std::string& what_if, const RenderOptions& o) {
   using json = nlohmann::ordered_json;
   json j;
   j["model"] = what_if;
   j["measured_ns"] = r.measured_ns;
   j["predicted_ns"] = r.predicted_ns;
   j["max_deviation_ns"] = r.max_deviation_ns;
-  j["clock_violations"] = r.clock_violations;
+  j["clock_violations"] = r.clock_violations.total();
+  j["message_clock_violations"] = r.clock_violations.messages;
+  j["collective_clock_violations"] = r.clock_violations.collectives;
+  j["clocks_corrected"] = r.clocks_corrected;
   json locs = json::array();
   for (const LocationReplay& l : r.locations) {
     locs.push_back({{"id", t.location(l.location).external_id},
@@ -40,7 +54,7 @@ std::string ReplayJson(const Trace& t, const ReplayResult& r, const CriticalPath
     profile.push_back({{"region", RegionName(t, p.region)}, {"time_ns", p.time_ns}, {"fraction", p.fraction}});
   path["profile"] = std::move(profile);
   j["critical_path"] = std::move(path);
-  return j.dump(2) + "\n";
+  return FinishJson(j, o.notes);
 }
 
 std::string ReplayText(const Trace& t, const ReplayResult& r, const CriticalPath& cp, const std::string& what_if,
@@ -51,23 +65,23 @@ std::string ReplayText(const Trace& t, const ReplayResult& r, const CriticalPath
   line("predicted run", fmt::format("{}   ({})", FormatDuration(r.predicted_ns), Change(r.measured_ns, r.predicted_ns)));
   line("identity replay", fmt::format("max deviation {} over {} events", FormatDuration(r.max_deviation_ns),
                                       t.event_count()));
-  line("clock violations", fmt::format("{}{}", r.clock_violations,
-                                       r.clock_violations > 0 ? "   (receives before sends: try --clc)" : ""));
+  line("clock violations", ClockViolationsText(r));
   out += fmt::format("\n  {:<20} {:>14} {:>14} {:>9}\n", "location", "measured", "predicted", "change");
-  constexpr size_t kMaxRows = 64;
-  for (size_t i = 0; i < r.locations.size() && i < kMaxRows; ++i) {
+  const size_t locations_shown = RowsShown(r.locations.size(), o.top);
+  for (size_t i = 0; i < locations_shown; ++i) {
     const LocationReplay& l = r.locations[i];
     out += fmt::format("  {:<20} {:>14} {:>14} {:>9}\n", LocationName(t, l.location), FormatDuration(l.measured_ns),
                        FormatDuration(l.predicted_ns), Change(l.measured_ns, l.predicted_ns));
   }
-  if (r.locations.size() > kMaxRows) out += fmt::format("  ... {} more locations\n", r.locations.size() - kMaxRows);
+  out += RowsLeftOut(r.locations.size(), locations_shown);
   out += fmt::format("\n  Critical path of the replayed run: {} (ends on {})\n", FormatDuration(cp.length_ns),
                      LocationName(t, cp.end_location));
-  for (size_t i = 0; i < cp.profile.size() && i < 10; ++i) {
+  const size_t profile_shown = RowsShown(cp.profile.size(), o.top);
+  for (size_t i = 0; i < profile_shown; ++i) {
     out += fmt::format("  {:>14} {:>8}  {}\n", FormatDuration(cp.profile[i].time_ns), FormatPercent(cp.profile[i].fraction),
                        RegionName(t, cp.profile[i].region));
   }
-  return out;
+  return out + RowsLeftOut(cp.profile.size(), profile_shown);
 }
 
 }  // namespace
@@ -76,7 +90,7 @@ Result<std::string> RenderReplay(const Trace& t, const ReplayResult& r, const Cr
                                  const std::string& what_if, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return ReplayText(t, r, cp, what_if, o);
-    case OutputFormat::kJson: return ReplayJson(t, r, cp, what_if);
+    case OutputFormat::kJson: return ReplayJson(t, r, cp, what_if, o);
     default:
       return InvalidArgument(fmt::format("replay has no {} output (use text or json)", OutputFormatName(o.format)));
   }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/render.h"
+#include "report/rows.h"
 
 namespace grainscope {
 namespace {
@@ -53,7 +54,7 @@ nlohmann::ordered_json SpeedupJson(const std::vector<SpeedupPoint>& speedup) {
 }
 
 std::string ScheduleJson(const TaskDag& g, const Schedule& s, std::string_view requested,
-                         const std::vector<SpeedupPoint>& speedup) {
+                         const std::vector<SpeedupPoint>& speedup, const RenderOptions& o) {
   nlohmann::ordered_json j;
   j["heuristic"] = s.heuristic;
   j["requested"] = requested;
@@ -78,7 +79,7 @@ std::string ScheduleJson(const TaskDag& g, const Schedule& s, std::string_view r
   }
   j["tasks"] = std::move(tasks);
   if (!speedup.empty()) j["speedup"] = SpeedupJson(speedup);
-  return j.dump(2) + "\n";
+  return FinishJson(j, o.notes);
 }
 
 // One row per processor, up to kWidth columns over [0, makespan]; a column shows the task that covers
@@ -88,7 +89,7 @@ constexpr std::string_view kCodes = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq
 
 char Code(uint32_t t) { return t < kCodes.size() ? kCodes[t] : '#'; }
 
-std::string AsciiGantt(const TaskDag& g, const Schedule& s) {
+std::string AsciiGantt(const TaskDag& g, const Schedule& s, size_t top) {
   if (s.makespan <= 0) return {};
   const auto on = TasksByProcessor(s);
   const int width = static_cast<int>(std::min<int64_t>(kWidth, s.makespan));  // >= 1 time unit per column
@@ -96,7 +97,8 @@ std::string AsciiGantt(const TaskDag& g, const Schedule& s) {
   const std::string column = InNs(g) ? FormatDuration(static_cast<int64_t>(per_column + 0.5))
                                      : fmt::format("{:.3g} time unit{}", per_column, per_column == 1.0 ? "" : "s");
   std::string out = fmt::format("\n  Gantt chart (one column = {}):\n", column);
-  for (uint32_t p = 0; p < s.processors; ++p) {
+  const size_t rows = RowsShown(s.processors, top);
+  for (uint32_t p = 0; p < rows; ++p) {
     std::string row(width, '.');
     std::vector<double> covered(width, 0.0);
     for (uint32_t t : on[p]) {
@@ -111,6 +113,7 @@ std::string AsciiGantt(const TaskDag& g, const Schedule& s) {
     }
     out += fmt::format("  P{:<3} |{}|\n", p + 1, row);
   }
+  out += RowsLeftOut(s.processors, rows);
   if (g.size() <= kCodes.size()) {
     std::string legend = "  tasks:";
     for (uint32_t t = 0; t < g.size(); ++t) {
@@ -149,13 +152,18 @@ std::string ScheduleText(const TaskDag& g, const Schedule& s, std::string_view r
   out += fmt::format("  speedup     {:.2f} (work {} / makespan)\n", speedup_now, Time(g, g.total_weight()));
   out += fmt::format("\n  {:>10} {:>10} {:>14} {:>14}\n", "task", "processor", "start", "finish");
   const auto on = TasksByProcessor(s);
-  for (uint32_t p = 0; p < s.processors; ++p) {
+  const size_t tasks_shown = RowsShown(g.size(), o.top);
+  size_t row = 0;
+  for (uint32_t p = 0; p < s.processors && row < tasks_shown; ++p) {
     for (uint32_t t : on[p]) {
+      if (row == tasks_shown) break;
+      ++row;
       out += fmt::format("  {:>10} {:>10} {:>14} {:>14}\n", g.Label(t), p + 1, Time(g, s.slots[t].start),
                          Time(g, s.slots[t].finish));
     }
   }
-  out += AsciiGantt(g, s);
+  out += RowsLeftOut(g.size(), tasks_shown);
+  out += AsciiGantt(g, s, o.top);
   if (!speedup.empty()) out += SpeedupText(g, speedup);
   return out;
 }
@@ -166,7 +174,7 @@ Result<std::string> RenderSchedule(const TaskDag& g, const Schedule& s, std::str
                                    const std::vector<SpeedupPoint>& speedup, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return ScheduleText(g, s, requested, speedup, o);
-    case OutputFormat::kJson: return ScheduleJson(g, s, requested, speedup);
+    case OutputFormat::kJson: return ScheduleJson(g, s, requested, speedup, o);
     case OutputFormat::kSeed: return ScheduleSeed(g, s, o.unit_ns);
     default:
       return InvalidArgument(fmt::format("schedule has no {} output (use text, json or seed)", OutputFormatName(o.format)));

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "report/render.h"
+#include "report/rows.h"
 
 namespace grainscope {
 namespace {
@@ -24,7 +25,7 @@ std::string TaskGraphSeed(const TaskGraph& g, int64_t unit_ns) {
   return out;
 }
 
-std::string TaskGraphJson(const Trace& t, const TaskGraph& g) {
+std::string TaskGraphJson(const Trace& t, const TaskGraph& g, const RenderOptions& o) {
   nlohmann::ordered_json j;
   j["ids_from_grain_ids"] = g.ids_from_grain_ids;
   nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
@@ -53,7 +54,7 @@ std::string TaskGraphJson(const Trace& t, const TaskGraph& g) {
   j["edges"] = std::move(edges);
   j["unmatched_messages"] = g.unmatched_messages;
   j["unattributed_messages"] = g.unattributed_messages;
-  return j.dump(2) + "\n";
+  return FinishJson(j, o.notes);
 }
 
 // Graphviz, with the `Weight=` attributes task-graph collections use (times in `unit_ns`).
@@ -73,15 +74,21 @@ std::string TaskGraphText(const Trace& t, const TaskGraph& g, const RenderOption
   std::string out = fmt::format("Task graph: {} ({} nodes, {} edges)\n", o.source, g.nodes.size(), g.edges.size());
   out += fmt::format("  {:>6} {:>8} {:>10} {:>14} {:>6} {:>6}\n", "node", "grain", "processor", "time", "succ",
                      "pred");
-  for (const TaskNode& n : g.nodes) {
+  const size_t nodes_shown = RowsShown(g.nodes.size(), o.top);
+  for (size_t i = 0; i < nodes_shown; ++i) {
+    const TaskNode& n = g.nodes[i];
     out += fmt::format("  {:>6} {:>8} {:>10} {:>14} {:>6} {:>6}\n", n.id, GrainId(t, n), ProcessorId(t, n),
                        FormatDuration(n.grain.duration()), n.successors, n.predecessors);
   }
+  out += RowsLeftOut(g.nodes.size(), nodes_shown);
   out += fmt::format("\n  {:>6} {:>6} {:>14}  {}\n", "from", "to", "delay", "message");
-  for (const TaskEdge& e : g.edges) {
+  const size_t edges_shown = RowsShown(g.edges.size(), o.top);
+  for (size_t i = 0; i < edges_shown; ++i) {
+    const TaskEdge& e = g.edges[i];
     out += fmt::format("  {:>6} {:>6} {:>14}  {}\n", e.from, e.to, FormatDuration(e.delay_ns),
                        t.str(t.messages().name[e.message.value]));
   }
+  out += RowsLeftOut(g.edges.size(), edges_shown);
   if (g.unmatched_messages + g.unattributed_messages > 0) {
     out += fmt::format("\n  not edges: {} unmatched messages, {} messages outside any grain\n",
                        g.unmatched_messages, g.unattributed_messages);
@@ -94,7 +101,7 @@ std::string TaskGraphText(const Trace& t, const TaskGraph& g, const RenderOption
 Result<std::string> RenderTaskGraph(const Trace& t, const TaskGraph& g, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return TaskGraphText(t, g, o);
-    case OutputFormat::kJson: return TaskGraphJson(t, g);
+    case OutputFormat::kJson: return TaskGraphJson(t, g, o);
     case OutputFormat::kSeed: return TaskGraphSeed(g, o.unit_ns);
     case OutputFormat::kDot: return TaskGraphDot(t, g, o.unit_ns);
     default:

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/render.h"
+#include "report/rows.h"
 
 namespace grainscope {
 namespace {
@@ -30,7 +31,7 @@ TimeNs TotalDelay(const Characterization& c) {
   return total;
 }
 
-std::string WaitsJson(const Trace& t, const WaitStates& w, const Characterization& c) {
+std::string WaitsJson(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o) {
   using json = nlohmann::ordered_json;
   json j;
   j["total_wait_ns"] = w.total_ns;
@@ -87,7 +88,7 @@ std::string WaitsJson(const Trace& t, const WaitStates& w, const Characterizatio
                       {"fraction", delay > 0 ? static_cast<double>(d.delay_ns) / delay : 0.0}});
   }
   j["root_causes"] = std::move(causes);
-  return j.dump(2) + "\n";
+  return FinishJson(j, o.notes);
 }
 
 std::string WaitsCsv(const Trace& t, const WaitStates& w) {
@@ -110,11 +111,14 @@ std::string WaitsText(const Trace& t, const WaitStates& w, const Characterizatio
                        FormatDuration(w.time_ns[k]));
   }
   out += fmt::format("\n  {:<20} {:>14}\n", "location", "waiting");
-  for (uint32_t l = 0; l < w.by_location.size() && l < 64; ++l)
+  const size_t locations_shown = RowsShown(w.by_location.size(), o.top);
+  for (uint32_t l = 0; l < locations_shown; ++l)
     out += fmt::format("  {:<20} {:>14}\n", LocationName(t, LocationId(l)), FormatDuration(w.by_location[l]));
+  out += RowsLeftOut(w.by_location.size(), locations_shown);
 
-  constexpr size_t kMaxPoints = 10, kMaxClasses = 5, kMaxSteps = 5;
-  for (size_t p = 0; p < c.sync_points.size() && p < kMaxPoints; ++p) {
+  constexpr size_t kMaxClasses = 5, kMaxSteps = 5;  // per sync point, per class
+  const size_t points_shown = RowsShown(c.sync_points.size(), o.top);
+  for (size_t p = 0; p < points_shown; ++p) {
     const SyncPointClasses& sp = c.sync_points[p];
     out += fmt::format("\n  Sync point {}: {} waits, {}, {} class{}\n", w.sync_points[sp.sync_point].label, sp.count,
                        FormatDuration(sp.wait_ns), sp.classes.size(), sp.classes.size() == 1 ? "" : "es");
@@ -127,21 +131,27 @@ std::string WaitsText(const Trace& t, const WaitStates& w, const Characterizatio
       }
     }
   }
+  if (points_shown < c.sync_points.size())
+    out += "\n" + RowsLeftOut(c.sync_points.size(), points_shown);
   out += "\n  Largest waits\n";
   out += fmt::format("  {:>14} {:>14}  {:<18} {:<16} {}\n", "wait", "start", "kind", "waiter", "waited for");
-  for (const WaitInstance* i : Largest(w, 10)) {
+  const size_t largest_shown = RowsShown(w.instances.size(), o.top);
+  for (const WaitInstance* i : Largest(w, largest_shown)) {
     out += fmt::format("  {:>14} {:>14}  {:<18} {:<16} {}\n", FormatDuration(i->wait_ns),
                        FormatDuration(i->start_ns - t.origin_ns()), WaitKindName(i->kind), LocationName(t, i->waiter),
                        LocationName(t, i->late));
   }
+  out += RowsLeftOut(w.instances.size(), largest_shown);
   const TimeNs delay = TotalDelay(c);
   if (delay > 0) {
     out += "\n  These regions caused most of the waiting (the late locations' excess time):\n";
-    for (size_t i = 0; i < c.root_causes.size() && i < 10; ++i) {
+    const size_t causes_shown = RowsShown(c.root_causes.size(), o.top);
+    for (size_t i = 0; i < causes_shown; ++i) {
       const RegionDelay& d = c.root_causes[i];
       out += fmt::format("  {:>14} {:>8} %  {}\n", FormatDuration(d.delay_ns),
                          FormatPercent(static_cast<double>(d.delay_ns) / delay), RegionName(t, d.region));
     }
+    out += RowsLeftOut(c.root_causes.size(), causes_shown);
   }
   return out;
 }
@@ -151,7 +161,7 @@ std::string WaitsText(const Trace& t, const WaitStates& w, const Characterizatio
 Result<std::string> RenderWaits(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o) {
   switch (o.format) {
     case OutputFormat::kText: return WaitsText(t, w, c, o);
-    case OutputFormat::kJson: return WaitsJson(t, w, c);
+    case OutputFormat::kJson: return WaitsJson(t, w, c, o);
     case OutputFormat::kCsv: return WaitsCsv(t, w);
     default:
       return InvalidArgument(fmt::format("waits has no {} output (use text, json or csv)", OutputFormatName(o.format)));

@@ -6,7 +6,7 @@ Each case is a directory under tests/golden/cases/:
             temporary copy of the case directory (never in the source tree), laid out so that
             `{examples}` (the project's examples/), `{inputs}` (tests/golden/inputs/, traces several
             cases share) and `{corpus}` (../shared/corpus) are the same relative paths as from the
-            case directory itself.
+            case directory itself; another case's directory named as `../CASE/...` is copied too.
   stdout    expected standard output (missing = must be empty)
   stderr    expected standard error  (missing = must be empty)
   exit      expected exit code        (missing = 0)
@@ -29,6 +29,7 @@ With --update the expectations are rewritten from what the command does now; rev
 import argparse
 import difflib
 import os
+import re
 import shlex
 import hashlib
 import shutil
@@ -87,6 +88,11 @@ def sandbox(name):
     project = os.path.join(root, "project")
     case = os.path.join(project, os.path.relpath(os.path.join(CASES, name), ROOT))
     shutil.copytree(os.path.join(CASES, name), case, symlinks=True)
+    # Inputs of other cases the command names ("../other_case/trace.txt") are copied too.
+    text = read(os.path.join(CASES, name, "cmd")) + read(os.path.join(CASES, name, "setup"))
+    for other in set(re.findall(r"\.\./([\w.-]+)/", text)):
+        if other != name and os.path.isdir(os.path.join(CASES, other)):
+            shutil.copytree(os.path.join(CASES, other), os.path.join(os.path.dirname(case), other), symlinks=True)
     os.symlink(os.path.join(ROOT, "examples"), os.path.join(project, "examples"))
     if os.path.isdir(INPUTS):
         os.symlink(INPUTS, os.path.join(project, os.path.relpath(INPUTS, ROOT)))

@@ -12,6 +12,7 @@
 
 #include <vector>
 
+#include "analysis/replay/replay.h"
 #include "base/status.h"
 #include "model/trace.h"
 
@@ -23,7 +24,7 @@ struct ClcOptions {
 
 struct ClcResult {
   std::vector<TimeNs> times;  // corrected absolute time per event (HbGraph flat order)
-  uint64_t violations = 0;    // causality violations in the input
+  ClockViolations violations;  // causality violations in the input
   uint64_t moved_events = 0;  // events whose time changed
   TimeNs max_shift_ns = 0;
 };

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -76,18 +77,19 @@ Status ParseLogGP(std::string_view spec, NetworkModel& m) {
     pos = comma + 1;
     const size_t eq = item.find('=');
     if (eq == std::string_view::npos)
-      return InvalidArgument(fmt::format("LogGP parameter '{}' is not NAME=VALUE", item));
+      return InvalidArgument(fmt::format("LogGP parameter '{}' is not NAME=VALUE", EchoToken(item)));
     std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
-    char* end = nullptr;
-    const std::string text(value);
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || v < 0 || !std::isfinite(v))
-      return InvalidArgument(fmt::format("LogGP parameter {} has value '{}', expected a number >= 0", key, value));
+    const std::optional<double> parsed = ParseFiniteDouble(value);
+    if (!parsed || *parsed < 0) {
+      return InvalidArgument(fmt::format("LogGP parameter {} has value '{}', expected a number >= 0", EchoToken(key),
+                                         EchoToken(value)));
+    }
+    const double v = *parsed;
     // Bounded so that the integer conversions below and the model's sums cannot overflow (found
     // by fuzz_cli_numbers: L=1e44 was undefined behaviour).
     if (v > kMaxLogGPValue) {
-      return InvalidArgument(fmt::format("LogGP parameter {} has value '{}', more than the limit of {:g}", key, value,
-                                         kMaxLogGPValue));
+      return InvalidArgument(fmt::format("LogGP parameter {} has value '{}', more than the limit of {:g}", key,
+                                         EchoToken(value), kMaxLogGPValue));
     }
     if (key == "L") m.L = static_cast<TimeNs>(v);
     else if (key == "o") m.o = static_cast<TimeNs>(v);
@@ -95,7 +97,7 @@ Status ParseLogGP(std::string_view spec, NetworkModel& m) {
     else if (key == "G") m.G = v;
     else if (key == "O") m.O = v;
     else if (key == "S") m.S = static_cast<uint64_t>(v);
-    else return InvalidArgument(fmt::format("unknown LogGP parameter '{}' (expected L, o, g, G, O or S)", key));
+    else return InvalidArgument(fmt::format("unknown LogGP parameter '{}' (expected L, o, g, G, O or S)", EchoToken(key)));
   }
   return OkStatus();
 }

@@ -201,21 +201,21 @@ Result<ForwardSweep> RunModel(const HbGraph& g, const WhatIf& w) {
 
 }  // namespace
 
-uint64_t CountClockViolations(const Trace& t) { return CountClockViolations(HbGraph(t)); }
+ClockViolations CountClockViolations(const Trace& t) { return CountClockViolations(HbGraph(t)); }
 
-uint64_t CountClockViolations(const HbGraph& g) {
+ClockViolations CountClockViolations(const HbGraph& g) {
   const Trace& t = g.trace();
   const MessageTable& msgs = t.messages();
-  uint64_t n = 0;
+  ClockViolations n;
   for (uint32_t m = 0; m < msgs.size(); ++m) {
     if (!msgs.matched(MessageId(m))) continue;
-    n += t.events(msgs.receiver[m]).time[msgs.recv_event[m]] < t.events(msgs.sender[m]).time[msgs.send_event[m]];
+    n.messages += t.events(msgs.receiver[m]).time[msgs.recv_event[m]] < t.events(msgs.sender[m]).time[msgs.send_event[m]];
   }
   const MeasuredWaits measured(g);
   const CollectiveTable& coll = t.collectives();
   for (uint32_t k = 0; k < coll.member_location.size(); ++k) {
     if (!g.end_has_inputs(k)) continue;
-    n += t.events(coll.member_location[k]).time[coll.member_end[k]] < measured.FeedTime(g.instance_of(k));
+    n.collectives += t.events(coll.member_location[k]).time[coll.member_end[k]] < measured.FeedTime(g.instance_of(k));
   }
   return n;
 }

@@ -49,11 +49,20 @@ struct LocationReplay {
   TimeNs predicted_ns = 0;  // the same in the replay
 };
 
+// Evidence that the locations' clocks disagree: messages whose receive completes before their
+// send, and collective ends before a begin that feeds them.
+struct ClockViolations {
+  uint64_t messages = 0;
+  uint64_t collectives = 0;  // collective members (ends), not instances
+  uint64_t total() const { return messages + collectives; }
+};
+
 struct ReplayResult {
   TimeNs measured_ns = 0;       // trace span
   TimeNs predicted_ns = 0;      // replayed span
   TimeNs max_deviation_ns = 0;  // identity replay against the measured timestamps
-  uint64_t clock_violations = 0;  // messages received before they were sent
+  ClockViolations clock_violations;  // in the replayed input
+  bool clocks_corrected = false;     // the input was corrected first (--clc); violations are the original's
   std::vector<LocationReplay> locations;
   std::vector<TimeNs> times;  // replayed absolute time of every event (HbGraph flat order)
 };
@@ -62,10 +71,8 @@ struct ReplayResult {
 // replay is skipped (max_deviation_ns stays 0): one sweep instead of two.
 Result<ReplayResult> Replay(const Trace& trace, const WhatIf& what_if, bool check_identity = true);
 
-// Messages whose receive completes before their send, and collective ends before a begin that
-// feeds them: evidence that the locations' clocks disagree.
-uint64_t CountClockViolations(const Trace& trace);
+ClockViolations CountClockViolations(const Trace& trace);
 class HbGraph;
-uint64_t CountClockViolations(const HbGraph& graph);
+ClockViolations CountClockViolations(const HbGraph& graph);
 
 }  // namespace grainscope

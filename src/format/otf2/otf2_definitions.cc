@@ -231,10 +231,12 @@ class DefinitionResolver {
     std::vector<RawLocation>& locs = raw_.locations;
     std::stable_sort(locs.begin(), locs.end(),
                      [](const RawLocation& a, const RawLocation& b) { return a.ref < b.ref; });
-    uint64_t skipped = 0;
+    uint64_t skipped = 0, skipped_events = 0;
     std::erase_if(locs, [&](const RawLocation& l) {
-      skipped += l.type == OTF2_LOCATION_TYPE_METRIC;
-      return l.type == OTF2_LOCATION_TYPE_METRIC;
+      if (l.type != OTF2_LOCATION_TYPE_METRIC) return false;
+      ++skipped;
+      skipped_events += l.events;
+      return true;
     });
     std::unordered_map<uint64_t, int64_t> rank_of;
     if (const RawGroup* mpi = CommLocations(OTF2_PARADIGM_MPI)) {
@@ -263,7 +265,12 @@ class DefinitionResolver {
       LocationKind kind = rank != rank_of.end() ? LocationKind::kRank
                           : leads              ? LocationKind::kProcess
                                                : LocationKind::kThread;
-      int64_t external_id = rank != rank_of.end() ? rank->second : leads ? loc.group : ++threads[loc.group];
+      // A thread of an MPI rank keeps its location reference as its id (Score-P's is thread << 32 |
+      // rank): numbered per rank, the threads of different ranks would share ids.
+      int64_t external_id = rank != rank_of.end() ? rank->second
+                            : leads            ? loc.group
+                            : rank_of.empty()  ? ++threads[loc.group]
+                                               : static_cast<int64_t>(loc.ref);
       // Score-P names every master thread "Master thread": the group ("MPI Rank 3") says more.
       std::string name = leads ? std::string(group_name.empty() ? raw_.String(loc.name) : group_name)
                                : fmt::format("{}:{}", group_name, raw_.String(loc.name));
@@ -282,6 +289,11 @@ class DefinitionResolver {
       builder_.diagnostics().AddCount(
           "skipped_locations", skipped,
           fmt::format("{}: metric-only locations (their records are counted as skipped)", file_));
+      // Not read at all: their definitions say how many records they hold.
+      builder_.diagnostics().AddCount(
+          "skipped_records", skipped_events,
+          fmt::format("{}: {} records on {} metric-only locations (metrics are not modelled)", file_, skipped_events,
+                      skipped));
     }
   }
 

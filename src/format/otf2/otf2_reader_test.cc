@@ -1,6 +1,7 @@
 #include "format/otf2/otf2_reader.h"
 
 #include <filesystem>
+#include <set>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -107,6 +108,33 @@ TEST(Otf2Reader, PapiCorpusTraceSkipsMetricRecords) {
       EXPECT_THAT(d.example, HasSubstr("84 Metric (first on location"));
     }
   }
+}
+
+std::string RealTrace(std::string_view folder) {
+  return std::string(GRAINSCOPE_CORPUS_DIR) + "/otf2-real/" + std::string(folder) + "/traces.otf2";
+}
+
+// 72,584 Metric records on 29 metric-only locations (corpus README) and 4 ParameterUnsignedInt
+// records the reader does not model: every one is counted, not only those on analysed locations.
+TEST(Otf2Reader, MetricOnlyLocationsRecordsAreCountedAsSkipped) {
+  const std::string path = RealTrace("fastotf2-mi300");
+  SKIP_WITHOUT(path);
+  Result<Trace> r = ReadOtf2(path);
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(r->diagnostics().Count("skipped_locations"), 29u);
+  EXPECT_EQ(r->diagnostics().Count("skipped_records"), 72'584u + 4u);
+}
+
+// Score-P numbers a rank's OpenMP threads 1..3 in every rank: as ids they would repeat 8 times.
+TEST(Otf2Reader, HybridTraceLocationIdsAreUnique) {
+  const std::string path = RealTrace("npb-btmz-B-8x4");
+  SKIP_WITHOUT(path);
+  Result<Trace> r = ReadOtf2(path);
+  ASSERT_THAT(r, IsOk());
+  std::set<int64_t> ids;
+  for (const Location& l : r->locations()) ids.insert(l.external_id);
+  EXPECT_EQ(ids.size(), 32u);
+  EXPECT_TRUE(ids.count(4294967297));  // "OMP thread 1" of rank 1: its OTF2 location reference
 }
 
 TEST(Otf2Reader, ReadTraceDispatchesByExtensionAndDirectory) {

@@ -11,6 +11,7 @@
 #include "base/file.h"
 #include "base/numbers.h"
 #include "format/trace_reader.h"
+#include "model/diagnostic_kinds.h"
 #include "schedule/io/readers.h"
 
 namespace grainscope {
@@ -105,6 +106,7 @@ Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view form
     GS_ASSIGN_OR_RETURN(in.dag, DagFromTaskGraph(tg, path));
     in.format = std::string(trace.format());
     in.from_trace = true;
+    in.notes = DiagnosticNotes(trace.diagnostics());
     return in;
   }
   GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));

@@ -24,6 +24,7 @@ struct GraphInput {
   TaskDag dag;
   std::string format;       // the format that was read
   bool from_trace = false;  // a trace: times in ns, ids are the task graph's node ids
+  std::vector<std::string> notes;  // a trace's reader diagnostics (model/diagnostic_kinds.h)
 };
 
 // "auto" picks the reader by extension (.stg, .dot/.gv, .json), else by content (a first word

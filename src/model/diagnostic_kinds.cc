@@ -1,0 +1,94 @@
+#include "model/diagnostic_kinds.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+namespace grainscope {
+namespace {
+
+using S = DiagnosticSeverity;
+
+// Sorted by name (FindDiagnosticKind searches it; a test checks the order).
+constexpr std::array kKinds = {
+    DiagnosticKind{"damaged_blocks", S::kDataLoss,
+                   "event block(s) failed their checksum or did not decode; their events are lost"},
+    DiagnosticKind{"damaged_chunks", S::kDataLoss, "chunk(s) of the file are damaged and were skipped"},
+    DiagnosticKind{"dropped_events", S::kDataLoss, "event(s) the recording runtime could not record"},
+    DiagnosticKind{"file_truncated", S::kDataLoss, "file(s) end in the middle of a record"},
+    DiagnosticKind{"ignored_attributes", S::kIgnored, "record attribute(s) not kept (not analysed)"},
+    DiagnosticKind{"incomplete_receives", S::kDataLoss, "non-blocking receive(s) posted but never completed"},
+    DiagnosticKind{"missing_blocks", S::kDataLoss,
+                   "event block(s) missing from a thread's stream; its events after the gap are not analysed"},
+    DiagnosticKind{"receive_before_send", S::kSuspect,
+                   "message(s) received before they were sent, as recorded (the locations' clocks disagree)"},
+    DiagnosticKind{"records_not_analysed", S::kDataLoss,
+                   "record(s) after a gap in a thread's stream, not analysed (they cannot be trusted to nest)"},
+    DiagnosticKind{"shared_processor_ids", S::kRepaired,
+                   "thread(s) recorded a processor id another thread also used; reported as threads"},
+    DiagnosticKind{"skipped_chunks", S::kSkipped, "chunk(s) of kinds this version does not know, skipped"},
+    DiagnosticKind{"skipped_lines", S::kSkipped, "line(s) that are not trace records (the program's own output), skipped"},
+    DiagnosticKind{"skipped_locations", S::kSkipped, "location(s) holding only metrics, not analysed"},
+    DiagnosticKind{"skipped_records", S::kSkipped, "record(s) of kinds grainscope does not model, skipped"},
+    DiagnosticKind{"stray_events", S::kRepaired,
+                   "event(s) closing or naming nothing that was opened (an end without a begin), dropped"},
+    DiagnosticKind{"time_went_backwards", S::kRepaired,
+                   "event(s) stamped earlier than the event before them on their location, moved to that time"},
+    DiagnosticKind{"trace_not_finished", S::kDataLoss,
+                   "trace(s) not closed by the recording process; each thread's last unwritten events are lost"},
+    DiagnosticKind{"truncated_slices", S::kRepaired, "slice(s) outliving their enclosing slice, cut at its end"},
+    DiagnosticKind{"unclosed_regions", S::kRepaired,
+                   "region(s) still open at their location's last event, closed there"},
+    DiagnosticKind{"unclosed_slices", S::kRepaired, "slice(s) begun but never ended, closed at their track's last event"},
+    DiagnosticKind{"unfinished_collectives", S::kDataLoss,
+                   "collective(s) begun on a location whose events end before the collective does"},
+    DiagnosticKind{"unknown_communicators", S::kDataLoss,
+                   "collective(s) on a communicator without a definition, not matched"},
+    DiagnosticKind{"unknown_ranks", S::kDataLoss, "communicator member(s) naming a rank that left no trace file"},
+    DiagnosticKind{"unknown_requests", S::kRepaired,
+                   "request completion(s) of a request that was never started, ignored"},
+    DiagnosticKind{"unmatched_messages", S::kDataLoss,
+                   "message(s) with only one end recorded (analysed as a send or a receive alone)"},
+    DiagnosticKind{"unpaired_flows", S::kDataLoss, "flow event(s) without a partner or a peer, dropped"},
+    DiagnosticKind{"unreadable_rank_files", S::kDataLoss, "rank file(s) that could not be read; those ranks are missing"},
+    DiagnosticKind{"unreceived_arcs", S::kDataLoss, "arc(s) sent but never received"},
+    DiagnosticKind{"unreceived_messages", S::kDataLoss, "message(s) sent but never received"},
+    DiagnosticKind{"unsent_messages", S::kDataLoss, "message(s) received but never sent"},
+};
+
+}  // namespace
+
+std::string_view DiagnosticSeverityName(DiagnosticSeverity s) {
+  switch (s) {
+    case S::kIgnored: return "ignored";
+    case S::kSkipped: return "skipped";
+    case S::kSuspect: return "suspect";
+    case S::kRepaired: return "repaired";
+    case S::kDataLoss: return "data_loss";
+  }
+  return "skipped";
+}
+
+std::span<const DiagnosticKind> DiagnosticKinds() { return kKinds; }
+
+const DiagnosticKind* FindDiagnosticKind(std::string_view name) {
+  auto it = std::lower_bound(kKinds.begin(), kKinds.end(), name,
+                             [](const DiagnosticKind& k, std::string_view n) { return k.name < n; });
+  return it != kKinds.end() && it->name == name ? &*it : nullptr;
+}
+
+std::vector<std::string> DiagnosticNotes(const Diagnostics& diagnostics) {
+  std::vector<std::string> notes;
+  for (const Diagnostic& d : diagnostics.entries()) {
+    const DiagnosticKind* kind = FindDiagnosticKind(d.name);
+    if (kind != nullptr && kind->severity == DiagnosticSeverity::kIgnored) continue;
+    std::string note = fmt::format("{} {} [{}]", d.count, kind ? kind->description : "problem(s) in the trace", d.name);
+    if (!d.example.empty()) note += fmt::format("; first: {}", d.example);
+    std::replace(note.begin(), note.end(), '\n', ' ');  // a note is one line
+    notes.push_back(std::move(note));
+  }
+  return notes;
+}
+
+}  // namespace grainscope

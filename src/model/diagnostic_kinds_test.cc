@@ -1,0 +1,37 @@
+#include "model/diagnostic_kinds.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace grainscope {
+namespace {
+
+using ::testing::ElementsAre;
+
+TEST(DiagnosticKinds, SortedUniqueAndDescribed) {
+  const std::span<const DiagnosticKind> kinds = DiagnosticKinds();
+  ASSERT_FALSE(kinds.empty());
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    EXPECT_FALSE(kinds[i].description.empty()) << kinds[i].name;
+    EXPECT_EQ(kinds[i].name.find(' '), std::string_view::npos) << kinds[i].name;
+    if (i > 0) EXPECT_LT(kinds[i - 1].name, kinds[i].name) << "FindDiagnosticKind needs the list sorted";
+    EXPECT_EQ(FindDiagnosticKind(kinds[i].name), &kinds[i]);
+  }
+  EXPECT_EQ(FindDiagnosticKind("no_such_thing"), nullptr);
+  EXPECT_EQ(FindDiagnosticKind(""), nullptr);
+}
+
+TEST(DiagnosticNotes, OneLinePerKindWithCountNameAndFirstExample) {
+  Diagnostics d;
+  d.AddCount("unsent_messages", 3, "q.gst: message 'item' is received but never sent");
+  d.Add("skipped_lines", "t.txt:4: not a trace record:\nhello");
+  d.AddCount("ignored_attributes", 7, "a.otf2: attributes");  // changes no result: info lists it, no note
+  EXPECT_THAT(DiagnosticNotes(d),
+              ElementsAre("3 message(s) received but never sent [unsent_messages]; first: q.gst: message 'item' is "
+                          "received but never sent",
+                          "1 line(s) that are not trace records (the program's own output), skipped [skipped_lines]; "
+                          "first: t.txt:4: not a trace record: hello"));
+}
+
+}  // namespace
+}  // namespace grainscope
