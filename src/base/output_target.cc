@@ -233,6 +233,7 @@ Status OutputTarget::Commit() {
     const fs::path aside = fs::path(staging_) / (".replaced-" + from.filename().string());
     fs::path old;
     int e = existed_[i] ? Exchange(from, to, aside, old) : MoveNew(from, to);
+    if (e == ENOENT && existed_[i]) e = MoveNew(from, to);  // the old one went away meanwhile
     if (e == 0) {
       done.push_back({i, old});
       continue;
@@ -243,16 +244,20 @@ Status OutputTarget::Commit() {
   }
   if (!failed.ok()) {
     // Back to how it was: new parts out again, replaced ones back in.
+    bool restored = true;
     for (size_t k = done.size(); k-- > 0;) {
       const fs::path from = staged(done[k].part), to = parts_[done[k].part].path;
       if (done[k].old.empty()) {
-        ::rename(to.c_str(), from.c_str());
+        restored &= ::rename(to.c_str(), from.c_str()) == 0;
       } else if (done[k].old == from) {
-        Rename2(from, to, RENAME_EXCHANGE);
+        restored &= Rename2(from, to, RENAME_EXCHANGE) == 0;
       } else {
-        ::rename(to.c_str(), from.c_str());
-        ::rename(done[k].old.c_str(), to.c_str());
+        restored &= ::rename(to.c_str(), from.c_str()) == 0 && ::rename(done[k].old.c_str(), to.c_str()) == 0;
       }
+    }
+    if (!restored) {  // a replaced part may still be in the staging directory: never delete it
+      return IoError(fmt::format("{} (and could not put everything back: see {})", failed.message(),
+                                 std::exchange(staging_, std::string())));
     }
     return failed;
   }
