@@ -22,6 +22,9 @@
 //                           the name yet), the median, the largest of the others (a pair that needs
 //                           more mailbox memory, or an interrupt: the median over repetitions keeps
 //                           the former), and a region pair timed the same way for comparison
+//   grain_event_ns          one grain event with a static descriptor (constant id), with the id
+//                           given per instance (gs_grain_begin_id: ids 0, 1, ... fit one record),
+//                           and with ids beyond 32 bits (a continuation slot), interleaved
 //   bytes_per_event         .gst file size per event, raw and coded (the default: delta coding,
 //                           zstd on top while the flusher keeps up), for a loop of regions around
 //                           a little irregular work (timestamps that are not a perfect ramp)
@@ -227,6 +230,80 @@ Cost EventCost(const Config& c, int threads, bool compress) {
   return {Summarise(wall), Summarise(cpu), Summarise(process)};
 }
 
+// One grain pair (begin + end) three ways, interleaved in each repetition so that the machine's
+// load hits them alike, one thread: a static descriptor (gs_region_begin/end, the id fixed at
+// compile time), a grain site with the id given per instance (gs_grain_begin_id/end_id, ids
+// 0, 1, 2, ...: the packed one-slot record), and the same with ids beyond 32 bits (a record plus
+// a GrainSlot). ns per event, thread CPU and wall; the trace must hold every event.
+GS_DEFINE_GRAIN(g_static_grain, "static grain", 1);
+GS_DEFINE_GRAIN_SITE(g_grain_site, "grain site");
+
+enum class GrainForm { kStatic, kDynamic, kDynamicWide };
+
+struct GrainIdFigures {
+  Cost forms[3];
+};
+
+GrainIdFigures GrainIdCosts(const Config& c) {
+  struct Body {
+    long pairs;
+    GrainForm form;
+    void Prepare() {
+      gs_region_begin(&g_static_grain);  // registers the thread and both descriptors
+      gs_region_end(&g_static_grain);
+      gs_grain_begin_id(&g_grain_site, 0);
+      gs_grain_end_id(&g_grain_site, 0);
+    }
+    std::pair<double, double> Loop() {
+      const double c0 = ThreadCpuNs();
+      const auto t0 = Clock::now();
+      if (form == GrainForm::kStatic) {
+        for (long i = 0; i < pairs; ++i) {
+          gs_region_begin(&g_static_grain);
+          gs_region_end(&g_static_grain);
+        }
+      } else {
+        const int64_t base = form == GrainForm::kDynamic ? 0 : int64_t{1} << 40;
+        for (long i = 0; i < pairs; ++i) {
+          gs_grain_begin_id(&g_grain_site, base + i);
+          gs_grain_end_id(&g_grain_site, base + i);
+        }
+      }
+      const auto t1 = Clock::now();
+      const double c1 = ThreadCpuNs();
+      const double n = 2.0 * static_cast<double>(pairs);
+      return {Seconds(t0, t1) * 1e9 / n, (c1 - c0) / n};
+    }
+  };
+  std::vector<double> wall[3], cpu[3], process[3];
+  for (int r = 0; r < c.repetitions; ++r) {
+    for (int f = 0; f < 3; ++f) {
+      const std::string path = TracePath("grains.gst");
+      Check(OpenTrace(path, true), "open trace");
+      const double p0 = ProcessCpuNs();
+      RunThreads(1, Body{c.pairs, static_cast<GrainForm>(f)}, wall[f], cpu[f]);
+      rec::Close();
+      process[f].push_back((ProcessCpuNs() - p0) / (2.0 * static_cast<double>(c.pairs)));
+      if (c.smoke) {
+        grainscope::Result<grainscope::Trace> trace = grainscope::ReadGstFile(path);
+        Check(trace.ok() && trace->event_count() == 2 * (static_cast<uint64_t>(c.pairs) + 2),
+              "the grain trace holds every recorded event");
+        // One region per id (the Prepare's id 0, which the first loop uses too); every trace
+        // also defines the regions registered before it (the static grain, the loop body).
+        const size_t ids = f == 0 ? 1 : f == 1 ? static_cast<size_t>(c.pairs) : static_cast<size_t>(c.pairs) + 1;
+        size_t sites = 0;
+        if (trace.ok())
+          for (const grainscope::Region& region : trace->regions()) sites += trace->str(region.name) == "grain site";
+        Check(sites == ids, "one region per grain id");
+      }
+      if (!g_null_sink) std::filesystem::remove(path);
+    }
+  }
+  GrainIdFigures g;
+  for (int f = 0; f < 3; ++f) g.forms[f] = {Summarise(wall[f]), Summarise(cpu[f]), Summarise(process[f])};
+  return g;
+}
+
 struct PiFigures {
   double instrumented_ms = 0, plain_ms = 0, overhead_percent = 0, startup_ms = 0;
   uint64_t events_per_run = 0;
@@ -368,6 +445,7 @@ int main(int argc, char** argv) {
   const Cost clock = ClockRead(c, 1);
   const Cost two = EventCost(c, 2, true);
   const Cost clock_two = ClockRead(c, 2);
+  const GrainIdFigures grain_ids = GrainIdCosts(c);
   const Cost one_raw = EventCost(c, 1, false);
   const Cost two_raw = EventCost(c, 2, false);
   g_owner_flush = true;
@@ -414,6 +492,11 @@ int main(int argc, char** argv) {
               one.process_cpu.median / clock.thread_cpu.median, two.process_cpu.median / clock_two.thread_cpu.median,
               two_raw.process_cpu.median / clock_two.thread_cpu.median,
               one.wall.median / clock.wall.median, two.wall.median / clock_two.wall.median);
+  std::printf("  \"grain_event_ns\": {\n");
+  print("static_descriptor", grain_ids.forms[0], false);
+  print("id_per_instance", grain_ids.forms[1], false);
+  print("id_per_instance_beyond_32_bits", grain_ids.forms[2], true);
+  std::printf("  },\n");
   std::printf("  \"startup_calibrated_overhead_per_event_ns\": %.2f,\n", rec::OverheadPerEventNs());
   std::printf("  \"pi_example\": {\"runs\": %d, \"instrumented_ms\": %.4f, \"uninstrumented_ms\": %.4f, "
               "\"overhead_percent\": %.2f, \"events_per_run\": %llu, \"runtime_startup_ms\": %.3f},\n",

@@ -17,11 +17,15 @@
  * macro into nothing; the program then need not link the library.
  *
  * Usage:
- *   GS_DEFINE_GRAIN(worker_grain, "worker", 3);     // static descriptor: name, grain id
+ *   GS_DEFINE_GRAIN(worker_grain, "worker", 3);     // static descriptor: name, constant grain id
+ *   GS_DEFINE_GRAIN_SITE(task_grain, "task");       // a site whose grain id is given per instance
  *   GS_DEFINE_MESSAGE(result_msg, "result");
  *   gs_region_begin(&worker_grain);
  *   ... compute ...
  *   gs_region_end(&worker_grain);
+ *   for (t = tasks; t != NULL; t = t->next) {
+ *     gs_grain_begin_id(&task_grain, t->id);  run(t);  gs_grain_end_id(&task_grain, t->id);
+ *   }
  *   gs_send_begin(gs_message_id(&result_msg), sizeof result, GS_NO_PEER);
  *   queue_push(&q, result);
  *   gs_send_end(gs_message_id(&result_msg));
@@ -33,6 +37,19 @@
 #define GRAINSCOPE_TRACE_H_
 
 #include <stdint.h>
+
+#ifdef __cplusplus
+/* A grain id used as a template argument must be a constant expression: a run-time id fails to
+ * compile, and the error names this template (see GS_DEFINE_GRAIN). */
+template <long long kGrainId>
+struct gs_grain_id_must_be_a_constant_use_gs_grain_begin_id_or_GS_GRAIN_ID {
+  static constexpr long long value = kGrainId;
+};
+#define GS_CONSTANT_GRAIN_ID_(grain_id) \
+  (gs_grain_id_must_be_a_constant_use_gs_grain_begin_id_or_GS_GRAIN_ID<static_cast<long long>(grain_id)>::value)
+#else
+#define GS_CONSTANT_GRAIN_ID_(grain_id) (grain_id)
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,8 +93,17 @@ typedef struct gs_name {
 #endif
 #define GS_DEFINE_REGION(var, name) \
   static gs_region var GS_UNUSED = GS_REGION_INIT(name, GS_ROLE_FUNCTION, GS_NO_EXTERNAL_ID)
+/* A grain with a fixed grain id: one descriptor stands for one grain id. The id must be a
+ * constant: a static descriptor is initialised once, so in C++ (where a static may be
+ * initialised at run time) an id that changes, `GS_DEFINE_GRAIN(g, "task", t->id)` in a loop,
+ * would keep the first instance's id for every later one. C refuses a non-constant static
+ * initialiser; in C++ GS_CONSTANT_GRAIN_ID_ makes it a compile error too. Ids known only at run
+ * time go through a grain site and gs_grain_begin_id. */
 #define GS_DEFINE_GRAIN(var, name, grain_id) \
-  static gs_region var GS_UNUSED = GS_REGION_INIT(name, GS_ROLE_GRAIN, grain_id)
+  static gs_region var GS_UNUSED = GS_REGION_INIT(name, GS_ROLE_GRAIN, GS_CONSTANT_GRAIN_ID_(grain_id))
+/* A grain call site whose grain id each instance gives (gs_grain_begin_id). */
+#define GS_DEFINE_GRAIN_SITE(var, name) \
+  static gs_region var GS_UNUSED = GS_REGION_INIT(name, GS_ROLE_GRAIN, GS_NO_EXTERNAL_ID)
 #define GS_DEFINE_MESSAGE(var, text) static gs_name var GS_UNUSED = {(text), 0u}
 
 #ifndef GRAINSCOPE_DISABLE
@@ -85,6 +111,15 @@ typedef struct gs_name {
 /* Regions. Ends must match begins on the same thread (properly nested). */
 void gs_region_begin(gs_region* region);
 void gs_region_end(gs_region* region);
+
+/* Grains whose id is known only at run time (a task's number, a loop index): `site` is a
+ * descriptor of GS_DEFINE_GRAIN_SITE (its name is every instance's name), `grain_id` this
+ * instance's id; every distinct id is a grain of its own in the reports. The end takes the same
+ * site and id (the reader counts an end whose id is not its begin's as grain_end_mismatch). Costs
+ * what gs_region_begin/end cost when the id is in 0 .. 2^32-1 and the site is among the first
+ * 65535 regions registered (one 16-byte record); otherwise one slot more. */
+void gs_grain_begin_id(gs_region* site, int64_t grain_id);
+void gs_grain_end_id(gs_region* site, int64_t grain_id);
 
 /* Messages, identified by name; a reader pairs the k-th send of a name with its k-th receive.
  * `bytes` and `peer` (the other side's thread or rank, or GS_NO_PEER) are for the reports only.
@@ -127,6 +162,8 @@ int gs_trace_enabled(void);
 
 static inline void gs_region_begin(gs_region* region) { (void)region; }
 static inline void gs_region_end(gs_region* region) { (void)region; }
+static inline void gs_grain_begin_id(gs_region* site, int64_t id) { (void)site; (void)id; }
+static inline void gs_grain_end_id(gs_region* site, int64_t id) { (void)site; (void)id; }
 static inline void gs_send_begin(uint32_t m, uint64_t b, int32_t p) { (void)m; (void)b; (void)p; }
 static inline void gs_send_end(uint32_t m) { (void)m; }
 static inline void gs_recv_begin(uint32_t m) { (void)m; }

@@ -1,12 +1,16 @@
 // grainscope recording API for C++: RAII scopes over the C API (grainscope/trace.h).
 //
-//   void Worker(int k) {
-//     GS_GRAIN("worker", 1 + k);            // a grain with the program's grain id, until '}'
+//   void Worker() {
+//     GS_GRAIN("worker", 1);                // a grain with a constant grain id, until '}'
 //     ...
 //     {
 //       GS_SEND("result", sizeof r, 5);     // message "result" to thread 5 (peer is optional)
 //       queue.push(r);
 //     }
+//   }
+//   for (const Task& t : tasks) {
+//     GS_GRAIN_ID("task", t.id);            // a grain whose id is known at run time
+//     t.run();
 //   }
 //   GS_SCOPE("merge phase");                // a code region
 //   GS_RECV(in, "result");  double v = queue.pop();  in.received(sizeof v, 2);
@@ -32,6 +36,22 @@ class RegionScope {
 
  private:
   gs_region& region_;
+};
+
+// A grain whose id is known only at run time (GS_GRAIN_ID): begin on construction, end on
+// destruction.
+class GrainScope {
+ public:
+  GrainScope(gs_region& site, int64_t grain_id) noexcept : site_(site), grain_id_(grain_id) {
+    gs_grain_begin_id(&site_, grain_id_);
+  }
+  ~GrainScope() { gs_grain_end_id(&site_, grain_id_); }
+  GrainScope(const GrainScope&) = delete;
+  GrainScope& operator=(const GrainScope&) = delete;
+
+ private:
+  gs_region& site_;
+  int64_t grain_id_;
 };
 
 // The send of one message: begin on construction, end on destruction. Put the program's own
@@ -85,10 +105,18 @@ inline uint32_t Intern(const char* text) noexcept { return gs_intern(text); }
   ::grainscope::RegionScope GS_UNIQUE_(gs_scope_)(GS_UNIQUE_(gs_region_))
 
 // A grain (task-graph node) with the program's grain id, to the end of the enclosing block. The
-// descriptor is static, so one call site stands for one grain id: give each grain its own site.
-#define GS_GRAIN(name, grain_id)                                                     \
-  static gs_region GS_UNIQUE_(gs_region_) = GS_REGION_INIT(name, GS_ROLE_GRAIN, grain_id); \
+// descriptor is static, so one call site stands for one grain id, and the id must be a constant
+// expression (a run-time id, `GS_GRAIN("task", t.id)`, does not compile: it would keep the first
+// instance's id for all). Ids known only at run time: GS_GRAIN_ID.
+#define GS_GRAIN(name, grain_id)                                                                      \
+  static gs_region GS_UNIQUE_(gs_region_) = GS_REGION_INIT(name, GS_ROLE_GRAIN, GS_CONSTANT_GRAIN_ID_(grain_id)); \
   ::grainscope::RegionScope GS_UNIQUE_(gs_scope_)(GS_UNIQUE_(gs_region_))
+
+// A grain whose id each instance gives (any int64_t expression), to the end of the enclosing
+// block: every distinct id is a grain of its own in the reports (gs_grain_begin_id).
+#define GS_GRAIN_ID(name, grain_id)                                                                  \
+  static gs_region GS_UNIQUE_(gs_region_) = GS_REGION_INIT(name, GS_ROLE_GRAIN, GS_NO_EXTERNAL_ID); \
+  ::grainscope::GrainScope GS_UNIQUE_(gs_scope_)(GS_UNIQUE_(gs_region_), static_cast<int64_t>(grain_id))
 
 // The id of a message name or label given as a string literal, registered once per call site.
 #define GS_NAME_ID(text)                             \
@@ -114,7 +142,9 @@ struct DisabledRecvScope {
 };
 }  // namespace grainscope
 #define GS_SCOPE(name) static_cast<void>(0)
-#define GS_GRAIN(name, grain_id) static_cast<void>(0)
+// The id is still checked to be a constant, so that a program compiles alike either way.
+#define GS_GRAIN(name, grain_id) static_cast<void>(GS_CONSTANT_GRAIN_ID_(grain_id))
+#define GS_GRAIN_ID(name, grain_id) static_cast<void>(sizeof(grain_id))
 #define GS_NAME_ID(text) 0u
 #define GS_SEND(name, bytes, peer) static_cast<void>(0)
 #define GS_RECV(var, name) [[maybe_unused]] ::grainscope::DisabledRecvScope var

@@ -17,6 +17,8 @@ constexpr std::array kKinds = {
     DiagnosticKind{"damaged_chunks", S::kDataLoss, "chunk(s) of the file are damaged and were skipped"},
     DiagnosticKind{"dropped_events", S::kDataLoss, "event(s) the recording runtime could not record"},
     DiagnosticKind{"file_truncated", S::kDataLoss, "file(s) end in the middle of a record"},
+    DiagnosticKind{"grain_end_mismatch", S::kSuspect,
+                   "grain end(s) naming another grain id than their begin (kept as the begin's grain)"},
     DiagnosticKind{"ignored_attributes", S::kIgnored, "record attribute(s) not kept (not analysed)"},
     DiagnosticKind{"incomplete_receives", S::kDataLoss, "non-blocking receive(s) posted but never completed"},
     DiagnosticKind{"missing_blocks", S::kDataLoss,

@@ -24,6 +24,36 @@ GS_NOINLINE void RegisterAndEmit(gs_region* region, uint8_t kind) {
   if (id != 0) Emit<kAt>(kind, id);
 }
 
+// A grain record with its id that is not one packed slot: the site's first event (registers
+// it), a site beyond the first 65535 regions, or an id outside 0 .. 2^32-1 (then the record
+// carries a GrainSlot). Out of line, as above.
+template <ClockAt kAt>
+GS_NOINLINE void EmitGrainSlow(gs_region* site, uint8_t kind, int64_t grain_id) {
+  uint32_t id = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
+  if (id == 0 && (id = RegisterRegion(site)) == 0) return;
+  if (gst::FitsPackedGrain(id, grain_id)) return EmitRecord<kAt>(gst::PackGrain(kind, id, grain_id));
+  uint64_t t = 0;
+  if constexpr (kAt == ClockAt::kFirst) t = ReadClock();
+  gst::Record* p = Reserve(2);
+  if (GS_UNLIKELY(p == nullptr)) return;
+  if constexpr (kAt == ClockAt::kLast) t = ReadClock();
+  StoreRecord(p, t, gst::PackKindId(kind, 1, id));
+  const gst::GrainSlot slot{grain_id, 0};
+  std::memcpy(static_cast<void*>(p + 1), &slot, sizeof slot);
+  Commit(p, 2);
+  // One event in two slots: the on-the-fly analyses count events by slots (record/onthefly.h).
+  LocationAnalysis& a = t_stream->analysis;
+  ++a.non_events;
+  a.pair_end = p + 2;
+}
+
+template <ClockAt kAt>
+GS_ALWAYS_INLINE void EmitGrain(gs_region* site, uint8_t kind, int64_t grain_id) {
+  const uint32_t id = __atomic_load_n(&site->id, __ATOMIC_ACQUIRE);
+  if (GS_LIKELY(id != 0 && gst::FitsPackedGrain(id, grain_id))) return EmitRecord<kAt>(gst::PackGrain(kind, id, grain_id));
+  EmitGrainSlow<kAt>(site, kind, grain_id);
+}
+
 }  // namespace
 
 extern "C" {
@@ -38,6 +68,14 @@ GS_EXPORT void gs_region_end(gs_region* region) {
   const uint32_t id = __atomic_load_n(&region->id, __ATOMIC_ACQUIRE);
   if (GS_UNLIKELY(id == 0)) return RegisterAndEmit<ClockAt::kFirst>(region, gst::kRecordRegionEnd);
   Emit<ClockAt::kFirst>(gst::kRecordRegionEnd, id);
+}
+
+GS_EXPORT void gs_grain_begin_id(gs_region* site, int64_t grain_id) {
+  EmitGrain<ClockAt::kLast>(site, gst::kRecordGrainBegin, grain_id);
+}
+
+GS_EXPORT void gs_grain_end_id(gs_region* site, int64_t grain_id) {
+  EmitGrain<ClockAt::kFirst>(site, gst::kRecordGrainEnd, grain_id);
 }
 
 GS_EXPORT void gs_send_begin(uint32_t message, uint64_t bytes, int32_t peer) {

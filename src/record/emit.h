@@ -13,6 +13,7 @@
 
 #include "format/gst/gst_format.h"
 #include "record/clock.h"
+#include "record/runtime.h"
 #include "record/stream.h"
 #include "record/visibility.h"
 
@@ -51,22 +52,23 @@ GS_ALWAYS_INLINE void StoreMessageRecord(gst::Record* p, uint64_t time, uint8_t 
 }
 
 // The one-slot event when the fast path below cannot take it: the clock is not the TSC, or the
-// block is full (or the thread has no stream yet). `time` is the TSC value a clock-first event
-// has already read, 0 when the clock is still to be read. Out of line, so that the fast path is a
-// leaf: no stack frame, no saved registers, its only exits a return or a tail call to here.
-GS_NOINLINE inline void EmitSlow(uint8_t kind, uint32_t id, bool clock_first, uint64_t time) {
+// block is full (or the thread has no stream yet). `kind_id` is the record's second half
+// (gst::PackKindId, gst::PackGrain). `time` is the TSC value a clock-first event has already
+// read, 0 when the clock is still to be read. Out of line, so that the fast path is a leaf: no
+// stack frame, no saved registers, its only exits a return or a tail call to here.
+GS_NOINLINE inline void EmitSlow(uint64_t kind_id, bool clock_first, uint64_t time) {
   if (clock_first && time == 0) time = ReadClock();
   gst::Record* p = Reserve(1);
   if (GS_UNLIKELY(p == nullptr)) return;
   if (!clock_first) time = ReadClock();
-  StoreRecord(p, time, gst::PackKindId(kind, 0, id));
+  StoreRecord(p, time, kind_id);
   Commit(p, 1);
 }
 
 #if GS_HAVE_TSC
 // The fast path with the TSC, ordered or not; the slow path when the block is full (or closed).
 template <ClockAt kAt, bool kOrdered>
-GS_ALWAYS_INLINE void EmitTsc(uint8_t kind, uint32_t id) {
+GS_ALWAYS_INLINE void EmitTsc(uint64_t kind_id) {
   constexpr bool kClockFirst = kAt == ClockAt::kFirst;
   ThreadStream* s = t_stream;
   uint64_t t = 0;
@@ -77,28 +79,37 @@ GS_ALWAYS_INLINE void EmitTsc(uint8_t kind, uint32_t id) {
                                           reinterpret_cast<uintptr_t>(p));
   if (GS_LIKELY(room >= static_cast<intptr_t>(sizeof(gst::Record)))) {
     if constexpr (!kClockFirst) t = ReadTsc<kOrdered>();
-    StoreRecord(p, t, gst::PackKindId(kind, 0, id));
+    StoreRecord(p, t, kind_id);
     s->cur.store(p + 1, std::memory_order_release);
     return;
   }
-  return EmitSlow(kind, id, kClockFirst, t);
+  return EmitSlow(kind_id, kClockFirst, t);
 }
 #endif
 
+// One one-slot record whose second half is `kind_id`.
 template <ClockAt kAt>
-GS_ALWAYS_INLINE void Emit(uint8_t kind, uint32_t id) {
+GS_ALWAYS_INLINE void EmitRecord(uint64_t kind_id) {
 #if GS_HAVE_TSC
   // The plain TSC first: one test on the default path, as before the ordered form existed.
   const uint8_t read = g_tsc_read;
-  if (GS_LIKELY(read == kTscPlain)) return EmitTsc<kAt, false>(kind, id);
-  if (read == kTscOrdered) return EmitTsc<kAt, true>(kind, id);
+  if (GS_LIKELY(read == kTscPlain)) return EmitTsc<kAt, false>(kind_id);
+  if (read == kTscOrdered) return EmitTsc<kAt, true>(kind_id);
 #endif
-  EmitSlow(kind, id, kAt == ClockAt::kFirst, 0);
+  EmitSlow(kind_id, kAt == ClockAt::kFirst, 0);
 }
 
-// Records that the calling thread runs as seed processor `id` from now on, once per change.
+template <ClockAt kAt>
+GS_ALWAYS_INLINE void Emit(uint8_t kind, uint32_t id) {
+  EmitRecord<kAt>(gst::PackKindId(kind, 0, id));
+}
+
+// Records that the calling thread runs as seed processor `id` from now on, once per change (a
+// stream of an earlier trace does not count: the new trace must say it again).
 GS_ALWAYS_INLINE void RecordProcessor(int32_t id) {
-  if (t_stream != &g_null_stream && t_stream->processor == id) return;
+  if (t_stream != &g_null_stream && t_stream->processor == id &&
+      t_stream->generation == g_generation.load(std::memory_order_relaxed))
+    return;
   gst::Record* p = Reserve(1);
   if (p == nullptr) return;
   StoreRecord(p, ReadClock(), gst::PackKindId(gst::kRecordProcessor, 0, static_cast<uint32_t>(id)));

@@ -201,6 +201,40 @@ TEST(OnTheFly, AgreesAcrossBlockHandOversAndRingWraps) {
   ExpectAgreement(t, otf);
 }
 
+GS_DEFINE_GRAIN_SITE(g_item, "item");
+
+// Grains with ids beyond 32 bits are one event in two slots (a GrainSlot follows): the delay x
+// counts events, not slots, and a thread's last event is the record, not its slot (each
+// thread's stream ends with one).
+TEST(OnTheFly, AgreesWithGrainIdsInContinuationSlots) {
+  ScratchDir dir;
+  const std::string path = dir.File("wide.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  Channel c2m(&g_c2m);
+  std::thread producer([&] {
+    for (int64_t i = 0; i < 3000; ++i) {
+      gs_grain_begin_id(&g_item, (int64_t{1} << 40) + i);
+      Spin(std::chrono::nanoseconds(i % 5 == 0 ? 2000 : 100));
+      gs_grain_end_id(&g_item, (int64_t{1} << 40) + i);
+      if (i % 1000 == 999) c2m.Send(static_cast<int>(i));
+    }
+    gs_grain_begin_id(&g_item, -1);
+    Spin(std::chrono::microseconds(30));
+    gs_grain_end_id(&g_item, -1);
+  });
+  for (int k = 0; k < 3; ++k) (void)c2m.Receive();
+  producer.join();
+  gs_grain_begin_id(&g_item, -2);
+  Spin(std::chrono::microseconds(50));
+  gs_grain_end_id(&g_item, -2);
+  Close();
+  const OnTheFlyTotals otf = LastOnTheFlyTotals();
+  Trace t = MustRead(path);
+  ASSERT_EQ(t.locations().size(), 2u);
+  EXPECT_EQ(otf.unmatched_receives, 0u);
+  ExpectAgreement(t, otf);
+}
+
 GS_DEFINE_MESSAGE(g_never_sent, "never sent");
 GS_DEFINE_MESSAGE(g_many, "many");
 

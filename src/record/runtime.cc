@@ -178,7 +178,6 @@ bool Open(const Options& options) {
     return state == kRecording;
   }
   g_options = options;
-  if (g_seed_origin_ns.load() == 0) g_seed_origin_ns.store(MonotonicNs());
   if (!options.enable) {
     g_state.store(kDisabled, std::memory_order_release);
     pthread_mutex_unlock(&g_control_mutex);
@@ -210,9 +209,9 @@ bool Open(const Options& options) {
                                      static_cast<double>(second.monotonic_ns - first.monotonic_ns)
                                : 1.0;
   g_overhead_ns = overhead_ticks / g_nominal_ticks_per_ns;
-  // Trace time 0 is the second sample, taken after the calibration: the milliseconds spent
-  // calibrating are the runtime's, not the program's, and would otherwise count as idle time
-  // of every processor before the first grain (the EPA's total time starts at 0).
+  // The file's clock starts at the second sample, taken after the calibration. (The trace's
+  // time zero is later still: the reader puts it at the program's first event, or at
+  // initialize_clock(), so no start-up work counts as idle time of the program's processors.)
   g_first_sample = second;
   g_first_sample.nominal_ticks_per_ns = g_nominal_ticks_per_ns;
   AnalysisOpen(g_overhead_ns, g_nominal_ticks_per_ns);
@@ -285,6 +284,8 @@ double OverheadPerEventNs() { return g_overhead_ns; }
 bool ClockIsTsc() { return ClockReadsTsc(); }
 const char* ClockName() { return !ClockReadsTsc() ? "monotonic" : g_tsc_read == kTscOrdered ? "tsc-ordered" : "tsc"; }
 
+// Without initialize_clock(), the first line printed: the program's first event, as the .gst
+// reader's time zero is (set at Open, it counted the runtime's start-up as the program's time).
 int64_t SeedTextOriginNs() {
   int64_t origin = g_seed_origin_ns.load(std::memory_order_relaxed);
   if (origin == 0) {

@@ -63,9 +63,11 @@ GS_EXPORT const char* ClockName();
 // Opens from the environment if nothing has been decided yet; cheap once it has.
 void EnsureStarted();
 
-// Origin (the seed's time zero) in CLOCK_MONOTONIC ns for the seed text lines.
+// Origin (the seed's time zero) in CLOCK_MONOTONIC ns for the seed text lines: the time of
+// initialize_clock(), else of the first line printed. Setting 0 lets the next line set it
+// (exported for the tests: a process's origin outlives its traces).
 int64_t SeedTextOriginNs();
-void SetSeedTextOrigin(int64_t monotonic_ns);
+GS_EXPORT void SetSeedTextOrigin(int64_t monotonic_ns);
 
 // Writes a ClockSample chunk now (flusher, close, crash handler) and returns it.
 gst::ClockSample WriteClockSample(bool in_crash_handler);

@@ -5,10 +5,13 @@
 #include <deque>
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "analysis/profile/profile.h"
+#include "analysis/taskgraph/taskgraph.h"
 #include "grainscope/trace.h"
 #include "grainscope/trace.hpp"
 #include "record/test_util.h"
@@ -193,6 +196,180 @@ TEST(RecordRuntime, MessagesArePairedAcrossThreads) {
     // A message is received after it is sent.
     EXPECT_LE(t.events(p).time[m.send_event[i]], t.events(c).time[m.recv_event[i]]) << i;
   }
+}
+
+// Time zero is the program's first event, not the start of recording: the runtime's start-up
+// (clock choice, calibration, the first thread's buffer) and whatever the program did before
+// its first event are not idle time of its processors.
+TEST(RecordRuntime, TimeZeroIsTheFirstEvent) {
+  ScratchDir dir;
+  const std::string path = dir.File("origin.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::thread([] {
+    gs_region_begin(&g_outer);
+    gs_region_end(&g_outer);
+  }).join();
+  gs_thread_processor(4);  // not an event: it does not move time zero
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  gs_region_begin(&g_inner);
+  gs_region_end(&g_inner);
+  Close();
+  Trace t = MustRead(path);
+  ASSERT_EQ(t.locations().size(), 2u);
+  EXPECT_EQ(t.origin_ns(), t.start_ns());
+  const LocationId first = FindLocation(t, "thread 5");  // after processor 4
+  ASSERT_TRUE(first.valid());
+  EXPECT_EQ(t.origin_ns(), t.events(first).time[0]);
+}
+
+// Threads the program did not number come after the processors it did: a producer thread that
+// only sends was "thread 0" (external id 0) beside the worker that called gs_thread_processor(0).
+TEST(RecordRuntime, AnUnnumberedThreadDoesNotShareAProcessorsId) {
+  ScratchDir dir;
+  const std::string path = dir.File("ids.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  std::thread([] { GS_SEND("item", 8, 0); }).join();  // records first: stream 0
+  std::thread([] {
+    gs_thread_processor(0);
+    GS_RECV(in, "item");
+    in.received(8, 1);
+    GS_GRAIN("work", 1);
+  }).join();
+  std::thread([] { GS_MARKER("unnumbered too"); }).join();
+  Close();
+  Trace t = MustRead(path);
+  ASSERT_EQ(t.locations().size(), 3u);
+  const Location& worker = t.location(LocationId(0));
+  EXPECT_EQ(t.str(worker.name), "processor 0");
+  EXPECT_EQ(worker.external_id, 0);
+  EXPECT_EQ(t.str(t.location(LocationId(1)).name), "thread 1");
+  EXPECT_EQ(t.location(LocationId(1)).external_id, 1);
+  EXPECT_EQ(t.str(t.location(LocationId(2)).name), "thread 2");
+  EXPECT_EQ(t.location(LocationId(2)).external_id, 2);
+  EXPECT_EQ(t.messages().sender[0], LocationId(1));
+}
+
+// A thread that ran as processor 7 in one trace and says so again in the next is processor 7
+// there too (the check "once per change" looked at the stream of the closed trace).
+TEST(RecordRuntime, TheProcessorIdIsRecordedAgainInANewTrace) {
+  ScratchDir dir;
+  for (const char* name : {"first.gst", "second.gst"}) {
+    const std::string path = dir.File(name);
+    ASSERT_TRUE(Open(TestOptions(path)));
+    gs_thread_processor(7);
+    gs_region_begin(&g_outer);
+    gs_region_end(&g_outer);
+    Close();
+    Trace t = MustRead(path);
+    ASSERT_EQ(t.locations().size(), 1u);
+    EXPECT_EQ(t.str(t.location(LocationId(0)).name), "processor 7") << name;
+  }
+}
+
+GS_DEFINE_GRAIN_SITE(g_task, "task");
+
+// The grain id of each instance, given at run time: 100 instances are 100 grains with their own
+// ids, in the reader and in the EPA report, the Gantt chart and the task graph. (With a static
+// descriptor, GS_GRAIN("task", i) in a loop, every instance had the first id.)
+TEST(RecordRuntime, GrainIdsGivenAtRunTimeAreDistinctGrains) {
+  ScratchDir dir;
+  const std::string path = dir.File("ids.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  for (int64_t i = 0; i < 100; ++i) {
+    gs_grain_begin_id(&g_task, i);
+    gs_grain_end_id(&g_task, i);
+  }
+  Close();
+  Trace t = MustRead(path);
+  EXPECT_TRUE(t.diagnostics().empty());
+  ASSERT_EQ(t.locations().size(), 1u);
+  const EventColumns& e = t.events(LocationId(0));
+  ASSERT_EQ(e.size(), 200u);
+  std::set<uint32_t> regions;
+  for (int64_t i = 0; i < 100; ++i) {
+    ASSERT_EQ(e.kind[2 * i], EventKind::kEnter);
+    ASSERT_EQ(e.kind[2 * i + 1], EventKind::kLeave);
+    ASSERT_EQ(e.arg[2 * i], e.arg[2 * i + 1]);
+    const Region& r = t.region(RegionId(e.arg[2 * i]));
+    EXPECT_EQ(t.str(r.name), "task");
+    EXPECT_EQ(r.role, RegionRole::kGrain);
+    EXPECT_EQ(r.external_id, i);
+    regions.insert(e.arg[2 * i]);
+  }
+  EXPECT_EQ(regions.size(), 100u);
+  // The site is not a region of its own: every "task" region is one of the instances.
+  size_t tasks = 0;
+  for (const Region& r : t.regions()) tasks += t.str(r.name) == "task";
+  EXPECT_EQ(tasks, 100u);
+
+  Result<ExecutionProfile> profile = ComputeProfile(t);
+  ASSERT_TRUE(profile.ok()) << profile.status().message();
+  ASSERT_EQ(profile->processors.size(), 1u);
+  ASSERT_EQ(profile->processors[0].grains.size(), 100u);
+  for (int64_t i = 0; i < 100; ++i)
+    EXPECT_EQ(t.region(profile->processors[0].grains[i].grain.region).external_id, i);
+  const std::vector<GanttLane> gantt = BuildGantt(t);
+  ASSERT_EQ(gantt.size(), 1u);
+  EXPECT_EQ(gantt[0].tasks.size(), 100u);
+  Result<TaskGraph> graph = BuildTaskGraph(t);
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  ASSERT_EQ(graph->nodes.size(), 100u);
+  EXPECT_TRUE(graph->ids_from_grain_ids);  // the seed's numbering: grain id + 1
+  for (uint32_t k = 0; k < 100; ++k) EXPECT_EQ(graph->nodes[k].id, k + 1);
+}
+
+// C++: GS_GRAIN_ID in a loop, nested in a grain with a constant id; ids that do not fit the
+// packed record (negative, beyond 32 bits) take a continuation slot and come back exact.
+TEST(RecordRuntime, GrainIdScopesNestAndKeepEveryId) {
+  ScratchDir dir;
+  const std::string path = dir.File("scopes.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  const std::vector<int64_t> ids = {7, 0, -5, int64_t{1} << 40, INT64_MIN + 1, 0xffffffff, 7};
+  {
+    GS_GRAIN("outer", 1);
+    for (int64_t id : ids) {
+      GS_GRAIN_ID("step", id);
+      GS_SCOPE("inner");
+    }
+  }
+  Close();
+  Trace t = MustRead(path);
+  EXPECT_TRUE(t.diagnostics().empty());
+  const EventColumns& e = t.events(LocationId(0));
+  ASSERT_EQ(e.size(), 2 + 4 * ids.size());
+  EXPECT_EQ(t.region(RegionId(e.arg[0])).external_id, 1);
+  for (size_t k = 0; k < ids.size(); ++k) {
+    const size_t i = 1 + 4 * k;
+    ASSERT_EQ(e.kind[i], EventKind::kEnter);
+    const Region& step = t.region(RegionId(e.arg[i]));
+    EXPECT_EQ(t.str(step.name), "step");
+    EXPECT_EQ(step.external_id, ids[k]) << k;
+    EXPECT_EQ(t.str(t.region(RegionId(e.arg[i + 1])).name), "inner");
+    ASSERT_EQ(e.kind[i + 3], EventKind::kLeave);
+    EXPECT_EQ(e.arg[i + 3], e.arg[i]);
+  }
+  EXPECT_EQ(e.arg[1], e.arg[1 + 4 * 6]);  // id 7 twice: one grain, two instances
+}
+
+// An end naming another id than its begin is counted; the instance keeps the begin's id.
+TEST(RecordRuntime, AGrainEndWithAnotherIdIsCounted) {
+  ScratchDir dir;
+  const std::string path = dir.File("mismatch.gst");
+  ASSERT_TRUE(Open(TestOptions(path)));
+  gs_grain_begin_id(&g_task, 3);
+  gs_grain_end_id(&g_task, 4);
+  gs_grain_begin_id(&g_task, 5);
+  gs_region_end(&g_task);  // a plain end closes it too
+  Close();
+  Trace t = MustRead(path);
+  EXPECT_EQ(t.diagnostics().Count("grain_end_mismatch"), 1u);
+  const EventColumns& e = t.events(LocationId(0));
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_EQ(t.region(RegionId(e.arg[0])).external_id, 3);
+  EXPECT_EQ(e.arg[1], e.arg[0]);
+  EXPECT_EQ(t.region(RegionId(e.arg[2])).external_id, 5);
+  EXPECT_EQ(e.arg[3], e.arg[2]);
 }
 
 TEST(RecordRuntime, ThreadsThatExitEarlyKeepTheirEvents) {

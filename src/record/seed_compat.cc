@@ -22,7 +22,8 @@ namespace {
 // The time field of a text line: integer milliseconds since initialize_clock() as in 1989, or
 // with six decimals in precise mode.
 void FormatTime(char* out, size_t size) {
-  const int64_t ns = MonotonicNs() - SeedTextOriginNs();
+  const int64_t origin = SeedTextOriginNs();  // first: the first line sets it
+  const int64_t ns = MonotonicNs() - origin;
   if (g_options.seed_text == SeedText::kPrecise) {
     std::snprintf(out, size, "%lld.%06lld", static_cast<long long>(ns / 1'000'000),
                   static_cast<long long>(ns % 1'000'000));
@@ -39,12 +40,45 @@ void PrintGrainLine(const char* keyword, int processor_id, int grain_id) {
   std::printf(" %s \t%d\t%d\t\t%s\n", keyword, processor_id, grain_id, time);
 }
 
+// A structure name as the seed text reader reads it back (docs/formats/seedtext.md): the name is
+// everything between the keyword and the last two fields, so inner spaces stay as they are; what
+// a line cannot hold is escaped: "\\" "\t" "\n" "\r", other control bytes and a leading or
+// trailing space as "\xHH", the empty name as `""` (and a name that is `""` as "\x22\x22").
+// Caller holds stdout's lock.
+void PrintStructureName(const char* name) {
+  const size_t n = std::strlen(name);
+  if (n == 0) {
+    std::fputs("\"\"", stdout);
+    return;
+  }
+  if (std::strcmp(name, "\"\"") == 0) {
+    std::fputs("\\x22\\x22", stdout);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c == '\\') {
+      std::fputs("\\\\", stdout);
+    } else if (c == '\t' || c == '\n' || c == '\r') {
+      std::fputs(c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r", stdout);
+    } else if (c < 0x20 || c == 0x7f || (c == ' ' && (i == 0 || i + 1 == n))) {
+      std::printf("\\x%02x", c);
+    } else {
+      putc_unlocked(c, stdout);
+    }
+  }
+}
+
 // " sendBegin superGlue06 0 290"
 void PrintArcLine(const char* keyword, const char* structure_name, int grain_id) {
   if (g_options.seed_text == SeedText::kOff) return;
   char time[32];
   FormatTime(time, sizeof time);
-  std::printf(" %s %s %d %s\n", keyword, structure_name != nullptr ? structure_name : "", grain_id, time);
+  flockfile(stdout);  // one line, whole, between other threads' lines
+  std::printf(" %s ", keyword);
+  PrintStructureName(structure_name != nullptr ? structure_name : "");
+  std::printf(" %d %s\n", grain_id, time);
+  funlockfile(stdout);
 }
 
 uint32_t StructureId(const char* structure_name) {

@@ -303,11 +303,20 @@ class Merger {
  public:
   Diagnostics& diagnostics() { return builder_.diagnostics(); }
 
-  // Time zero: the earliest aligned start of recording among the ranks.
+  // The merged times count from the earliest aligned start of recording among the ranks; time
+  // zero (the origin) is the earliest aligned origin of a rank file that holds events: its first
+  // event, or initialize_clock() (gst_reader.h), so no rank's recording start-up counts.
   void SetOrigin() {
     origin_ = std::numeric_limits<int64_t>::max();
     for (const RankFile& f : files_) origin_ = std::min(origin_, f.Aligned(0));
     if (files_.empty()) origin_ = 0;
+    std::optional<int64_t> first;
+    for (const RankFile& f : files_) {
+      if (f.trace.event_count() == 0) continue;
+      const int64_t o = f.Aligned(f.trace.origin_ns());
+      if (!first || o < *first) first = o;
+    }
+    builder_.SetOrigin(first ? *first - origin_ : 0);
   }
 
  private:

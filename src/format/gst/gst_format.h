@@ -31,7 +31,9 @@ inline constexpr unsigned char kMagic[8] = {0x89, 'G', 'S', 'T', '\r', '\n', 0x1
 // Version 2 added the checksums to the chunk header (32 bytes instead of 24); readers still read
 // version 1 files (without checksums).
 inline constexpr uint16_t kVersionMajor = 2;  // incompatible changes
-inline constexpr uint16_t kVersionMinor = 1;  // 1: delta-coded event blocks (a 2.0 reader refuses them)
+// 1: delta-coded event blocks (a 2.0 reader refuses them); 2: grain records with an id per
+// instance (kinds 10 and 11; a 2.1 reader skips them and counts them as skipped records)
+inline constexpr uint16_t kVersionMinor = 2;
 inline constexpr uint16_t kOldestReadableMajor = 1;
 
 struct FileHeader {
@@ -98,8 +100,11 @@ enum RecordKind : uint8_t {
   kRecordMarker = 7,       // id: label (string)
   kRecordProcessor = 8,    // id: the seed processor id this thread runs from now on
   kRecordOrigin = 9,       // id: 0. The seed's initialize_clock(): the run's time zero
+  kRecordGrainBegin = 10,  // a grain whose id the program gives per instance (gs_grain_begin_id):
+  kRecordGrainEnd = 11,    // the descriptor's region (the call site) and the grain id, packed
+                           // (see PackGrain below) or with extra = 1: GrainSlot
 };
-inline constexpr uint8_t kLastKnownRecordKind = kRecordOrigin;
+inline constexpr uint8_t kLastKnownRecordKind = kRecordGrainEnd;
 
 struct Record {
   uint64_t time;   // raw clock value (see ClockSample for the conversion to ns)
@@ -136,6 +141,22 @@ static_assert(sizeof(MessageSlot) == sizeof(Record));
 constexpr uint64_t PackKindId(uint8_t kind, uint8_t extra, uint32_t id) {
   return uint64_t{kind} | (uint64_t{extra} << 8) | (uint64_t{id} << 32);
 }
+
+// kRecordGrainBegin/End. Packed, the record's own 48 bits hold both: reserved = the site's region
+// id (<= 0xffff), id = the grain id (0 .. 0xffffffff), so the common case is one slot, stored as
+// cheaply as a region event. Otherwise id = the site's region id and one GrainSlot follows.
+inline constexpr uint32_t kMaxPackedGrainSite = 0xffff;
+inline constexpr bool FitsPackedGrain(uint32_t site, int64_t grain) {
+  return site <= kMaxPackedGrainSite && grain >= 0 && grain <= int64_t{0xffffffff};
+}
+constexpr uint64_t PackGrain(uint8_t kind, uint32_t site, int64_t grain) {
+  return uint64_t{kind} | (uint64_t{site} << 16) | (static_cast<uint64_t>(grain) << 32);
+}
+struct GrainSlot {
+  int64_t grain;      // the grain id
+  uint64_t reserved;  // 0
+};
+static_assert(sizeof(GrainSlot) == sizeof(Record));
 
 // ---- Definitions ----------------------------------------------------------------------------
 

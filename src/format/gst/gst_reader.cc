@@ -144,6 +144,7 @@ struct Event {
   uint32_t block;  // index into the stream's sorted blocks, for messages
   uint32_t index;  // record index in that block
   TimeNs end_time = 0;  // send begin: the time of its send end (FIFO order of completion)
+  int64_t grain_id = 0;  // grain begin/end: the grain id (the site is `id`)
 };
 
 struct Stream {
@@ -178,6 +179,7 @@ class GstTraceBuilder {
       });
       if (has_events) streams_.push_back(std::move(s));
     }
+    if (!origin_) origin_ = FirstEventTime();
     for (Stream& s : streams_) GS_RETURN_IF_ERROR(CheckNesting(s));
     AddLocations();
     AddRegions();
@@ -293,11 +295,27 @@ class GstTraceBuilder {
         e.grain = m.grain;
         if (e.grain != gst::kNoRegion && !chunks_.regions.count(e.grain))
           return ErrorAt(s, e, "message names grain region {}, which has no definition", e.grain);
+        if (e.grain != gst::kNoRegion) plain_regions_.insert(e.grain);
+      }
+      if (r.kind == gst::kRecordGrainBegin || r.kind == gst::kRecordGrainEnd) {
+        if (r.extra == 0) {  // packed: the site in `reserved`, the grain id in `id`
+          e.id = r.reserved;
+          e.grain_id = r.id;
+        } else {
+          e.grain_id = gst::Load<gst::GrainSlot>(base + first_extra * sizeof(gst::Record)).grain;
+        }
       }
       switch (r.kind) {
         case gst::kRecordRegionBegin:
         case gst::kRecordRegionEnd:
           if (!chunks_.regions.count(r.id)) return ErrorAt(s, e, "{} of region {}, which has no definition", KindName(r.kind), r.id);
+          plain_regions_.insert(r.id);
+          break;
+        case gst::kRecordGrainBegin:
+        case gst::kRecordGrainEnd:
+          if (!chunks_.regions.count(e.id))
+            return ErrorAt(s, e, "{} of grain {} at site region {}, which has no definition", KindName(r.kind), e.grain_id, e.id);
+          if (r.kind == gst::kRecordGrainBegin) grains_.emplace(std::make_pair(e.id, e.grain_id), RegionId());
           break;
         case gst::kRecordSendBegin:
         case gst::kRecordSendEnd:
@@ -320,10 +338,29 @@ class GstTraceBuilder {
     return OkStatus();
   }
 
+  // Time zero without an origin record: the program's first event (over all threads), not the
+  // first clock sample. The runtime samples the clock when it opens the trace, before its
+  // start-up work (clock choice, overhead calibration, the first thread's buffer), which took
+  // 2.5-20 ms and was counted as idle time of every processor: a serial program reported speedup
+  // 0.73. Processor and origin records are not events; a trace without events starts at 0.
+  std::optional<TimeNs> FirstEventTime() const {
+    std::optional<TimeNs> first;
+    for (const Stream& s : streams_) {
+      for (const Event& e : s.events) {
+        if (e.kind == gst::kRecordProcessor || e.kind == gst::kRecordOrigin) continue;
+        if (!first || e.time < *first) first = e.time;
+        break;  // a stream's times never decrease
+      }
+    }
+    return first;
+  }
+
   static std::string_view KindName(uint8_t kind) {
     switch (kind) {
       case gst::kRecordRegionBegin: return "region begin";
       case gst::kRecordRegionEnd: return "region end";
+      case gst::kRecordGrainBegin: return "grain begin";
+      case gst::kRecordGrainEnd: return "grain end";
       case gst::kRecordSendBegin: return "send begin";
       case gst::kRecordSendEnd: return "send end";
       case gst::kRecordRecvBegin: return "receive begin";
@@ -333,80 +370,100 @@ class GstTraceBuilder {
     }
   }
 
+  static bool IsRegionBegin(uint8_t kind) { return kind == gst::kRecordRegionBegin || kind == gst::kRecordGrainBegin; }
+
+  // "region 'merge'", "grain 'task' 17", "message 'result'": what a begin or end names.
+  std::string What(const Event& e) const {
+    if (e.kind == gst::kRecordGrainBegin || e.kind == gst::kRecordGrainEnd)
+      return fmt::format("grain '{}' {}", RegionName(e.id), e.grain_id);
+    if (e.kind == gst::kRecordRegionBegin || e.kind == gst::kRecordRegionEnd) return fmt::format("region '{}'", RegionName(e.id));
+    return fmt::format("message '{}'", StringText(e.id));
+  }
+
   // Regions, sends and receives must nest on each stream. What is still open at the end of a
-  // stream (the run died inside it) is closed at the stream's last event, and counted.
+  // stream (the run died inside it) is closed at the stream's last event, and counted. A region
+  // or grain begin is closed by the next end of the same region (site), of either kind: the end
+  // takes the begin's kind and grain id, and a grain end naming another id is counted.
   Status CheckNesting(Stream& s) {
-    struct Open {
-      uint8_t kind;
-      uint32_t id;
-      uint32_t event;
-    };
-    std::vector<Open> open;
+    std::vector<uint32_t> open;  // events
     for (uint32_t i = 0; i < s.events.size(); ++i) {
       Event& e = s.events[i];
       uint8_t opener = 0;
       switch (e.kind) {
         case gst::kRecordRegionBegin:
+        case gst::kRecordGrainBegin:
         case gst::kRecordSendBegin:
         case gst::kRecordRecvBegin:
-          open.push_back({e.kind, e.id, i});
+          open.push_back(i);
           continue;
-        case gst::kRecordRegionEnd: opener = gst::kRecordRegionBegin; break;
+        case gst::kRecordRegionEnd:
+        case gst::kRecordGrainEnd: opener = gst::kRecordRegionBegin; break;
         case gst::kRecordSendEnd: opener = gst::kRecordSendBegin; break;
         case gst::kRecordRecvEnd: opener = gst::kRecordRecvBegin; break;
         default: continue;
       }
-      const bool is_region = e.kind == gst::kRecordRegionEnd;
-      const std::string what = is_region ? fmt::format("region '{}'", RegionName(e.id))
-                                         : fmt::format("message '{}'", StringText(e.id));
       if (open.empty())
-        return ErrorAt(s, e, "{} of {} but nothing is open on this thread", KindName(e.kind), what);
-      const Open& top = open.back();
-      if (top.kind != opener || top.id != e.id) {
-        const Event& te = s.events[top.event];
+        return ErrorAt(s, e, "{} of {} but nothing is open on this thread", KindName(e.kind), What(e));
+      const Event& top = s.events[open.back()];
+      const bool kind_matches = opener == gst::kRecordRegionBegin ? IsRegionBegin(top.kind) : top.kind == opener;
+      if (!kind_matches || top.id != e.id) {
         return ErrorAt(s, e, "{} of {} but the innermost open one is the {} of {} at {}: begins and ends must nest",
-                       KindName(e.kind), what, KindName(top.kind),
-                       top.kind == gst::kRecordRegionBegin ? fmt::format("region '{}'", RegionName(top.id))
-                                                          : fmt::format("message '{}'", StringText(top.id)),
-                       s.chunks->blocks[te.block].Where(te.index));
+                       KindName(e.kind), What(e), KindName(top.kind), What(top), s.chunks->blocks[top.block].Where(top.index));
       }
-      if (e.kind == gst::kRecordSendEnd) s.events[top.event].end_time = e.time;
+      if (opener == gst::kRecordRegionBegin) {
+        if (e.kind == gst::kRecordGrainEnd && top.kind == gst::kRecordGrainBegin && e.grain_id != top.grain_id &&
+            grain_end_mismatches_++ == 0) {
+          first_grain_end_mismatch_ = fmt::format("{}: {} (stream {}): grain end of '{}' {} closes grain {} (begun at {}); "
+                                                  "the begin's id is kept", file_, s.chunks->blocks[e.block].Where(e.index),
+                                                  s.id, RegionName(e.id), e.grain_id, top.grain_id,
+                                                  s.chunks->blocks[top.block].Where(top.index));
+        }
+        e.kind = top.kind == gst::kRecordGrainBegin ? gst::kRecordGrainEnd : gst::kRecordRegionEnd;
+        e.grain_id = top.grain_id;
+      }
+      if (e.kind == gst::kRecordSendEnd) s.events[open.back()].end_time = e.time;
       open.pop_back();
     }
     const TimeNs last = s.events.empty() ? 0 : s.events.back().time;
     while (!open.empty()) {
-      const Open o = open.back();
+      const uint32_t o = open.back();
       open.pop_back();
+      const Event begin = s.events[o];
       if (unclosed_++ == 0) {
-        const Event& e = s.events[o.event];
-        first_unclosed_ = fmt::format("{}: {}: stream {}: the {} of '{}' is never ended (the run stopped inside it); "
-                                      "closed at the stream's last event", file_, s.chunks->blocks[e.block].Where(e.index),
-                                      s.id, KindName(o.kind), o.kind == gst::kRecordRegionBegin ? RegionName(o.id) : StringText(o.id));
+        first_unclosed_ = fmt::format("{}: {}: stream {}: the {} of {} is never ended (the run stopped inside it); "
+                                      "closed at the stream's last event", file_, s.chunks->blocks[begin.block].Where(begin.index),
+                                      s.id, KindName(begin.kind), What(begin));
       }
-      Event end{last, 0, o.id, 0, gst::kNoPeer, gst::kNoRegion, 0, 0};
-      if (o.kind == gst::kRecordRegionBegin) end.kind = gst::kRecordRegionEnd;
-      if (o.kind == gst::kRecordSendBegin) {
+      Event end{last, 0, begin.id, 0, gst::kNoPeer, gst::kNoRegion, 0, 0};
+      end.grain_id = begin.grain_id;
+      if (begin.kind == gst::kRecordRegionBegin) end.kind = gst::kRecordRegionEnd;
+      if (begin.kind == gst::kRecordGrainBegin) end.kind = gst::kRecordGrainEnd;
+      if (begin.kind == gst::kRecordSendBegin) {
         end.kind = gst::kRecordSendEnd;
-        s.events[o.event].end_time = last;
+        s.events[o].end_time = last;
       }
-      if (o.kind == gst::kRecordRecvBegin) end.kind = kSyntheticRecvClose;
+      if (begin.kind == gst::kRecordRecvBegin) end.kind = kSyntheticRecvClose;
       s.events.push_back(end);
     }
     return OkStatus();
   }
 
   // Threads that recorded exactly one seed processor id, used by no other thread, become
-  // "processor <id>"; the others are threads. Processors come first, by id; then threads.
+  // "processor <id>"; the others are threads. Processors come first, by id; then threads, in
+  // the order they started recording, numbered after the largest processor id (from 0 when
+  // there is none): a thread the program did not number must not share an id with a processor
+  // it did (a producer thread that only sends was "thread 0" beside "processor 0").
   void AddLocations() {
     std::map<int64_t, int> claims;
     for (const Stream& s : streams_)
       for (int64_t p : s.processors) claims[p]++;
-    std::vector<std::pair<int64_t, Stream*>> processors, threads;
+    std::vector<std::pair<int64_t, Stream*>> processors;
+    std::vector<Stream*> threads;
     for (Stream& s : streams_) {
       if (s.processors.size() == 1 && claims[*s.processors.begin()] == 1) {
         processors.emplace_back(*s.processors.begin(), &s);
       } else {
-        threads.emplace_back(s.id, &s);
+        threads.push_back(&s);
         if (!s.processors.empty()) ++shared_processors_;
       }
     }
@@ -416,20 +473,33 @@ class GstTraceBuilder {
       std::string name = def && !def->name.empty() ? def->name : fmt::format("processor {}", id);
       s->location = builder_.AddLocation(name, LocationKind::kProcessor, id);
     }
-    for (auto& [id, s] : threads) {
+    int64_t next_id = processors.empty() ? 0 : std::max<int64_t>(0, processors.back().first + 1);
+    for (Stream* s : threads) {  // streams_ is in stream order
+      const int64_t id = next_id++;
       const auto& def = s->chunks->location;
       std::string name = def && !def->name.empty() ? def->name : fmt::format("thread {}", id);
       s->location = builder_.AddLocation(name, LocationKind::kThread, id);
     }
   }
 
+  // One region per definition, except grain sites only used with per-instance ids; then one per
+  // (site, grain id), in that order: the site's name and role, the grain id as external id.
   void AddRegions() {
+    std::set<uint32_t> sites;
+    for (const auto& [key, region] : grains_) sites.insert(key.first);
+    auto role_of = [](const gst::RegionDefinition& def) {
+      if (def.role == gst::kRoleGrain) return RegionRole::kGrain;
+      if (def.role == gst::kRoleCommunication) return RegionRole::kPointToPoint;
+      if (def.role == gst::kRoleOther) return RegionRole::kOther;
+      return RegionRole::kFunction;
+    };
     for (const auto& [id, def] : chunks_.regions) {
-      RegionRole role = RegionRole::kFunction;
-      if (def.role == gst::kRoleGrain) role = RegionRole::kGrain;
-      if (def.role == gst::kRoleCommunication) role = RegionRole::kPointToPoint;
-      if (def.role == gst::kRoleOther) role = RegionRole::kOther;
-      regions_[id] = builder_.AddRegion(def.name, role, def.external_id == gst::kNoExternalId ? id : def.external_id);
+      if (sites.count(id) && !plain_regions_.count(id)) continue;
+      regions_[id] = builder_.AddRegion(def.name, role_of(def), def.external_id == gst::kNoExternalId ? id : def.external_id);
+    }
+    for (auto& [key, region] : grains_) {
+      const auto& def = chunks_.regions.at(key.first);
+      region = builder_.AddRegion(def.name, role_of(def), key.second);
     }
     send_region_ = builder_.AddRegion("send", RegionRole::kPointToPoint, -1);
     recv_region_ = builder_.AddRegion("receive", RegionRole::kPointToPoint, -1);
@@ -515,6 +585,8 @@ class GstTraceBuilder {
       switch (e.kind) {
         case gst::kRecordRegionBegin: builder_.Enter(loc, e.time, regions_.at(e.id)); break;
         case gst::kRecordRegionEnd: builder_.Leave(loc, e.time, regions_.at(e.id)); break;
+        case gst::kRecordGrainBegin: builder_.Enter(loc, e.time, grains_.at({e.id, e.grain_id})); break;
+        case gst::kRecordGrainEnd: builder_.Leave(loc, e.time, grains_.at({e.id, e.grain_id})); break;
         case gst::kRecordSendBegin:
           builder_.Enter(loc, e.time, send_region_);
           builder_.Send(loc, e.time, message_of_.at({si, i}));
@@ -565,6 +637,7 @@ class GstTraceBuilder {
     if (lost_records_ > 0 || lost_blocks_ > 0) d.AddCount("records_not_analysed", lost_records_, first_lost_);
     if (backwards_ > 0) d.AddCount("time_went_backwards", backwards_, first_backwards_);
     if (unclosed_ > 0) d.AddCount("unclosed_regions", unclosed_, first_unclosed_);
+    if (grain_end_mismatches_ > 0) d.AddCount("grain_end_mismatch", grain_end_mismatches_, first_grain_end_mismatch_);
     if (unsent_ > 0) d.AddCount("unsent_messages", unsent_, first_unsent_);
     if (unreceived_ > 0) d.AddCount("unreceived_messages", unreceived_, first_unreceived_);
     if (shared_processors_ > 0) {
@@ -583,11 +656,16 @@ class GstTraceBuilder {
   ClockConverter clock_;
   std::vector<Stream> streams_;
   std::map<uint32_t, RegionId> regions_;
+  // Grains with a per-instance id: (site region, grain id) -> region, filled by AddRegions.
+  std::map<std::pair<uint32_t, int64_t>, RegionId> grains_;
+  std::set<uint32_t> plain_regions_;  // regions named by region records or message slots
   RegionId send_region_, recv_region_;
   std::map<std::pair<uint32_t, uint32_t>, MessageId> message_of_;  // (stream index, event) -> message
   std::optional<TimeNs> origin_;
   uint64_t skipped_records_ = 0, missing_blocks_ = 0, backwards_ = 0, unclosed_ = 0, unsent_ = 0, unreceived_ = 0;
   uint64_t shared_processors_ = 0;
+  uint64_t grain_end_mismatches_ = 0;
+  std::string first_grain_end_mismatch_;
   uint64_t damaged_blocks_ = 0, lost_blocks_ = 0, lost_records_ = 0;
   std::string first_damaged_block_, first_lost_;
   std::string first_skipped_record_, first_missing_, first_backwards_, first_unclosed_, first_unsent_, first_unreceived_;

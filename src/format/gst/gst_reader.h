@@ -6,12 +6,15 @@
 //   * one location per stream (recording thread): "processor <id>" with the seed processor id as
 //     external id when the thread recorded one that no other thread used, else "thread <n>" (or
 //     the name the program gave it);
-//   * one region per region definition (grains keep their grain id as external id);
+//   * one region per region definition (grains keep their grain id as external id), and one per
+//     (grain site, grain id) of the grains whose id the program gave per instance
+//     (gs_grain_begin_id): the site's name, that grain id as external id;
 //   * a send is a "send" region (kPointToPoint) from send begin to send end with the kSend event at
 //     its begin; a receive a "receive" region with the kRecv event just before its leave;
 //   * messages are paired by name in FIFO order: the k-th send of a name to complete (send end)
 //     with the k-th receive of that name to complete (receive end); ties by stream, then position;
-//   * the seed's initialize_clock() (an origin record) sets the trace's origin;
+//   * the seed's initialize_clock() (an origin record) sets the trace's origin, else the
+//     program's first event does;
 //   * times are ns since the first clock sample (the start of recording).
 // Metadata keys: everything the runtime wrote (program, host, clock, overhead_per_event_ns, ...)
 // plus dropped_events and end ("exit", "signal <n>" or "missing").

@@ -367,7 +367,9 @@ Status WriteGstFile(const Trace& t, const std::string& path, const OutputOptions
     }
     enc.Events(img, l, LocationId(l));
   }
-  if (t.origin_ns() != 0) img.Record(n, enc.Raw(t.origin_ns()), g::kRecordOrigin, 0);
+  // Always: without an origin record a reader puts time zero at the first event, which is not
+  // the origin of a trace whose time zero lies before it (the seed's initialize_clock()).
+  img.Record(n, enc.Raw(t.origin_ns()), g::kRecordOrigin, 0);
   GS_ASSIGN_OR_RETURN(OutputTarget out, OutputTarget::Claim("a .gst trace", {GstPart(path)}, options));
   GS_RETURN_IF_ERROR(WriteNewFile(out.staged(0), img.Finish()));
   return out.Commit();
@@ -397,8 +399,12 @@ Status WriteGstDirectory(const Trace& t, const std::string& dir, const OutputOpt
   if (::mkdir(staged.c_str(), 0777) != 0) return IoError(fmt::format("{}: cannot create: {}", dir, std::strerror(errno)));
   const uint64_t omitted = OmittedEvents(t, true);
   for (uint32_t r = 0; r < groups.size(); ++r) {
-    GstImage img(static_cast<uint32_t>(groups[r].size()), enc.ZeroRaw());
+    // Rank 0's file has one stream more, holding only the origin record (not a location): the
+    // directory's time zero is the earliest origin of its files (gst_dir_reader.cc).
+    const auto streams = static_cast<uint32_t>(groups[r].size());
+    GstImage img(streams + (r == 0 ? 1 : 0), enc.ZeroRaw());
     if (r == 0) img.Metadata(MetadataToWrite(t, omitted));
+    if (r == 0) img.Record(streams, enc.Raw(t.origin_ns()), g::kRecordOrigin, 0);
     enc.Definitions(img);
     for (uint32_t s = 0; s < groups[r].size(); ++s) {
       const LocationId l(groups[r][s]);

@@ -28,7 +28,7 @@ struct Record {
   RecordKind kind;
   uint32_t line;
   int64_t processor = 0;       // start/stop
-  std::string_view structure;  // arcs
+  std::string_view structure;  // arcs: the name, unescaped (into the parser's name store)
   int64_t grain = 0;
   TimeNs time = 0;
 };
@@ -61,20 +61,81 @@ std::string_view Trim(std::string_view s) {
   return s.substr(b, e - b + 1);
 }
 
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
 // Splits on spaces and tabs; at most `max` tokens are kept, `count` says how many there were.
 size_t Tokenize(std::string_view s, std::string_view* out, size_t max) {
   size_t count = 0;
   size_t i = 0;
   while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+    while (i < s.size() && IsBlank(s[i])) ++i;
     if (i >= s.size()) break;
     size_t j = i;
-    while (j < s.size() && s[j] != ' ' && s[j] != '\t' && s[j] != '\r') ++j;
+    while (j < s.size() && !IsBlank(s[j])) ++j;
     if (count < max) out[count] = s.substr(i, j - i);
     ++count;
     i = j;
   }
   return count;
+}
+
+// An arc line split as "<keyword> <name> <grain_id> <time>": the name is everything between the
+// keyword and the last two fields, so that it may hold spaces ("sendBegin block 1 0 290" names
+// "block 1"), as libgrainscope's seed routines print it. False when the line has fewer than 4
+// fields.
+bool SplitArc(std::string_view s, std::string_view& name, std::string_view& grain, std::string_view& time) {
+  size_t end = s.size();
+  std::string_view last[2];
+  for (int k = 0; k < 2; ++k) {
+    while (end > 0 && IsBlank(s[end - 1])) --end;
+    size_t begin = end;
+    while (begin > 0 && !IsBlank(s[begin - 1])) --begin;
+    if (begin == end) return false;
+    last[k] = s.substr(begin, end - begin);
+    end = begin;
+  }
+  size_t b = 0;
+  while (b < end && IsBlank(s[b])) ++b;
+  while (b < end && !IsBlank(s[b])) ++b;  // the keyword
+  while (b < end && IsBlank(s[b])) ++b;
+  while (end > b && IsBlank(s[end - 1])) --end;
+  if (b >= end) return false;
+  name = s.substr(b, end - b);
+  time = last[0];
+  grain = last[1];
+  return true;
+}
+
+// Undoes the escapes libgrainscope's seed routines write (docs/formats/seedtext.md): "\\" "\t"
+// "\n" "\r" "\xHH", and `""` for the empty name. Any other backslash stands for itself, so the
+// names of the 1989 traces read as they are.
+std::string UnescapeName(std::string_view s) {
+  if (s == "\"\"") return {};
+  std::string out;
+  out.reserve(s.size());
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 == s.size()) {
+      out += s[i];
+      continue;
+    }
+    const char c = s[i + 1];
+    if (c == '\\' || c == 't' || c == 'n' || c == 'r') {
+      out += c == 't' ? '\t' : c == 'n' ? '\n' : c == 'r' ? '\r' : '\\';
+      ++i;
+    } else if (c == 'x' && i + 3 < s.size() && hex(s[i + 2]) >= 0 && hex(s[i + 3]) >= 0) {
+      out += static_cast<char>(hex(s[i + 2]) * 16 + hex(s[i + 3]));
+      i += 3;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
 }
 
 std::optional<RecordKind> Keyword(std::string_view word) {
@@ -106,6 +167,12 @@ class SeedTextParser {
   template <typename... Args>
   Status ErrorAt(uint32_t line, fmt::format_string<Args...> f, Args&&... args) {
     return DataLoss(fmt::format("{}:{}: {}", file_, line, fmt::format(f, std::forward<Args>(args)...)));
+  }
+
+  // An arc's name as the records keep it: a view into the file, or into an unescaped copy.
+  std::string_view StoreName(std::string_view name) {
+    if (name.find('\\') == std::string_view::npos && name != "\"\"") return name;
+    return unescaped_names_.emplace_back(UnescapeName(name));
   }
 
   // " start 1 0 290": keyword, two ids (or structure name and id), a time in ms.
@@ -142,7 +209,8 @@ class SeedTextParser {
       return OkStatus();
     }
     const bool grain_record = IsGrainRecord(*kind);
-    if (n != 4) {
+    // An arc's name may hold spaces: its last two fields are the grain id and the time.
+    if (n < 4 || (n > 4 && grain_record)) {
       return ErrorAt(line, "'{}' record has {} fields, expected 4: {} {} <grain_id> <time_ms>",
                      tok[0], n, tok[0], grain_record ? "<processor_id>" : "<structure_name>");
     }
@@ -152,7 +220,9 @@ class SeedTextParser {
       if (!p) return ErrorAt(line, "processor id '{}' is not a non-negative integer", tok[1]);
       r.processor = *p;
     } else {
-      r.structure = tok[1];
+      std::string_view name;
+      SplitArc(text, name, tok[2], tok[3]);  // n >= 4: it splits
+      r.structure = StoreName(name);
     }
     std::optional<int64_t> g = ParseNonNegativeInt(tok[2]);
     if (!g) return ErrorAt(line, "grain id '{}' is not a non-negative integer", tok[2]);
@@ -423,6 +493,7 @@ class SeedTextParser {
   std::string_view file_;
   TraceBuilder builder_;
   std::deque<Record> records_;  // a deque: GrainRun and ArcHalf point into it
+  std::deque<std::string> unescaped_names_;  // names that were escaped; records view them
   uint64_t skipped_ = 0;
   std::string first_skipped_;
   std::vector<GrainRun> runs_;

@@ -7,7 +7,10 @@
 //    recvBegin  <structure_name> <grain_id> <time>
 //    recvEnd    <structure_name> <grain_id> <time>
 //
-// Times are milliseconds since initialize_clock() (our extension: up to 9 fractional digits).
+// Times are milliseconds since initialize_clock() (our extension: up to 6 fractional digits). A
+// structure name is everything between the keyword and the last two fields, so it may hold
+// spaces, with the escapes libgrainscope's seed routines write (\\ \t \n \r \xHH, "" for the
+// empty name): what they print, this reads back.
 // Lines whose first word is not one of the six keywords are the program's own output: skipped and
 // counted ("skipped_lines"). docs/formats/seedtext.md lists every error and warning.
 //
