@@ -52,8 +52,8 @@ int main(int argc, char** argv) {
   app.add_option("--late-fraction", o.late_fraction, "share of rounds in which a location is a late sender");
   app.add_option("--message-fraction", o.message_fraction, "share of send/receive events");
   app.add_option("--barrier-every", o.barrier_every, "a barrier every N rounds (0: none)");
-  app.add_option("--otf2", otf2, "write OTF2: DIR or DIR/name.otf2");
-  app.add_option("--gst", gst, "write a .gst directory, one stream per location");
+  app.add_option("--otf2", otf2, "write OTF2: DIR or DIR/name.otf2 (an archive there is replaced)");
+  app.add_option("--gst", gst, "write a .gst directory, one stream per location (a .gst trace there is replaced)");
   app.add_flag("--check", check, "read the outputs back and compare counts");
   CLI11_PARSE(app, argc, argv);
 
@@ -62,10 +62,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gen: %s\n", trace.status().message().c_str());
     return 1;
   }
+  // The outputs of an earlier run are replaced (only traces of their format: base/output_target.h).
+  const OutputOptions replace{.force = true};
   for (const auto& [path, write] :
-       {std::pair<std::string, Status (*)(const Trace&, const std::string&)>{otf2, WriteOtf2}, {gst, WriteGst}}) {
+       {std::pair<std::string, Status (*)(const Trace&, const std::string&, const OutputOptions&)>{otf2, WriteOtf2},
+        {gst, WriteGst}}) {
     if (path.empty()) continue;
-    Status s = write(*trace, path);
+    Status s = write(*trace, path, replace);
     if (s.ok() && check) s = Check(*trace, path);
     if (!s.ok()) {
       std::fprintf(stderr, "gen: %s\n", s.message().c_str());

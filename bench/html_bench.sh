@@ -20,7 +20,7 @@ timed() { /usr/bin/time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -1 | awk '{pri
 runs_of() { for _ in $(seq "$runs"); do timed "$@"; done; }
 
 runs_of "$bin/grainscope" info "$work/trace" >"$work/info.txt"
-runs_of "$bin/grainscope" html "$work/trace" -o "$work/page.html" >"$work/html.txt"
+runs_of "$bin/grainscope" html "$work/trace" -o "$work/page.html" --force >"$work/html.txt"
 info=$(cut -d' ' -f1 "$work/info.txt" | median); info_cpu=$(cut -d' ' -f2 "$work/info.txt" | median)
 html=$(cut -d' ' -f1 "$work/html.txt" | median); html_cpu=$(cut -d' ' -f2 "$work/html.txt" | median)
 bytes=$(stat -c %s "$work/page.html")

@@ -24,5 +24,5 @@ echo "== grainscope compensate $trace   (measurement overhead removed)"
 "$bin/grainscope" compensate "$trace"
 echo
 echo "== grainscope html $trace -o $out/pi.html   (every view on one offline page)"
-"$bin/grainscope" html "$trace" -o "$out/pi.html"
+"$bin/grainscope" html "$trace" -o "$out/pi.html" --force
 echo "open $out/pi.html in a browser"

@@ -76,9 +76,8 @@ Result<std::string> ReadFile(const std::string& path, const HeadCheck& check_hea
   return content;
 }
 
-Status WriteFileAtomically(const std::string& path, std::string_view content) {
-  std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+Status WriteNewFile(const std::string& path, std::string_view content) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return IoError(fmt::format("{}: cannot create: {}", path, ErrnoText()));
   size_t done = 0;
   while (done < content.size()) {
@@ -87,20 +86,15 @@ Status WriteFileAtomically(const std::string& path, std::string_view content) {
       if (errno == EINTR) continue;
       std::string why = ErrnoText();
       ::close(fd);
-      ::unlink(temp.c_str());
+      ::unlink(path.c_str());
       return IoError(fmt::format("{}: write failed: {}", path, why));
     }
     done += static_cast<size_t>(n);
   }
   if (::close(fd) != 0) {
     std::string why = ErrnoText();
-    ::unlink(temp.c_str());
+    ::unlink(path.c_str());
     return IoError(fmt::format("{}: write failed: {}", path, why));
-  }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    std::string why = ErrnoText();
-    ::unlink(temp.c_str());
-    return IoError(fmt::format("{}: cannot replace: {}", path, why));
   }
   return OkStatus();
 }

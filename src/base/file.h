@@ -1,4 +1,5 @@
-// Reading whole files and writing output files atomically.
+// Reading whole files, and writing a file that must not exist yet. Outputs a user names (-o, a
+// converted trace) are written through base/output_target.h, which decides what may be replaced.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +26,8 @@ using HeadCheck = std::function<Status(std::string_view head)>;
 // The whole content of `path`, or an error naming the file and the reason.
 Result<std::string> ReadFile(const std::string& path, const HeadCheck& check_head = nullptr);
 
-// Writes `content` to `path` through a temporary file in the same directory and a rename, so a
-// reader of `path` sees either the old file or the complete new one, never half of it.
-Status WriteFileAtomically(const std::string& path, std::string_view content);
+// Creates `path` (O_EXCL: fails when anything is there) and writes `content`; on failure the
+// file it created is removed again.
+Status WriteNewFile(const std::string& path, std::string_view content);
 
 }  // namespace grainscope

@@ -35,26 +35,15 @@ class FileTest : public ::testing::Test {
   std::string dir_;
 };
 
-TEST_F(FileTest, WriteThenReadBack) {
+TEST_F(FileTest, WriteNewFileNeverOverwrites) {
   const std::string path = dir_ + "/out.txt";
-  ASSERT_THAT(WriteFileAtomically(path, "hello\n"), IsOk());
-  Result<std::string> back = ReadFile(path);
-  ASSERT_THAT(back, IsOk());
-  EXPECT_EQ(*back, "hello\n");
-  EXPECT_EQ(CountEntries(), 1);  // no temporary left behind
-}
-
-TEST_F(FileTest, ReplacesExistingFileWhole) {
-  const std::string path = dir_ + "/out.txt";
-  ASSERT_THAT(WriteFileAtomically(path, std::string(100000, 'a')), IsOk());
-  ASSERT_THAT(WriteFileAtomically(path, "short"), IsOk());
-  EXPECT_EQ(*ReadFile(path), "short");
-}
-
-TEST_F(FileTest, FailureLeavesNothingBehind) {
-  EXPECT_THAT(WriteFileAtomically(dir_ + "/missing/out.txt", "x"),
+  ASSERT_THAT(WriteNewFile(path, "hello\n"), IsOk());
+  EXPECT_EQ(*ReadFile(path), "hello\n");
+  EXPECT_THAT(WriteNewFile(path, "other"), StatusIs(StatusCode::kIoError, HasSubstr("out.txt: cannot create: File exists")));
+  EXPECT_EQ(*ReadFile(path), "hello\n");
+  EXPECT_THAT(WriteNewFile(dir_ + "/missing/out.txt", "x"),
               StatusIs(StatusCode::kIoError, HasSubstr("missing/out.txt: cannot create")));
-  EXPECT_EQ(CountEntries(), 0);
+  EXPECT_EQ(CountEntries(), 1);
 }
 
 TEST_F(FileTest, ReadErrorsNameTheFile) {
@@ -87,7 +76,7 @@ TEST(ReadFileLimits, HeadCheckStopsAnEndlessInputAtOnce) {
 
 TEST_F(FileTest, HeadCheckSeesAShortFileWhole) {
   const std::string path = dir_ + "/short.txt";
-  ASSERT_THAT(WriteFileAtomically(path, "start 1 1 0\n"), IsOk());
+  ASSERT_THAT(WriteNewFile(path, "start 1 1 0\n"), IsOk());
   std::string seen;
   Result<std::string> r = ReadFile(path, [&](std::string_view head) {
     seen = std::string(head);

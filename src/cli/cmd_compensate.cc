@@ -20,7 +20,8 @@ CommandBody AddCompensateCommand(CLI::App& app) {
                     "messages and collectives (Malony/Shende); shows measured and compensated side by side");
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false, /*with_output=*/false);
   cmd->add_option("-o,--output", o->output,
-                  "Also write the compensated trace here (format by extension: .otf2, .json, .gst)");
+                  "Also write the compensated trace here (format by extension: .otf2, .json, .gst; an existing "
+                  "trace only with --force)");
   cmd->add_option("--overhead", *overhead,
                   "Per-event overhead in ns, up to 3 decimals (default: the calibration stored in the trace)")
       ->check(NonNegativeDecimal("nanoseconds"));
@@ -34,7 +35,7 @@ CommandBody AddCompensateCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(std::string out, RenderCompensation(trace, c, r));
       if (!o->output.empty()) {
         GS_ASSIGN_OR_RETURN(Trace compensated, Retime(trace, c.times, "+compensated"));
-        GS_RETURN_IF_ERROR(WriteTrace(compensated, o->output));
+        GS_RETURN_IF_ERROR(WriteTrace(compensated, o->output, "auto", OutputPolicy(*o)));
       }
       return Emit(out, "", r.notes);
     });

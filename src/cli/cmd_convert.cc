@@ -14,13 +14,15 @@ namespace grainscope::cli {
 CommandBody AddConvertCommand(CLI::App& app) {
   struct Flags {
     std::string in, out, input_format = "auto", to = "auto";
+    bool force = false;
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
       "convert", "Convert a trace between formats: IN in any format grainscope reads, OUT chosen by "
                  "its extension (.otf2: OTF2 for Vampir and Scalasca, .json: Chrome trace events for "
                  "Perfetto and chrome://tracing, .gst: grainscope's own format, a directory of rank files "
-                 "for MPI traces) or --to; OUT is complete or not there at all");
+                 "for MPI traces) or --to; OUT is complete or not there at all, and an existing trace there is "
+                 "replaced only with --force");
   cmd->add_option("IN", f->in, "Trace to read")->required();
   cmd->add_option("OUT", f->out, "Trace to write")->required();
   std::vector<std::string> inputs, outputs;
@@ -29,13 +31,14 @@ CommandBody AddConvertCommand(CLI::App& app) {
   cmd->add_option("--input-format", f->input_format, "Format of IN (default: detected from its content)")
       ->check(CLI::IsMember(inputs));
   cmd->add_option("--to", f->to, "Format of OUT (default: from its extension)")->check(CLI::IsMember(outputs));
+  AddForceOption(*cmd, f->force);
   cmd->footer(std::string(kExitCodesHelp));
   return [f] {
     return Run("convert", [&]() -> Status {
       RenderOptions reader;  // collects the trace's notes
       reader.source = f->in;
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(f->in, f->input_format, reader));
-      GS_RETURN_IF_ERROR(WriteTrace(trace, f->out, f->to));
+      GS_RETURN_IF_ERROR(WriteTrace(trace, f->out, f->to, OutputOptions{f->force, {f->in}}));
       PrintNotes(reader.notes);
       fmt::print("{}: {} events on {} locations, {} messages -> {}\n", f->in, trace.event_count(),
                  trace.locations().size(), trace.messages().size(), f->out);

@@ -24,7 +24,7 @@ CommandBody AddCritPathCommand(CLI::App& app) {
       options.message_latency_ns = *latency;
       GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(trace, options));
       GS_ASSIGN_OR_RETURN(std::string out, RenderCriticalPath(trace, cp, r));
-      return Emit(out, o->output, r.notes);
+      return Emit(out, *o, r.notes);
     });
   };
 }

@@ -19,7 +19,7 @@ CommandBody AddGanttCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
       std::vector<GanttLane> lanes = BuildGantt(trace);
       GS_ASSIGN_OR_RETURN(std::string out, RenderGantt(trace, lanes, r));
-      return Emit(out, o->output, r.notes);
+      return Emit(out, *o, r.notes);
     });
   };
 }

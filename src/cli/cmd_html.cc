@@ -1,5 +1,6 @@
-// `grainscope html TRACE -o report.html`: every view of one trace on one offline page
+// `grainscope html TRACE [-o report.html]`: every view of one trace on one offline page
 // (report/html_report.h, docs/html.md).
+#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
@@ -22,7 +23,8 @@ namespace {
 struct HtmlOptions {
   std::string trace;
   std::string input_format = "auto";
-  std::string output;
+  std::string output;  // empty: <trace name>.html in the current directory; "-": stdout
+  bool force = false;
   std::vector<std::string> actual;
   std::string processors;  // empty: 1..2P, and only for task graphs of at most kAutoPredictTasks grains
   std::string heuristic = "best";
@@ -31,6 +33,20 @@ struct HtmlOptions {
 // Without -p or --actual the page projects the speedup only for graphs this small: the
 // schedulers' cost grows with the graph, and the page should come quickly.
 constexpr size_t kAutoPredictTasks = 20'000;
+
+// The page's default name: the trace's file name with its extension replaced ("pi.gst" ->
+// "pi.html", "run/" -> "run.html", "." -> "<this directory's name>.html"), in the current directory.
+std::string DefaultPageName(const std::string& trace) {
+  namespace fs = std::filesystem;
+  fs::path p(trace);
+  while (p.has_relative_path() && p.filename().empty()) p = p.parent_path();
+  if (p.filename().empty() || p.filename() == "." || p.filename() == "..") {
+    std::error_code ec;
+    p = fs::weakly_canonical(p, ec);
+  }
+  const std::string stem = p.stem().string();
+  return (stem.empty() ? std::string("trace") : stem) + ".html";
+}
 
 uint32_t GrainLanes(const ExecutionProfile* p) {
   uint32_t n = 0;
@@ -93,7 +109,12 @@ Status RunHtml(const HtmlOptions& o) {
   }
   progress::Begin("writing the page", 0);
   GS_ASSIGN_OR_RETURN(std::string page, RenderHtmlReport(in));
-  return Emit(page, o.output, reader.notes);
+  std::vector<std::string> inputs = o.actual;
+  inputs.insert(inputs.begin(), o.trace);
+  const std::string page_path = o.output.empty() ? DefaultPageName(o.trace) : o.output;
+  GS_RETURN_IF_ERROR(Emit(page, page_path, reader.notes, OutputOptions{o.force, std::move(inputs)}));
+  if (o.output.empty()) fmt::print(stderr, "grainscope html: wrote {}\n", page_path);
+  return OkStatus();
 }
 
 }  // namespace
@@ -110,7 +131,10 @@ CommandBody AddHtmlCommand(CLI::App& app) {
   cmd->add_option("--input-format", o->input_format, "Format of TRACE (default: detected from its content)")
       ->check(CLI::IsMember(inputs));
   cmd->add_option("-o,--output", o->output,
-                  "Write the page to this file instead of stdout (atomically: a temporary file, then a rename)");
+                  "Write the page to this file (default: the trace's name with .html for its extension, in the "
+                  "current directory: pi.gst -> pi.html; - for stdout); atomically, and an existing file is "
+                  "replaced only with --force");
+  AddForceOption(*cmd, o->force);
   cmd->add_option("--actual", o->actual,
                   "Trace of the same program run on another processor count, shown against the projected speedup "
                   "(repeatable)");

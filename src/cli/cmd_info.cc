@@ -18,7 +18,7 @@ CommandBody AddInfoCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
       GS_ASSIGN_OR_RETURN(std::string out, RenderInfo(trace, Summarize(trace), r));
-      return Emit(out, o->output)  /* info lists the diagnostics itself */;
+      return Emit(out, *o, {}) /* info lists the diagnostics itself */;
     });
   };
 }

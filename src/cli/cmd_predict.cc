@@ -33,7 +33,7 @@ Status RunPredict(const PredictOptions& o) {
   GS_ASSIGN_OR_RETURN(Prediction p, Predict(NamedTrace{o.common.trace, &measured}, actual, *ParseHeuristic(o.heuristic),
                                             range->first, range->second, PortfolioOptions{}));
   GS_ASSIGN_OR_RETURN(std::string out, RenderPrediction(p, r));
-  return Emit(out, o.common.output, r.notes);
+  return Emit(out, o.common, r.notes, o.actual);
 }
 
 }  // namespace

@@ -114,7 +114,8 @@ CommandBody AddReplayCommand(CLI::App& app) {
                 "also checks that replaying the measured costs reproduces the trace");
   AddCommonOptions(*cmd, *o, {"text", "json"}, false, /*with_output=*/false);
   cmd->add_option("-o,--output", o->output,
-                  "Also write the replayed trace here (format by extension: .otf2, .json, .gst)");
+                  "Also write the replayed trace here (format by extension: .otf2, .json, .gst; an existing "
+                  "trace only with --force)");
   cmd->add_option("--network", f->network, "Message model: measured, zero, latbw (latency + bytes/bandwidth), loggp")
       ->capture_default_str();
   AddDurationOption(*cmd, "--latency", f->latency_ns, "Latency for latbw and modelled collectives (5us, 250ns, ...)");
@@ -151,7 +152,7 @@ CommandBody AddReplayCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(Trace replayed, Retime(trace, result.times, "+replay"));
       GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(replayed));
       GS_ASSIGN_OR_RETURN(std::string out, RenderReplay(trace, result, cp, Describe(what_if, *f), r));
-      if (!o->output.empty()) GS_RETURN_IF_ERROR(WriteTrace(replayed, o->output));
+      if (!o->output.empty()) GS_RETURN_IF_ERROR(WriteTrace(replayed, o->output, "auto", OutputPolicy(*o)));
       return Emit(out, "", r.notes);
     });
   };

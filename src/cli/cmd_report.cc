@@ -39,7 +39,7 @@ CommandBody AddReportCommand(CLI::App& app) {
       if (*table == "locations") in.csv_table = ReportTable::kLocations;
       if (*table == "regions") in.csv_table = ReportTable::kRegions;
       GS_ASSIGN_OR_RETURN(std::string out, RenderReport(trace, in, r));
-      return Emit(out, o->output, r.notes);
+      return Emit(out, *o, r.notes);
     });
   };
 }

@@ -68,7 +68,7 @@ Status RunSchedule(const ScheduleOptions& o) {
     GS_ASSIGN_OR_RETURN(curve, SpeedupCurve(in.dag, h, range->first, range->second, po));
   }
   GS_ASSIGN_OR_RETURN(std::string out, RenderSchedule(in.dag, s, o.heuristic, curve, r));
-  return Emit(out, o.common.output, r.notes);
+  return Emit(out, o.common, r.notes);
 }
 
 }  // namespace
@@ -105,8 +105,8 @@ CommandBody AddScheduleCommand(CLI::App& app) {
   cmd->add_option("-f,--format", o->common.format, "Output format")
       ->check(CLI::IsMember({"text", "json", "seed"}))
       ->capture_default_str();
-  cmd->add_option("-o,--output", o->common.output,
-                  "Write to this file instead of stdout (atomically: a temporary file, then a rename)");
+  cmd->add_option("-o,--output", o->common.output, kOutputHelp);
+  AddForceOption(*cmd, o->common.force);
   cmd->add_option("--unit", o->common.unit, "Integer time unit of the seed Schedule file for a trace's graph")
       ->check(CLI::IsMember({"s", "ms", "us", "ns"}))
       ->capture_default_str();

@@ -20,7 +20,7 @@ CommandBody AddTaskGraphCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
       GS_ASSIGN_OR_RETURN(TaskGraph graph, BuildTaskGraph(trace));
       GS_ASSIGN_OR_RETURN(std::string out, RenderTaskGraph(trace, graph, r));
-      return Emit(out, o->output, r.notes);
+      return Emit(out, *o, r.notes);
     });
   };
 }

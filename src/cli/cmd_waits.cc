@@ -33,7 +33,7 @@ CommandBody AddWaitsCommand(CLI::App& app) {
       co.threshold = *threshold;
       const Characterization c = Characterize(trace, calls, waits, co);
       GS_ASSIGN_OR_RETURN(std::string out, RenderWaits(trace, waits, c, r));
-      return Emit(out, o->output, r.notes);
+      return Emit(out, *o, r.notes);
     });
   };
 }

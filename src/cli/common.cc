@@ -9,7 +9,6 @@
 
 #include <fmt/format.h>
 
-#include "base/file.h"
 #include "base/numbers.h"
 #include "cli/progress.h"
 #include "format/trace_reader.h"
@@ -43,10 +42,8 @@ void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::st
   cmd.add_option("-f,--format", o.format, "Output format")
       ->check(CLI::IsMember(formats))
       ->capture_default_str();
-  if (with_output) {
-    cmd.add_option("-o,--output", o.output,
-                   "Write to this file instead of stdout (atomically: a temporary file, then a rename)");
-  }
+  if (with_output) cmd.add_option("-o,--output", o.output, kOutputHelp);
+  AddForceOption(cmd, o.force);
   if (with_unit) {
     cmd.add_option("--unit", o.unit, "Integer time unit of the seed file format")
         ->check(CLI::IsMember({"s", "ms", "us", "ns"}))
@@ -160,9 +157,26 @@ void PrintNotes(const std::vector<std::string>& notes) {
   std::fflush(stderr);
 }
 
-Status Emit(const std::string& content, const std::string& path, const std::vector<std::string>& notes) {
+void AddForceOption(CLI::App& cmd, bool& force) {
+  cmd.add_flag("--force", force,
+               "Replace an existing output of the same kind: a regular file (-o), a .gst trace, a complete OTF2 "
+               "archive. Never an input, a link, or a directory holding anything else");
+}
+
+OutputOptions OutputPolicy(const CommonOptions& o, std::vector<std::string> more_inputs) {
+  more_inputs.insert(more_inputs.begin(), o.trace);
+  return OutputOptions{o.force, std::move(more_inputs)};
+}
+
+Status Emit(const std::string& content, const CommonOptions& o, const std::vector<std::string>& notes,
+            std::vector<std::string> more_inputs) {
+  return Emit(content, o.output, notes, OutputPolicy(o, std::move(more_inputs)));
+}
+
+Status Emit(const std::string& content, const std::string& path, const std::vector<std::string>& notes,
+            const OutputOptions& options) {
   PrintNotes(notes);
-  if (!path.empty() && path != "-") return WriteFileAtomically(path, content);
+  if (!path.empty() && path != "-") return WriteOutputFile(path, content, options);
   if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
     return IoError("cannot write to standard output");
   return OkStatus();

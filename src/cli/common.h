@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/output_target.h"
 #include "base/status.h"
 #include "model/trace.h"
 #include "report/render.h"
@@ -33,11 +34,12 @@ struct CommonOptions {
   std::string unit = "ms";
   uint64_t top = 20;   // rows of each long table in text output
   bool all = false;    // --all: every row
+  bool force = false;  // -o may replace an existing output of its kind (base/output_target.h)
 };
 
-// Adds TRACE, --input-format, --format (restricted to `formats`), -o, --top/--all and, when
-// `with_unit`, --unit. Without `with_output`, the command defines -o itself (replay writes a trace
-// there).
+// Adds TRACE, --input-format, --format (restricted to `formats`), -o, --force, --top/--all and,
+// when `with_unit`, --unit. Without `with_output`, the command defines -o itself (replay writes a
+// trace there).
 void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::string>& formats,
                       bool with_unit, bool with_output = true);
 
@@ -69,8 +71,22 @@ Result<Trace> LoadTrace(const std::string& path, std::string_view format, Render
 // Prints each note as "note: <note>" on stderr (after clearing the progress bar).
 void PrintNotes(const std::vector<std::string>& notes);
 
-// Prints `notes` on stderr, then writes `content` to stdout, or atomically to `path`.
-Status Emit(const std::string& content, const std::string& path, const std::vector<std::string>& notes = {});
+// --force, the same for every command that writes a file.
+void AddForceOption(CLI::App& cmd, bool& force);
+// The help of -o for a file output.
+inline constexpr const char* kOutputHelp =
+    "Write to this file instead of stdout (atomically; an existing file is replaced only with --force)";
+
+// What -o may replace: --force, and never TRACE or one of `more_inputs`.
+OutputOptions OutputPolicy(const CommonOptions& o, std::vector<std::string> more_inputs = {});
+
+// Prints `notes` on stderr, then writes `content` to stdout when `path` is "" or "-", else to the
+// file `path` as `options` allow (base/output_target.h).
+Status Emit(const std::string& content, const std::string& path, const std::vector<std::string>& notes = {},
+            const OutputOptions& options = {});
+// The same for -o of `o`, under OutputPolicy(o, more_inputs).
+Status Emit(const std::string& content, const CommonOptions& o, const std::vector<std::string>& notes,
+            std::vector<std::string> more_inputs = {});
 
 // Runs `body`; on failure prints "grainscope <command>: <message>" to stderr. Returns the exit code.
 int Run(std::string_view command, const std::function<Status()>& body);

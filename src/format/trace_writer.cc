@@ -15,9 +15,12 @@ namespace grainscope {
 
 std::vector<std::string_view> WritableFormats() { return {"auto", kOtf2Format, kChromeFormat, kGstFormat}; }
 
-Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format) {
+Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format,
+                  const OutputOptions& options) {
   if (format == "auto") {
-    const std::string extension = std::filesystem::path(path).extension().string();
+    std::filesystem::path p(path);
+    if (p.filename().empty()) p = p.parent_path();  // "out.gst/": a directory named out.gst
+    const std::string extension = p.extension().string();
     if (extension == ".otf2") {
       format = kOtf2Format;
     } else if (extension == ".json") {
@@ -31,9 +34,9 @@ Status WriteTrace(const Trace& trace, const std::string& path, std::string_view 
           path, extension, fmt::join(WritableFormats(), ", ")));
     }
   }
-  if (format == kOtf2Format) return WriteOtf2(trace, path);
-  if (format == kChromeFormat) return WriteChromeJson(trace, path);
-  if (format == kGstFormat) return WriteGst(trace, path);
+  if (format == kOtf2Format) return WriteOtf2(trace, path, options);
+  if (format == kChromeFormat) return WriteChromeJson(trace, path, options);
+  if (format == kGstFormat) return WriteGst(trace, path, options);
   return InvalidArgument(fmt::format("unknown output format '{}' (known: {})", format,
                                      fmt::join(WritableFormats(), ", ")));
 }

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/output_target.h"
 #include "base/status.h"
 #include "model/trace.h"
 
@@ -16,7 +17,10 @@ std::vector<std::string_view> WritableFormats();
 
 // "auto" chooses by extension: .otf2 -> OTF2 (an anchor file plus its .def file and directory),
 // .json -> Chrome trace-event JSON, .gst -> grainscope's own format (a file, or a directory of
-// rank files for MPI traces: format/gst/gst_writer.h). Every writer leaves either the complete output or nothing.
-Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format = "auto");
+// rank files for MPI traces: format/gst/gst_writer.h). Every writer leaves either the complete
+// output or nothing, and replaces an existing output only as base/output_target.h allows
+// (options.force, and only a trace of its own format; never one of options.inputs).
+Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format = "auto",
+                  const OutputOptions& options = {});
 
 }  // namespace grainscope

@@ -64,7 +64,7 @@ const info = JSON.parse(execFileSync(grainscope, ['info', '--format', 'json', tr
 const gantt = JSON.parse(execFileSync(grainscope, ['gantt', '--format', 'json', trace]).toString());
 const instances = gantt.processors.reduce((n, p) => n + p.tasks.length, 0);
 const report = path.join(work, 'pi.html');
-execFileSync(grainscope, ['html', trace, '-o', report]);
+execFileSync(grainscope, ['html', trace, '-o', report, '--force']);  // the page of the last run
 
 const browser = await launchOrSkip();
 let failed = false;

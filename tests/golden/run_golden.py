@@ -2,14 +2,24 @@
 """Golden diff tests: a command line + its inputs -> the expected stdout, stderr and exit code.
 
 Each case is a directory under tests/golden/cases/:
-  cmd       one line: the arguments to `grainscope` (shell-quoted). The command runs inside the
-            case directory, so inputs are named relative to it. `{examples}` stands for the
-            project's examples/ directory, `{corpus}` for ../shared/corpus.
+  cmd       one line: the arguments to `grainscope` (shell-quoted). The command runs inside a fresh
+            temporary copy of the case directory (never in the source tree), laid out so that
+            `{examples}` (the project's examples/), `{inputs}` (tests/golden/inputs/, traces several
+            cases share) and `{corpus}` (../shared/corpus) are the same relative paths as from the
+            case directory itself; another case's directory named as `../CASE/...` is copied too.
   stdout    expected standard output (missing = must be empty)
   stderr    expected standard error  (missing = must be empty)
   exit      expected exit code        (missing = 0)
   requires  optional: `corpus` = skip when ../shared/corpus is absent
-  files     optional: names of files the command must leave behind ("-" prefix: must NOT exist)
+  setup     optional: shell lines run (bash -e) in the temporary copy before the command, to make
+            what the command must find there: a user's file it must not delete, an output of an
+            earlier run (`$GRAINSCOPE` is the binary under test; `{examples}`, `{inputs}` and
+            `{corpus}` as in cmd)
+  files     optional: paths the command may create, change or delete. A bare path must exist
+            afterwards, "-path" must not. Everything else is checked automatically: every file
+            that was there before the command (the case's own, and what setup made) is still there,
+            unchanged, and the command left nothing new (no temporary files) outside the listed
+            paths. A listed directory covers everything below it.
 
 Usage:
   run_golden.py --grainscope BIN [--update] [CASE ...]
@@ -19,14 +29,18 @@ With --update the expectations are rewritten from what the command does now; rev
 import argparse
 import difflib
 import os
+import re
 import shlex
+import hashlib
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CASES = os.path.join(HERE, "cases")
+INPUTS = os.path.join(HERE, "inputs")
 CORPUS = os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus"))
 SKIP = 77  # ctest SKIP_RETURN_CODE
 
@@ -47,17 +61,76 @@ def write_or_remove(path, content):
         os.remove(path)
 
 
+def snapshot(top):
+    """Every path under `top`, relative: directories map to None, files to a digest of their bytes."""
+    out = {}
+    for base, dirs, files in os.walk(top):
+        for d in dirs:
+            out[os.path.relpath(os.path.join(base, d), top)] = None
+        for f in files:
+            path = os.path.join(base, f)
+            if os.path.islink(path) or not os.path.isfile(path):
+                out[os.path.relpath(path, top)] = "special"
+                continue
+            with open(path, "rb") as fh:
+                out[os.path.relpath(path, top)] = hashlib.sha256(fh.read()).hexdigest()
+    return out
+
+
+def covered(path, listed):
+    return any(path == entry or path.startswith(entry.rstrip("/") + "/") for entry in listed)
+
+
+def sandbox(name):
+    """A temporary copy of case `name`, at the same relative place to examples/, inputs/ and the
+    corpus as the case itself. Returns (temporary root, the copy's directory)."""
+    root = tempfile.mkdtemp(prefix=f"gs-golden-{name}-")
+    project = os.path.join(root, "project")
+    case = os.path.join(project, os.path.relpath(os.path.join(CASES, name), ROOT))
+    shutil.copytree(os.path.join(CASES, name), case, symlinks=True)
+    # Inputs of other cases the command names ("../other_case/trace.txt") are copied too.
+    text = read(os.path.join(CASES, name, "cmd")) + read(os.path.join(CASES, name, "setup"))
+    for other in set(re.findall(r"\.\./([\w.-]+)/", text)):
+        if other != name and os.path.isdir(os.path.join(CASES, other)):
+            shutil.copytree(os.path.join(CASES, other), os.path.join(os.path.dirname(case), other), symlinks=True)
+    os.symlink(os.path.join(ROOT, "examples"), os.path.join(project, "examples"))
+    if os.path.isdir(INPUTS):
+        os.symlink(INPUTS, os.path.join(project, os.path.relpath(INPUTS, ROOT)))
+    corpus = os.path.normpath(os.path.join(project, os.path.relpath(CORPUS, ROOT)))
+    if os.path.isdir(CORPUS) and not os.path.exists(corpus):
+        os.makedirs(os.path.dirname(corpus), exist_ok=True)
+        os.symlink(CORPUS, corpus)
+    return root, case
+
+
 def run_case(binary, name, update):
-    case = os.path.join(CASES, name)
-    if "corpus" in read(os.path.join(case, "requires")).split() and not os.path.isdir(CORPUS):
+    source = os.path.join(CASES, name)
+    if "corpus" in read(os.path.join(source, "requires")).split() and not os.path.isdir(CORPUS):
         print(f"SKIP {name}: {CORPUS} is absent")
         return SKIP
-    line = read(os.path.join(case, "cmd")).strip()
-    # Relative paths, so the outputs that name an input are the same in every clone.
-    line = line.replace("{examples}", os.path.relpath(os.path.join(ROOT, "examples"), case))
-    line = line.replace("{corpus}", os.path.relpath(CORPUS, case))
-    args = [binary] + shlex.split(line)
-    env = dict(os.environ, LC_ALL="C", COLUMNS="100")
+    root, case = sandbox(name)
+    try:
+        return check_case(binary, name, source, case, update)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def check_case(binary, name, source, case, update):
+    def expand(text):
+        # Relative paths, so the outputs that name an input are the same in every clone.
+        text = text.replace("{examples}", os.path.relpath(os.path.join(ROOT, "examples"), source))
+        text = text.replace("{inputs}", os.path.relpath(INPUTS, source))
+        return text.replace("{corpus}", os.path.relpath(CORPUS, source))
+
+    args = [binary] + shlex.split(expand(read(os.path.join(case, "cmd")).strip()))
+    env = dict(os.environ, LC_ALL="C", COLUMNS="100", GRAINSCOPE=binary)
+    setup = expand(read(os.path.join(case, "setup")))
+    if setup:
+        done = subprocess.run(["bash", "-e", "-c", setup], cwd=case, capture_output=True, text=True, env=env)
+        if done.returncode != 0:
+            print(f"FAIL {name}: setup exited {done.returncode}: {done.stderr.strip()}")
+            return 1
+    before = snapshot(case)
     try:
         proc = subprocess.run(args, cwd=case, capture_output=True, text=True, timeout=60, env=env)
     except subprocess.TimeoutExpired:
@@ -65,9 +138,9 @@ def run_case(binary, name, update):
         return 1
     got = {"stdout": proc.stdout, "stderr": proc.stderr, "exit": f"{proc.returncode}\n"}
     if update:
-        write_or_remove(os.path.join(case, "stdout"), got["stdout"])
-        write_or_remove(os.path.join(case, "stderr"), got["stderr"])
-        write_or_remove(os.path.join(case, "exit"), "" if proc.returncode == 0 else got["exit"])
+        write_or_remove(os.path.join(source, "stdout"), got["stdout"])
+        write_or_remove(os.path.join(source, "stderr"), got["stderr"])
+        write_or_remove(os.path.join(source, "exit"), "" if proc.returncode == 0 else got["exit"])
         print(f"UPDATED {name}")
         return 0
     want = {
@@ -83,19 +156,28 @@ def run_case(binary, name, update):
             diff = difflib.unified_diff(want[key].splitlines(True), got[key].splitlines(True),
                                         f"{name}/{key} (expected)", f"{name}/{key} (actual)")
             sys.stdout.writelines(diff)
+    listed = []
     for entry in read(os.path.join(case, "files")).split():
         must_exist = not entry.startswith("-")
-        path = os.path.join(case, entry.lstrip("-"))
-        if os.path.exists(path) != must_exist:
+        path = entry.lstrip("-")
+        listed.append(os.path.normpath(path))
+        if os.path.lexists(os.path.join(case, path)) != must_exist:
             failed = True
             print(f"FAIL {name}: {path} should {'exist' if must_exist else 'not exist'}")
-        if must_exist and os.path.exists(path):
-            # outputs are regenerated on every run (a .gst output of an MPI trace is a directory)
-            shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
-    leftovers = [f for f in os.listdir(case) if ".tmp." in f]
-    if leftovers:
+    after = snapshot(case)
+    for path, digest in sorted(before.items()):
+        if covered(path, listed):
+            continue
+        if path not in after:
+            failed = True
+            print(f"FAIL {name}: {path} was deleted")
+        elif after[path] != digest:
+            failed = True
+            print(f"FAIL {name}: {path} was changed")
+    left = [p for p in sorted(after) if p not in before and not covered(p, listed)]
+    if left:
         failed = True
-        print(f"FAIL {name}: temporary files left behind: {leftovers}")
+        print(f"FAIL {name}: left behind: {left}")
     if not failed:
         print(f"PASS {name}")
     return 1 if failed else 0

@@ -314,9 +314,13 @@ class ChromeParser {
         Flow* f = k < finishes.size() ? &flows_[finishes[k]] : nullptr;
         const json* args = s != nullptr ? s->args : f->args;
         MessageInfo info;
-        info.sender = s != nullptr ? tracks_[s->track].location : LocationOf(args ? Field(*args, "peer") : nullptr);
-        info.receiver = f != nullptr ? tracks_[f->track].location : LocationOf(args ? Field(*args, "peer") : nullptr);
-        if (!info.sender.valid() || !info.receiver.valid()) {
+        const json* peer = args != nullptr ? Field(*args, "peer") : nullptr;
+        info.sender = s != nullptr ? tracks_[s->track].location : LocationOf(peer);
+        info.receiver = f != nullptr ? tracks_[f->track].location : LocationOf(peer);
+        // "peer": null is grainscope's writer for a side nobody recorded (a receive whose send is
+        // missing): the message stays, unmatched, with an unknown peer.
+        const bool unknown_peer = peer != nullptr && peer->is_null();
+        if (!unknown_peer && (!info.sender.valid() || !info.receiver.valid())) {
           ++unpaired_flows_;
           continue;
         }

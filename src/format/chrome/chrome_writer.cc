@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "base/file.h"
 #include "format/chrome/chrome_common.h"
 
 namespace grainscope {
@@ -182,8 +181,14 @@ class ChromeJsonWriter {
         const RegionId grain = send ? m.send_grain[a] : m.recv_grain[a];
         if (grain.valid()) out_ += ",\"grain\":", AppendEscaped(out_, t_.str(t_.region(grain).name));
         if (!m.matched(MessageId(a))) {
+          // The other side's track, or null when nobody recorded it (ReadChromeJson keeps both).
+          const LocationId peer = send ? m.receiver[a] : m.sender[a];
           out_ += ",\"peer\":";
-          AppendTrackRef(send ? m.receiver[a] : m.sender[a]);
+          if (peer.valid()) {
+            AppendTrackRef(peer);
+          } else {
+            out_ += "null";
+          }
         }
         AppendDepth(depth, false);
         out_ += '}';
@@ -233,8 +238,8 @@ class ChromeJsonWriter {
 
 std::string ChromeJson(const Trace& trace) { return ChromeJsonWriter(trace).Run(); }
 
-Status WriteChromeJson(const Trace& trace, const std::string& path) {
-  return WriteFileAtomically(path, ChromeJson(trace));
+Status WriteChromeJson(const Trace& trace, const std::string& path, const OutputOptions& options) {
+  return WriteOutputFile(path, ChromeJson(trace), options);
 }
 
 }  // namespace grainscope

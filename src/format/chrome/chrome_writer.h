@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/output_target.h"
 #include "base/status.h"
 #include "model/trace.h"
 
@@ -21,7 +22,8 @@ inline constexpr std::string_view kChromeFormat = "chrome";
 // The JSON text of `trace`.
 std::string ChromeJson(const Trace& trace);
 
-// Writes ChromeJson(trace) to `path` atomically.
-Status WriteChromeJson(const Trace& trace, const std::string& path);
+// Writes ChromeJson(trace) to `path` atomically; an existing file there is replaced only with
+// options.force (base/output_target.h).
+Status WriteChromeJson(const Trace& trace, const std::string& path, const OutputOptions& options = {});
 
 }  // namespace grainscope

@@ -1,5 +1,6 @@
 #include "format/chrome/chrome_writer.h"
 
+#include <cstdio>
 #include <filesystem>
 
 #include <gmock/gmock.h>
@@ -148,6 +149,7 @@ TEST(ChromeWriter, CorpusOtf2TraceRoundTrips) {
 TEST(ChromeWriter, WriteTraceByExtensionAndReadTraceBySniffing) {
   const std::string path = ::testing::TempDir() + "/gs-chrome-roundtrip.json";
   const Trace original = ReadExample("fig4_5.txt");
+  std::remove(path.c_str());
   ASSERT_THAT(WriteTrace(original, path), IsOk());
   Result<Trace> back = ReadTrace(path);
   ASSERT_THAT(back, IsOk());

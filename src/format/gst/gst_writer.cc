@@ -1,11 +1,10 @@
 #include "format/gst/gst_writer.h"
 
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -20,7 +19,6 @@
 namespace grainscope {
 namespace {
 
-namespace fs = std::filesystem;
 namespace g = gst;
 
 // Records per event block, as the recording runtime writes them (src/record/stream.h).
@@ -328,12 +326,31 @@ std::vector<std::pair<std::string, std::string>> MetadataToWrite(const Trace& t,
   return out;
 }
 
+// A .gst output: either shape may replace either, when it is ours — a file with the .gst magic, or
+// a directory of rank-NNNNN.gst files and nothing else.
+bool HasGstMagic(const std::string& file) {
+  unsigned char head[sizeof g::kMagic] = {};
+  FILE* in = std::fopen(file.c_str(), "rb");
+  if (in == nullptr) return false;
+  const size_t n = std::fread(head, 1, sizeof head, in);
+  std::fclose(in);
+  return n == sizeof head && std::memcmp(head, g::kMagic, sizeof head) == 0;
+}
+
+bool IsRankFileName(std::string_view name) {
+  if (!name.starts_with("rank-") || !name.ends_with(".gst")) return false;
+  const std::string_view digits = name.substr(5, name.size() - 9);
+  return !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+OutputPart GstPart(const std::string& path) { return OutputPart{path, HasGstMagic, IsRankFileName}; }
+
 TimeNs FirstTime(const Trace& t, LocationId l) {
   const EventColumns& ev = t.events(l);
   return ev.size() == 0 ? 0 : ev.time[0];
 }
 
-Status WriteGstFile(const Trace& t, const std::string& path) {
+Status WriteGstFile(const Trace& t, const std::string& path, const OutputOptions& options) {
   const auto n = static_cast<uint32_t>(t.locations().size());
   std::vector<uint32_t> index(n);
   for (uint32_t l = 0; l < n; ++l) index[l] = l;
@@ -353,15 +370,9 @@ Status WriteGstFile(const Trace& t, const std::string& path) {
   // Always: without an origin record a reader puts time zero at the first event, which is not
   // the origin of a trace whose time zero lies before it (the seed's initialize_clock()).
   img.Record(n, enc.Raw(t.origin_ns()), g::kRecordOrigin, 0);
-  return WriteFileAtomically(path, img.Finish());
-}
-
-Status WriteRankFile(const std::string& path, std::string_view bytes) {
-  FILE* out = std::fopen(path.c_str(), "wb");
-  if (out == nullptr) return IoError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
-  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
-  if (std::fclose(out) != 0 || !ok) return IoError(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
-  return OkStatus();
+  GS_ASSIGN_OR_RETURN(OutputTarget out, OutputTarget::Claim("a .gst trace", {GstPart(path)}, options));
+  GS_RETURN_IF_ERROR(WriteNewFile(out.staged(0), img.Finish()));
+  return out.Commit();
 }
 
 // Location groups in order of their first location: a rank and the threads grouped with it.
@@ -379,15 +390,13 @@ std::vector<std::vector<uint32_t>> RankGroups(const Trace& t, std::vector<uint32
   return groups;
 }
 
-Status WriteGstDirectory(const Trace& t, const std::string& dir) {
+Status WriteGstDirectory(const Trace& t, const std::string& dir, const OutputOptions& options) {
   std::vector<uint32_t> rank;
   const std::vector<std::vector<uint32_t>> groups = RankGroups(t, rank);
   Encoder enc(t, true, rank);
-  const std::string partial = fmt::format("{}.partial-{}", dir, getpid());
-  std::error_code ec;
-  fs::remove_all(partial, ec);
-  fs::create_directories(partial, ec);
-  if (ec) return IoError(fmt::format("{}: cannot create the directory: {}", partial, ec.message()));
+  GS_ASSIGN_OR_RETURN(OutputTarget out, OutputTarget::Claim("a .gst trace", {GstPart(dir)}, options));
+  const std::string staged = out.staged(0);
+  if (::mkdir(staged.c_str(), 0777) != 0) return IoError(fmt::format("{}: cannot create: {}", dir, std::strerror(errno)));
   const uint64_t omitted = OmittedEvents(t, true);
   for (uint32_t r = 0; r < groups.size(); ++r) {
     // Rank 0's file has one stream more, holding only the origin record (not a location): the
@@ -403,19 +412,9 @@ Status WriteGstDirectory(const Trace& t, const std::string& dir) {
       if (s == 0) enc.RankLabels(img, 0, r, static_cast<uint32_t>(groups.size()), enc.Raw(FirstTime(t, l)));
       enc.Events(img, s, l);
     }
-    Status st = WriteRankFile(fmt::format("{}/rank-{:05}.gst", partial, r), img.Finish());
-    if (!st.ok()) {
-      fs::remove_all(partial, ec);
-      return st;
-    }
+    GS_RETURN_IF_ERROR(WriteNewFile(fmt::format("{}/rank-{:05}.gst", staged, r), img.Finish()));
   }
-  fs::remove_all(dir, ec);
-  fs::rename(partial, dir, ec);
-  if (ec) {
-    fs::remove_all(partial, ec);
-    return IoError(fmt::format("{}: cannot move the written directory into place: {}", dir, ec.message()));
-  }
-  return OkStatus();
+  return out.Commit();
 }
 
 }  // namespace
@@ -426,8 +425,8 @@ bool GstNeedsRankDirectory(const Trace& t) {
                      [](const Location& l) { return l.kind == LocationKind::kRank; });
 }
 
-Status WriteGst(const Trace& trace, const std::string& path) {
-  return GstNeedsRankDirectory(trace) ? WriteGstDirectory(trace, path) : WriteGstFile(trace, path);
+Status WriteGst(const Trace& trace, const std::string& path, const OutputOptions& options) {
+  return GstNeedsRankDirectory(trace) ? WriteGstDirectory(trace, path, options) : WriteGstFile(trace, path, options);
 }
 
 }  // namespace grainscope

@@ -22,6 +22,7 @@
 
 #include <string>
 
+#include "base/output_target.h"
 #include "base/status.h"
 #include "model/trace.h"
 
@@ -31,8 +32,10 @@ namespace grainscope {
 bool GstNeedsRankDirectory(const Trace& trace);
 
 // Writes `trace` to `path` (a file, or a directory of rank-NNNNN.gst files; see above). The
-// output is complete or not there: written next to `path` and renamed into place, replacing an
-// existing file or directory of that name.
-Status WriteGst(const Trace& trace, const std::string& path);
+// output is complete or not there: written next to `path` and moved into place
+// (base/output_target.h). An existing .gst trace at `path` (a file with the .gst magic, or a
+// directory of rank-NNNNN.gst files and nothing else) is replaced only with options.force;
+// anything else there never is.
+Status WriteGst(const Trace& trace, const std::string& path, const OutputOptions& options = {});
 
 }  // namespace grainscope

@@ -11,6 +11,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/file.h"
 #include "base/status_matchers.h"
 #include "format/otf2/trace_dump_test_util.h"
 #include "format/trace_reader.h"
@@ -21,6 +22,7 @@ namespace grainscope {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::HasSubstr;
 
 std::string Fresh(std::string_view name) {
   const fs::path p = fs::path(::testing::TempDir()) / fmt::format("gs-gstw-{}-{}", name, getpid());
@@ -40,6 +42,7 @@ std::string Events(const Trace& t) {
 
 Result<Trace> RoundTrip(const Trace& t, std::string_view name) {
   const std::string path = Fresh(name) + ".gst";
+  fs::remove_all(path);
   GS_RETURN_IF_ERROR(WriteTrace(t, path));  // by extension
   return ReadTrace(path);
 }
@@ -163,11 +166,18 @@ TEST(GstWriter, ReplacesAnExistingOutput) {
   ASSERT_THAT(original, IsOk());
   const std::string out = Fresh("replace");
   ASSERT_THAT(WriteGst(*original, out), IsOk());
-  ASSERT_THAT(WriteGst(*original, out), IsOk());
-  size_t files = 0;
-  for (const auto& e : fs::directory_iterator(out)) files += e.path().extension() == ".gst";
-  EXPECT_EQ(files, 4u);
-  EXPECT_FALSE(fs::exists(out + fmt::format(".partial-{}", getpid())));
+  EXPECT_THAT(WriteGst(*original, out), StatusIs(StatusCode::kIoError, HasSubstr("exists; --force replaces it")));
+  ASSERT_THAT(WriteGst(*original, out, {.force = true}), IsOk());
+  size_t entries = 0;
+  for (const auto& e : fs::directory_iterator(out)) entries += e.path().filename().string().starts_with("rank-");
+  EXPECT_EQ(entries, 4u);
+  for (const auto& e : fs::directory_iterator(fs::path(out).parent_path()))
+    EXPECT_FALSE(e.path().filename().string().starts_with("." + fs::path(out).filename().string())) << e.path();
+  // A directory holding anything but rank files is not a .gst trace: never replaced.
+  ASSERT_THAT(WriteNewFile(out + "/notes.txt", "keep"), IsOk());
+  EXPECT_THAT(WriteGst(*original, out, {.force = true}),
+              StatusIs(StatusCode::kIoError, HasSubstr("holding 'notes.txt', which is not part of a .gst trace")));
+  EXPECT_EQ(*ReadFile(out + "/notes.txt"), "keep");
 }
 
 }  // namespace

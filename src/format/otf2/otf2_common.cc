@@ -1,6 +1,7 @@
 #include "format/otf2/otf2_common.h"
 
 #include <cstdarg>
+#include <fstream>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -129,6 +130,13 @@ Status Otf2Error(OTF2_ErrorCode code, std::string_view what) {
 void SilenceOtf2Errors() {
   static std::once_flag once;
   std::call_once(once, [] { OTF2_Error_RegisterCallback(&IgnoreError, nullptr); });
+}
+
+bool HasOtf2Signature(const std::string& path) {
+  char head[8] = {};
+  std::ifstream in(path, std::ios::binary);
+  in.read(head, sizeof head);
+  return std::string_view(head, static_cast<size_t>(in.gcount())).find("OTF2") != std::string_view::npos;
 }
 
 }  // namespace grainscope::otf2

@@ -62,4 +62,9 @@ Status Otf2Error(OTF2_ErrorCode code, std::string_view what);
 // libotf2 prints every error to stderr unless told otherwise; grainscope reports errors itself.
 void SilenceOtf2Errors();
 
+// True when the file `path` starts like an OTF2 anchor file ("\x03BOTF2\0": a chunk header, then
+// the signature). The reader checks it before libotf2 opens a file (libotf2 leaks its archive
+// object when it fails to open something else); the writer before it replaces an archive.
+bool HasOtf2Signature(const std::string& path);
+
 }  // namespace grainscope::otf2

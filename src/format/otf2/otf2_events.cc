@@ -114,8 +114,10 @@ struct LocationReader {
                            bool is_send, uint32_t rank, OTF2_CommRef comm, uint32_t tag,
                            uint64_t bytes, P2pRecord* record) {
     const TimeNs t = Ns(ticks);
-    const uint32_t peer = PeerOf(rank, comm);
-    if (peer == kNone) {
+    // OTF2_UNDEFINED_UINT32: a peer nobody recorded (grainscope writes it for a receive whose
+    // send is missing, or the reverse); the record stays an unmatched message.
+    const uint32_t peer = rank == OTF2_UNDEFINED_UINT32 ? kNone : PeerOf(rank, comm);
+    if (peer == kNone && rank != OTF2_UNDEFINED_UINT32) {
       return Fail(position, t, fmt::format("{} names rank {} of communicator {}, which has no such rank",
                                            is_send ? "send" : "receive", rank, comm));
     }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <tuple>
 
@@ -106,11 +105,12 @@ class Otf2TraceAssembler {
         continue;
       }
       if (unmatched++ == 0) {
-        example = fmt::format(
-            "{}: {} location {} at {} ns ({} location {}, tag {}, {} bytes) has no matching {}",
-            file_, rec.is_send ? "send on" : "receive on", defs_.location_refs[rec.location],
-            ev_.locations[rec.location].time[rec.event], rec.is_send ? "to" : "from",
-            defs_.location_refs[rec.peer], rec.tag, rec.bytes, rec.is_send ? "receive" : "send");
+        const std::string peer =
+            rec.peer == kNone ? "an unknown location" : fmt::format("location {}", defs_.location_refs[rec.peer]);
+        example = fmt::format("{}: {} location {} at {} ns ({} {}, tag {}, {} bytes) has no matching {}", file_,
+                              rec.is_send ? "send on" : "receive on", defs_.location_refs[rec.location],
+                              ev_.locations[rec.location].time[rec.event], rec.is_send ? "to" : "from", peer,
+                              rec.tag, rec.bytes, rec.is_send ? "receive" : "send");
       }
     }
     builder_.diagnostics().AddCount("unmatched_messages", unmatched, example);
@@ -277,15 +277,8 @@ Result<std::string> FindOtf2Anchor(const std::string& path) {
 
 Result<Trace> ReadOtf2(const std::string& anchor_path) {
   GS_ASSIGN_OR_RETURN(std::string anchor, FindOtf2Anchor(anchor_path));
-  // Anchor files start "\x03BOTF2\0" (a chunk header, then the signature). Checked here because
-  // libotf2 leaks its archive object when it fails to open something else.
-  {
-    char head[8] = {};
-    std::ifstream in(anchor, std::ios::binary);
-    in.read(head, sizeof head);
-    if (std::string_view(head, static_cast<size_t>(in.gcount())).find("OTF2") == std::string_view::npos) {
-      return DataLoss(fmt::format("{}: not an OTF2 anchor file (no OTF2 signature in its first bytes)", anchor));
-    }
+  if (!otf2::HasOtf2Signature(anchor)) {
+    return DataLoss(fmt::format("{}: not an OTF2 anchor file (no OTF2 signature in its first bytes)", anchor));
   }
   otf2::SilenceOtf2Errors();
   std::unique_ptr<OTF2_Reader, ReaderCloser> reader(OTF2_Reader_Open(anchor.c_str()));

@@ -1,6 +1,5 @@
 #include "format/otf2/otf2_writer.h"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -133,7 +132,10 @@ class Otf2ArchiveWriter {
       any_keyed_ = !t_.str(m.name[i]).empty() || m.send_grain[i].valid() || m.recv_grain[i].valid();
   }
 
+  // The rank of `loc` in `comm`. An unmatched message's unknown peer (a receive whose send was
+  // never recorded) is OTF2_UNDEFINED_UINT32, which ReadOtf2 reads back as an unknown peer.
   Result<uint32_t> RankOf(uint32_t comm, LocationId loc, std::string_view what) const {
+    if (!loc.valid()) return OTF2_UNDEFINED_UINT32;
     auto it = comm_ranks_[comm].find(loc.value);
     if (it == comm_ranks_[comm].end()) {
       return FailedPrecondition(fmt::format("{} location '{}' is not a member of communicator {}", what,
@@ -376,44 +378,36 @@ class Otf2ArchiveWriter {
   OTF2_AttributeList* attributes_ = nullptr;
 };
 
-// Moves dir/.partial/<name>{.otf2,.def,/} over dir/<name>{.otf2,.def,/}.
-Status Publish(const fs::path& partial, const fs::path& dir, const std::string& name) {
-  std::error_code ec;
-  for (const std::string& entry : {name + ".def", name, name + ".otf2"}) {
-    const fs::path from = partial / entry;
-    const fs::path to = dir / entry;
-    if (!fs::exists(from)) continue;
-    fs::remove_all(to, ec);
-    fs::rename(from, to, ec);
-    if (ec) return IoError(fmt::format("{}: cannot move the written archive into place: {}", to.string(), ec.message()));
-  }
-  fs::remove_all(partial, ec);
-  return OkStatus();
+// The three parts of an archive "name" in `dir`, the anchor first (it is moved into place last).
+// An existing archive is ours when its anchor has the OTF2 signature and its directory holds only
+// definition and event files.
+std::vector<OutputPart> ArchiveParts(const fs::path& dir, const std::string& name) {
+  auto anchor = [](const std::string& file) { return otf2::HasOtf2Signature(file); };
+  auto archive_file = [](std::string_view entry) { return entry.ends_with(".def") || entry.ends_with(".evt"); };
+  return {OutputPart{(dir / (name + ".otf2")).string(), anchor, nullptr},
+          OutputPart{(dir / (name + ".def")).string(), AnyRegularFile, nullptr},
+          OutputPart{(dir / name).string(), nullptr, archive_file}};
 }
 
 }  // namespace
 
-Status WriteOtf2(const Trace& trace, const std::string& anchor_path_or_dir) {
+Status WriteOtf2(const Trace& trace, const std::string& anchor_path_or_dir, const OutputOptions& options) {
   otf2::SilenceOtf2Errors();
   fs::path target(anchor_path_or_dir);
   fs::path dir = target;
   std::string name = "traces";
   if (target.extension() == ".otf2") {
-    dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    dir = target.parent_path();
     name = target.stem().string();
   }
   std::error_code ec;
-  fs::create_directories(dir, ec);
+  if (!dir.empty()) fs::create_directories(dir, ec);
   if (ec) return IoError(fmt::format("{}: cannot create the directory: {}", dir.string(), ec.message()));
-  // libotf2 creates <partial>/<name>/ and refuses to reuse it: a fresh, private place.
-  const fs::path partial = dir / fmt::format(".{}.otf2.partial-{}", name, getpid());
-  fs::remove_all(partial, ec);
-  Status s = Otf2ArchiveWriter(trace).Write(partial.string(), name);
-  if (!s.ok()) {
-    fs::remove_all(partial, ec);
-    return Status(s.code(), fmt::format("{}: {}", anchor_path_or_dir, s.message()));
-  }
-  return Publish(partial, dir, name);
+  // libotf2 writes <staging>/<name>{.otf2,.def,/} and refuses to reuse a directory: a fresh one.
+  GS_ASSIGN_OR_RETURN(OutputTarget out, OutputTarget::Claim("an OTF2 archive", ArchiveParts(dir, name), options));
+  Status s = Otf2ArchiveWriter(trace).Write(out.staging_dir(), name);
+  if (!s.ok()) return Status(s.code(), fmt::format("{}: {}", anchor_path_or_dir, s.message()));
+  return out.Commit();
 }
 
 }  // namespace grainscope

@@ -14,6 +14,7 @@
 
 #include <string>
 
+#include "base/output_target.h"
 #include "base/status.h"
 #include "model/trace.h"
 
@@ -21,8 +22,9 @@ namespace grainscope {
 
 // `anchor_path_or_dir`: "dir/name.otf2" writes dir/name.otf2, dir/name.def and dir/name/; any
 // other path is a directory that receives traces.otf2, traces.def and traces/. The archive is
-// written next to its final place and renamed into it when complete; an existing archive of the
-// same name is replaced.
-Status WriteOtf2(const Trace& trace, const std::string& anchor_path_or_dir);
+// written next to its final place and moved into it when complete (base/output_target.h): an
+// existing archive of the same name is replaced only with options.force, and only when it is a
+// complete OTF2 archive (anchor, .def, a directory of .def/.evt files and nothing else).
+Status WriteOtf2(const Trace& trace, const std::string& anchor_path_or_dir, const OutputOptions& options = {});
 
 }  // namespace grainscope

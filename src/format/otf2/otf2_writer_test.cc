@@ -18,6 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing_util::DumpTrace;
+using ::testing::HasSubstr;
 
 std::string FreshDir(std::string_view name) {
   const fs::path dir = fs::path(::testing::TempDir()) / fmt::format("gs-otf2-{}-{}", name, getpid());
@@ -144,11 +145,15 @@ TEST(Otf2Writer, DirectoryTargetGetsTracesOtf2) {
   ASSERT_THAT(WriteOtf2(EveryKind(), dir), IsOk());
   EXPECT_TRUE(fs::exists(dir + "/traces.otf2"));
   EXPECT_TRUE(fs::exists(dir + "/traces.def"));
-  // Writing again replaces the archive, and no partial files are left behind.
-  ASSERT_THAT(WriteOtf2(EveryKind(), dir), IsOk());
-  size_t entries = 0;
-  for (const auto& e : fs::directory_iterator(dir)) entries += e.path().filename().string()[0] != '.';
-  EXPECT_EQ(entries, 3u);
+  // Writing again replaces the archive only with force, and no partial files are left behind.
+  EXPECT_THAT(WriteOtf2(EveryKind(), dir), StatusIs(StatusCode::kIoError, HasSubstr("traces.otf2: exists; --force")));
+  ASSERT_THAT(WriteOtf2(EveryKind(), dir, {.force = true}), IsOk());
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 3);
+  // An archive directory holding anything else is not ours: never replaced.
+  ASSERT_THAT(WriteNewFile(dir + "/traces/notes.txt", "keep"), IsOk());
+  EXPECT_THAT(WriteOtf2(EveryKind(), dir, {.force = true}),
+              StatusIs(StatusCode::kIoError, HasSubstr("holding 'notes.txt', which is not part of an OTF2 archive")));
+  EXPECT_EQ(*ReadFile(dir + "/traces/notes.txt"), "keep");
   ASSERT_THAT(ReadOtf2(dir), IsOk());
 }
 

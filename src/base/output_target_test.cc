@@ -1,0 +1,209 @@
+#include "base/output_target.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "base/file.h"
+#include "base/status_matchers.h"
+
+namespace grainscope {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+class OutputTargetTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/gs_output_target_test_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  void Make(const std::string& name, const std::string& content) { ASSERT_THAT(WriteNewFile(Path(name), content), IsOk()); }
+  std::string Content(const std::string& name) const { return ReadFile(Path(name)).value(); }
+
+  // Every path under the test directory, relative, directories with a trailing '/'.
+  std::set<std::string> Tree() const {
+    std::set<std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+      out.insert(e.path().lexically_relative(dir_).string() + (e.is_directory() && !e.is_symlink() ? "/" : ""));
+    }
+    return out;
+  }
+
+  std::string dir_;
+};
+
+// A directory output that recognises "part-N" files only, as a .gst rank directory does.
+OutputPart DirectoryPart(const std::string& path) {
+  return OutputPart{path, nullptr, [](std::string_view name) { return name.starts_with("part-"); }};
+}
+
+TEST_F(OutputTargetTest, WritesANewFileAndLeavesNothingElse) {
+  ASSERT_THAT(WriteOutputFile(Path("out.txt"), "hello\n", {}), IsOk());
+  EXPECT_EQ(Content("out.txt"), "hello\n");
+  EXPECT_THAT(Tree(), ElementsAre("out.txt"));
+}
+
+TEST_F(OutputTargetTest, AnExistingFileIsReplacedOnlyWithForce) {
+  Make("out.txt", "keep");
+  EXPECT_THAT(WriteOutputFile(Path("out.txt"), "new", {}),
+              StatusIs(StatusCode::kIoError, HasSubstr("out.txt: exists; --force replaces it")));
+  EXPECT_EQ(Content("out.txt"), "keep");
+  EXPECT_THAT(Tree(), ElementsAre("out.txt"));
+  ASSERT_THAT(WriteOutputFile(Path("out.txt"), "new", {.force = true}), IsOk());
+  EXPECT_EQ(Content("out.txt"), "new");
+  EXPECT_THAT(Tree(), ElementsAre("out.txt"));
+}
+
+TEST_F(OutputTargetTest, AFileNotOfItsKindIsNeverReplaced) {
+  Make("out.gst", "not a trace");
+  EXPECT_THAT(WriteOutputFile(Path("out.gst"), "new", {.force = true}, "a .gst trace",
+                              [](const std::string&) { return false; }),
+              StatusIs(StatusCode::kIoError, HasSubstr("out.gst: exists and is not a .gst trace; not replaced, even with --force")));
+  EXPECT_EQ(Content("out.gst"), "not a trace");
+  EXPECT_THAT(Tree(), ElementsAre("out.gst"));
+}
+
+TEST_F(OutputTargetTest, DirectoriesLinksAndDevicesAreNeverReplacedByAFile) {
+  fs::create_directory(Path("d"));
+  Make("d/k.txt", "keep");
+  EXPECT_THAT(WriteOutputFile(Path("d"), "x", {.force = true}),
+              StatusIs(StatusCode::kIoError, HasSubstr("d: is a directory, not a regular file; not replaced")));
+  Make("target.txt", "keep");
+  fs::create_symlink("target.txt", Path("link.txt"));
+  EXPECT_THAT(WriteOutputFile(Path("link.txt"), "x", {.force = true}),
+              StatusIs(StatusCode::kIoError, HasSubstr("link.txt: is a symbolic link")));
+  EXPECT_THAT(WriteOutputFile("/dev/null", "x", {.force = true}),
+              StatusIs(StatusCode::kIoError, HasSubstr("/dev/null: is not a regular file")));
+  EXPECT_EQ(Content("d/k.txt"), "keep");
+  EXPECT_EQ(Content("target.txt"), "keep");
+  EXPECT_THAT(Tree(), ElementsAre("d/", "d/k.txt", "link.txt", "target.txt"));
+}
+
+TEST_F(OutputTargetTest, AnInputIsNeverWrittenOverWhateverItsSpelling) {
+  Make("trace.gst", "input");
+  fs::create_symlink("trace.gst", Path("alias.gst"));
+  fs::create_hard_link(Path("trace.gst"), Path("hard.gst"));
+  const OutputOptions options{.force = true, .inputs = {Path("trace.gst")}};
+  for (const std::string& out : {Path("trace.gst"), dir_ + "/./trace.gst", Path("alias.gst"), Path("hard.gst")}) {
+    EXPECT_THAT(WriteOutputFile(out, "x", options), StatusIs(StatusCode::kIoError, HasSubstr("is the input"))) << out;
+  }
+  EXPECT_EQ(Content("trace.gst"), "input");
+}
+
+TEST_F(OutputTargetTest, AnOtf2InputClaimsItsDefinitionsAndDirectory) {
+  Make("a.otf2", "anchor");
+  Make("a.def", "defs");
+  fs::create_directory(Path("a"));
+  Make("a/0.evt", "events");
+  const OutputOptions options{.force = true, .inputs = {Path("a.otf2")}};
+  EXPECT_THAT(WriteOutputFile(Path("a.def"), "x", options), StatusIs(StatusCode::kIoError, HasSubstr("a.def: is part of the input")));
+  EXPECT_THAT(WriteOutputFile(Path("a/0.evt"), "x", options),
+              StatusIs(StatusCode::kIoError, HasSubstr("a/0.evt: lies inside the input")));
+  EXPECT_EQ(Content("a.def"), "defs");
+  EXPECT_EQ(Content("a/0.evt"), "events");
+}
+
+TEST_F(OutputTargetTest, ADirectoryOutputNeverHoldsOrLiesInAnInput) {
+  fs::create_directory(Path("run"));
+  Make("run/part-0", "input");
+  const OutputOptions options{.force = true, .inputs = {Path("run/part-0")}};
+  EXPECT_THAT(OutputTarget::Claim("a trace", {DirectoryPart(Path("run"))}, options),
+              StatusIs(StatusCode::kIoError, HasSubstr("run: holds the input")));
+  EXPECT_THAT(OutputTarget::Claim("a trace", {DirectoryPart(dir_)}, options),
+              StatusIs(StatusCode::kIoError, HasSubstr("holds the input")));
+  EXPECT_THAT(WriteOutputFile(Path("run/report.txt"), "x", {.inputs = {Path("run")}}),
+              StatusIs(StatusCode::kIoError, HasSubstr("run/report.txt: lies inside the input")));
+  EXPECT_THAT(Tree(), ElementsAre("run/", "run/part-0"));
+}
+
+TEST_F(OutputTargetTest, ADirectoryOfItsOwnKindIsReplacedWithForceAndOnlyItsFilesDeleted) {
+  fs::create_directory(Path("out"));
+  Make("out/part-0", "old 0");
+  Make("out/part-1", "old 1");
+  EXPECT_THAT(OutputTarget::Claim("a trace", {DirectoryPart(Path("out"))}, {}),
+              StatusIs(StatusCode::kIoError, HasSubstr("out: exists; --force replaces it")));
+  {
+    Result<OutputTarget> t = OutputTarget::Claim("a trace", {DirectoryPart(Path("out"))}, {.force = true});
+    ASSERT_THAT(t, IsOk());
+    fs::create_directory(t->staged(0));
+    ASSERT_THAT(WriteNewFile(t->staged(0) + "/part-0", "new 0"), IsOk());
+    ASSERT_THAT(t->Commit(), IsOk());
+  }
+  EXPECT_EQ(Content("out/part-0"), "new 0");
+  EXPECT_THAT(Tree(), ElementsAre("out/", "out/part-0"));
+}
+
+TEST_F(OutputTargetTest, ADirectoryHoldingAnythingElseIsNeverReplaced) {
+  fs::create_directory(Path("out"));
+  Make("out/part-0", "old 0");
+  Make("out/k.txt", "keep");
+  EXPECT_THAT(OutputTarget::Claim("a trace", {DirectoryPart(Path("out"))}, {.force = true}),
+              StatusIs(StatusCode::kIoError,
+                       HasSubstr("out: is a directory holding 'k.txt', which is not part of a trace; not replaced, even with --force")));
+  EXPECT_THAT(Tree(), ElementsAre("out/", "out/k.txt", "out/part-0"));
+}
+
+TEST_F(OutputTargetTest, APartialSetOfPartsIsNotReplaced) {
+  Make("x.def", "someone's");
+  const std::vector<OutputPart> parts = {OutputPart{Path("x.def"), AnyRegularFile, nullptr},
+                                         OutputPart{Path("x.otf2"), AnyRegularFile, nullptr}};
+  EXPECT_THAT(OutputTarget::Claim("an OTF2 archive", parts, {.force = true}),
+              StatusIs(StatusCode::kIoError, HasSubstr("x.def: exists but")));
+  EXPECT_THAT(Tree(), ElementsAre("x.def"));
+}
+
+TEST_F(OutputTargetTest, AFailedWriteLeavesNothingBehind) {
+  {
+    Result<OutputTarget> t = OutputTarget::Claim("a trace", {DirectoryPart(Path("out"))}, {});
+    ASSERT_THAT(t, IsOk());
+    fs::create_directory(t->staged(0));
+    ASSERT_THAT(WriteNewFile(t->staged(0) + "/part-0", "half"), IsOk());
+    // the writer fails here: no Commit
+  }
+  EXPECT_THAT(Tree(), ElementsAre());
+  EXPECT_THAT(WriteOutputFile(Path("missing/out.txt"), "x", {}),
+              StatusIs(StatusCode::kIoError, HasSubstr("missing/out.txt: cannot create: No such file or directory")));
+  EXPECT_THAT(Tree(), ElementsAre());
+}
+
+TEST_F(OutputTargetTest, APartThatAppearsWhileWritingIsNotOverwrittenAndTheOthersAreMovedBack) {
+  // The first part is moved last: x.def is in place when x.otf2 fails, and is moved back.
+  const std::vector<OutputPart> parts = {OutputPart{Path("x.otf2"), AnyRegularFile, nullptr},
+                                         OutputPart{Path("x.def"), AnyRegularFile, nullptr}};
+  {
+    Result<OutputTarget> t = OutputTarget::Claim("an OTF2 archive", parts, {});
+    ASSERT_THAT(t, IsOk());
+    ASSERT_THAT(WriteNewFile(t->staged(0), "new anchor"), IsOk());
+    ASSERT_THAT(WriteNewFile(t->staged(1), "new def"), IsOk());
+    Make("x.otf2", "someone's");
+    EXPECT_THAT(t->Commit(), StatusIs(StatusCode::kIoError, HasSubstr("x.otf2: appeared while it was written")));
+    EXPECT_EQ(Content("x.otf2"), "someone's");
+    const std::string staging = fs::path(t->staging_dir()).filename().string();
+    EXPECT_THAT(Tree(), ElementsAre(staging + "/", staging + "/x.def", staging + "/x.otf2", "x.otf2"));
+  }  // the destructor removes the staging directory
+  EXPECT_THAT(Tree(), ElementsAre("x.otf2"));
+}
+
+TEST_F(OutputTargetTest, TrailingSlashAndDotNameTheDirectoryItself) {
+  fs::create_directory(Path("cwd"));
+  Make("cwd/k.txt", "keep");
+  EXPECT_THAT(OutputTarget::Claim("a trace", {DirectoryPart(Path("cwd/"))}, {.force = true}),
+              StatusIs(StatusCode::kIoError, HasSubstr("holding 'k.txt'")));
+  EXPECT_THAT(OutputTarget::Claim("a trace", {DirectoryPart(Path("cwd/."))}, {.force = true}),
+              StatusIs(StatusCode::kIoError, HasSubstr("holding 'k.txt'")));
+  EXPECT_THAT(Tree(), ElementsAre("cwd/", "cwd/k.txt"));
+}
+
+}  // namespace
+}  // namespace grainscope

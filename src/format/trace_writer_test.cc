@@ -1,0 +1,95 @@
+// Every writer keeps unmatched messages as what they are (issue 17): a receive whose send was
+// never recorded, a send nobody received, with the other side unknown or known. Read back, the
+// trace has the same matched and unmatched messages.
+#include "format/trace_writer.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "base/status_matchers.h"
+#include "format/trace_reader.h"
+#include "model/trace_builder.h"
+
+namespace grainscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Two locations; threads (a .gst file) or ranks of one communicator (a .gst rank directory).
+// Location 0 sends "item" (received) and "lost" (never received, receiver unknown); location 1
+// receives "item" twice, the second without a recorded send (sender unknown). Ranks add a send
+// to a known rank that never arrived.
+Trace Unmatched(bool ranks) {
+  TraceBuilder b("test");
+  const LocationKind kind = ranks ? LocationKind::kRank : LocationKind::kThread;
+  const LocationId p0 = b.AddLocation("p0", kind, 0), p1 = b.AddLocation("p1", kind, 1);
+  CommunicatorId comm;
+  if (ranks) comm = b.AddCommunicator("MPI_COMM_WORLD", {p0, p1});
+  const RegionId work = b.AddRegion("work", RegionRole::kGrain, 1);
+  const MessageId item = b.AddMessage({p0, p1, 0, "item", 8, comm});
+  const MessageId unsent = b.AddMessage({LocationId(), p1, 0, "item", 8, comm});
+  const MessageId lost = b.AddMessage({p0, LocationId(), 0, "lost", 16, comm});
+  b.Enter(p0, 0, work);
+  b.Send(p0, 1, item);
+  b.Send(p0, 2, lost);
+  if (ranks) b.Send(p0, 3, b.AddMessage({p0, p1, 5, "", 4, comm}));
+  b.Leave(p0, 4, work);
+  b.Enter(p1, 0, work);
+  b.Recv(p1, 5, item);
+  b.Recv(p1, 6, unsent);
+  b.Leave(p1, 7, work);
+  Result<Trace> t = b.Finish();
+  EXPECT_THAT(t, IsOk());
+  return std::move(t).value();
+}
+
+// (matched, unmatched with the sender unknown, with the receiver unknown, with both sides known)
+std::tuple<int, int, int, int> Counts(const Trace& t) {
+  const MessageTable& m = t.messages();
+  int matched = 0, unsent = 0, unreceived = 0, known = 0;
+  for (uint32_t i = 0; i < m.size(); ++i) {
+    if (m.matched(MessageId(i))) {
+      ++matched;
+    } else if (!m.sender[i].valid()) {
+      ++unsent;
+    } else if (!m.receiver[i].valid()) {
+      ++unreceived;
+    } else {
+      ++known;
+    }
+  }
+  return {matched, unsent, unreceived, known};
+}
+
+class UnmatchedRoundTrip : public ::testing::TestWithParam<std::tuple<const char*, bool>> {};
+
+TEST_P(UnmatchedRoundTrip, KeepsMatchedAndUnmatchedCounts) {
+  const auto [extension, ranks] = GetParam();
+  const Trace original = Unmatched(ranks);
+  ASSERT_EQ(Counts(original), std::make_tuple(1, 1, 1, ranks ? 1 : 0));
+  const fs::path dir = fs::path(::testing::TempDir()) / fmt::format("gs-unmatched-{}", getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / fmt::format("{}{}", ranks ? "ranks" : "threads", extension)).string();
+  ASSERT_THAT(WriteTrace(original, path), IsOk());
+  Result<Trace> back = ReadTrace(path);
+  ASSERT_THAT(back, IsOk());
+  EXPECT_EQ(Counts(*back), Counts(original)) << path;
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryWriter, UnmatchedRoundTrip,
+                         ::testing::Combine(::testing::Values(".otf2", ".json", ".gst"), ::testing::Bool()),
+                         [](const auto& info) {
+                           return std::string(std::get<0>(info.param) + 1) + (std::get<1>(info.param) ? "Ranks" : "Threads");
+                         });
+
+}  // namespace
+}  // namespace grainscope
