@@ -1,12 +1,14 @@
 // The seed's timing routines (include/grainscope/seed_compat.h) on the recording runtime.
 //
 // Each routine records one event, and with GRAINSCOPE_SEED_TEXT also prints the seed's line. The
-// text path takes stdout's lock, as the 1989 routines did; the recording path does not lock
-// (structure names are interned through the lock-free table after their first use).
+// text path writes each line with one stdio call, which locks stdout as the 1989 routines did;
+// the recording path does not lock (structure names are interned through the lock-free table
+// after their first use).
 #include "grainscope/seed_compat.h"
 
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "record/clock.h"
 #include "record/emit.h"
@@ -44,41 +46,37 @@ void PrintGrainLine(const char* keyword, int processor_id, int grain_id) {
 // everything between the keyword and the last two fields, so inner spaces stay as they are; what
 // a line cannot hold is escaped: "\\" "\t" "\n" "\r", other control bytes and a leading or
 // trailing space as "\xHH", the empty name as `""` (and a name that is `""` as "\x22\x22").
-// Caller holds stdout's lock.
-void PrintStructureName(const char* name) {
+std::string EscapedStructureName(const char* name) {
   const size_t n = std::strlen(name);
-  if (n == 0) {
-    std::fputs("\"\"", stdout);
-    return;
-  }
-  if (std::strcmp(name, "\"\"") == 0) {
-    std::fputs("\\x22\\x22", stdout);
-    return;
-  }
+  if (n == 0) return "\"\"";
+  if (std::strcmp(name, "\"\"") == 0) return "\\x22\\x22";
+  std::string out;
+  out.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const auto c = static_cast<unsigned char>(name[i]);
     if (c == '\\') {
-      std::fputs("\\\\", stdout);
+      out += "\\\\";
     } else if (c == '\t' || c == '\n' || c == '\r') {
-      std::fputs(c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r", stdout);
+      out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r";
     } else if (c < 0x20 || c == 0x7f || (c == ' ' && (i == 0 || i + 1 == n))) {
-      std::printf("\\x%02x", c);
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
     } else {
-      putc_unlocked(c, stdout);
+      out += static_cast<char>(c);
     }
   }
+  return out;
 }
 
-// " sendBegin superGlue06 0 290"
+// " sendBegin superGlue06 0 290". One printf, so the line arrives whole between other threads'
+// lines (stdio locks the stream for each call).
 void PrintArcLine(const char* keyword, const char* structure_name, int grain_id) {
   if (g_options.seed_text == SeedText::kOff) return;
   char time[32];
   FormatTime(time, sizeof time);
-  flockfile(stdout);  // one line, whole, between other threads' lines
-  std::printf(" %s ", keyword);
-  PrintStructureName(structure_name != nullptr ? structure_name : "");
-  std::printf(" %d %s\n", grain_id, time);
-  funlockfile(stdout);
+  const std::string name = EscapedStructureName(structure_name != nullptr ? structure_name : "");
+  std::printf(" %s %s %d %s\n", keyword, name.c_str(), grain_id, time);
 }
 
 uint32_t StructureId(const char* structure_name) {
