@@ -2,6 +2,7 @@
 // directory each leaves, read as one trace: exact event, message and collective counts, every
 // message matched with the right tag, size, communicator and peers, clocks aligned well enough
 // that a late sender and a barrier imbalance show as what they are.
+#include <cmath>
 #include <unistd.h>
 
 #include <algorithm>
@@ -317,16 +318,20 @@ void ExpectOnTheFlyAgrees(const Trace& t) {
   const int64_t otf_cp = MetadataNs(t, "onthefly_critical_path_ns");
   Result<Compensation> comp = Compensate(t);
   ASSERT_TRUE(comp.ok()) << comp.status().message();
-  const int64_t overhead = comp->overhead_per_event_ns;
-  int64_t clamped = 0, near_overhead = 0;
+  // The calibration has a fraction (1.27 ns on a fast clock), which the clamping must use.
+  const double overhead_exact = comp->overhead_per_event_ns;
+  const auto overhead = static_cast<int64_t>(std::ceil(overhead_exact));
+  double clamped_exact = 0;
+  int64_t near_overhead = 0;
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
     const EventColumns& ev = t.events(LocationId(l));
     for (size_t i = 1; i < ev.size(); ++i) {
       const int64_t d = ev.time[i] - ev.time[i - 1];
-      if (d > 0 && d < overhead) clamped += overhead - d;
-      if (d > 0 && d <= overhead + 1) ++near_overhead;
+      if (d > 0 && static_cast<double>(d) < overhead_exact) clamped_exact += overhead_exact - static_cast<double>(d);
+      if (d > 0 && static_cast<double>(d) <= overhead_exact + 1) ++near_overhead;
     }
   }
+  const auto clamped = static_cast<int64_t>(std::ceil(clamped_exact));
   uint64_t members = 0;
   for (uint32_t c = 0; c < t.collectives().size(); ++c) members += t.collectives().member_count(CollectiveId(c));
   const int64_t otf_comp = MetadataNs(t, "onthefly_compensated_ns");
@@ -335,10 +340,14 @@ void ExpectOnTheFlyAgrees(const Trace& t) {
                "(measured %lld, overhead %lld ns, clamped %lld ns)\n",
                (long long)otf_cp, (long long)cp->length_ns, cp->path.size(), (long long)otf_comp,
                (long long)comp->compensated_ns, (long long)comp->measured_ns, (long long)overhead, (long long)clamped);
-  EXPECT_NEAR(otf_cp, cp->length_ns, static_cast<int64_t>(cp->path.size()) + overhead);
-  const int64_t comp_tolerance = clamped + near_overhead + static_cast<int64_t>(t.messages().size() + members) + overhead;
+  // Each rank converts its TSC ticks with its own fit against CLOCK_MONOTONIC (samples good to
+  // about 1 us over a run of ~0.4 s: a few ppm apart), while the on-the-fly path is converted once:
+  // 10 ppm of the run's length are allowed for that in every total. Observed on a VM: 0.1-1.3 ppm.
+  const auto rate_fits = static_cast<int64_t>(std::ceil(1e-5 * static_cast<double>(comp->measured_ns)));
+  EXPECT_NEAR(otf_cp, cp->length_ns, static_cast<int64_t>(cp->path.size()) + overhead + rate_fits);
+  const int64_t comp_tolerance = clamped + near_overhead + static_cast<int64_t>(t.messages().size() + members) + overhead + rate_fits;
   EXPECT_NEAR(otf_comp, comp->compensated_ns, comp_tolerance);
-  EXPECT_NEAR(MetadataNs(t, "onthefly_measured_ns"), comp->measured_ns, 2 * static_cast<int64_t>(t.locations().size()));
+  EXPECT_NEAR(MetadataNs(t, "onthefly_measured_ns"), comp->measured_ns, 2 * static_cast<int64_t>(t.locations().size()) + rate_fits);
 }
 
 TEST(MpiOnTheFly, RingBlockingMessagesAndAllreduce) {
