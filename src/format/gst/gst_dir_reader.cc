@@ -15,6 +15,7 @@
 #include "format/gst/gst_mpi_labels.h"
 #include "format/gst/gst_reader.h"
 #include "format/limits.h"
+#include "model/collective_matcher.h"
 #include "model/message_matcher.h"
 #include "model/trace_builder.h"
 
@@ -220,7 +221,6 @@ class Merger {
   void AppendEvents(uint32_t f) {
     const RankFile& file = files_[f];
     const Trace& t = file.trace;
-    std::map<std::string, uint32_t> sequence;  // per communicator: collectives seen so far
     for (uint32_t l = 0; l < t.locations().size(); ++l) {
       const LocationId loc = file.merged[l];
       const EventColumns& ev = t.events(LocationId(l));
@@ -276,8 +276,10 @@ class Merger {
               builder_.diagnostics().Add("unknown_communicators", fmt::format("{}: collective on communicator {}, which has no definition", file.path, coll->comm));
               break;
             }
-            const uint32_t k = sequence[coll->comm]++;
-            auto [it, added] = collectives_.try_emplace(std::make_pair(coll->comm, k));
+            // The rank is the participant: its threads share its collective sequence.
+            const uint32_t comm = communicator_ids_.Id(coll->comm);
+            const uint32_t k = collective_matcher_.Next(comm, f);
+            auto [it, added] = collectives_.try_emplace(std::make_pair(comm, k));
             if (added) it->second = builder_.AddCollective(gst::MpiCollOp(coll->op), c->second, RankLocation(coll->root));
             builder_.CollBegin(loc, time, it->second, coll->sent, coll->received);
             open_collective = it->second;
@@ -347,7 +349,9 @@ class Merger {
   std::map<int, LocationId> rank_location_;
   std::map<std::string, CommunicatorId> comm_;
   std::map<std::pair<std::string, RegionRole>, RegionId> regions_;
-  std::map<std::pair<std::string, uint32_t>, CollectiveId> collectives_;
+  ChannelIds<std::string> communicator_ids_;  // the "mpi.comm" ids, dense for the matcher
+  CollectiveMatcher collective_matcher_;
+  std::map<std::pair<uint32_t, uint32_t>, CollectiveId> collectives_;  // (communicator, k) -> instance
   std::vector<std::vector<MessageId>> send_id_, recv_id_;
   uint64_t unsent_ = 0, unreceived_ = 0;
   std::string first_unsent_, first_unreceived_;

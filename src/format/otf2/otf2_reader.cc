@@ -13,6 +13,7 @@
 #include "format/otf2/otf2_common.h"
 #include "format/otf2/otf2_definitions.h"
 #include "format/otf2/otf2_events.h"
+#include "model/collective_matcher.h"
 #include "model/message_matcher.h"
 #include "model/trace_builder.h"
 
@@ -147,16 +148,13 @@ class Otf2TraceAssembler {
     builder_.diagnostics().AddCount(
         "unfinished_collectives", unfinished,
         fmt::format("{}: a collective begins but the location's events end before it does", file_));
+    // Each location's collectives in its order: the k-th on a communicator is instance k.
     std::sort(done.begin(), done.end(), [&](uint32_t a, uint32_t b) {
-      return std::tie(colls[a].comm_ref, colls[a].location, colls[a].begin_event) <
-             std::tie(colls[b].comm_ref, colls[b].location, colls[b].begin_event);
+      return std::tie(colls[a].location, colls[a].begin_event) < std::tie(colls[b].location, colls[b].begin_event);
     });
+    CollectiveMatcher matcher;
     std::vector<uint32_t> seq(colls.size(), 0);
-    for (size_t k = 1; k < done.size(); ++k) {
-      const CollectiveRecord& a = colls[done[k - 1]];
-      const CollectiveRecord& b = colls[done[k]];
-      if (a.comm_ref == b.comm_ref && a.location == b.location) seq[done[k]] = seq[done[k - 1]] + 1;
-    }
+    for (uint32_t i : done) seq[i] = matcher.Next(colls[i].comm_ref, colls[i].location);
     std::sort(done.begin(), done.end(), [&](uint32_t a, uint32_t b) {
       return std::tie(colls[a].comm_ref, seq[a], colls[a].location) <
              std::tie(colls[b].comm_ref, seq[b], colls[b].location);
