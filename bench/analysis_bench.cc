@@ -28,6 +28,7 @@
 #include "analysis/critpath/critpath.h"
 #include "analysis/replay/replay.h"
 #include "analysis/waits/characterize.h"
+#include "bench/bench_clock.h"
 #include "bench/synthetic/synthetic_trace.h"
 #include "format/otf2/otf2_writer.h"
 #include "format/trace_reader.h"
@@ -55,16 +56,8 @@ void operator delete(void* p, size_t) noexcept { operator delete(p); }
 namespace grainscope {
 namespace {
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-double ThreadCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
+using bench::Median;
+using bench::ThreadCpuSeconds;
 
 // The median CPU seconds of the last Time() call: on a machine shared with other jobs the wall
 // time measures the scheduler as much as the code; the thread's CPU time does not.

@@ -6,10 +6,9 @@
 #include <fmt/ranges.h>
 
 #include "format/chrome/chrome_writer.h"
-#include "format/gst/gst_reader.h"
+#include "format/format_names.h"
 #include "format/gst/gst_writer.h"
 #include "format/otf2/otf2_writer.h"
-#include "format/otf2/otf2_reader.h"
 
 namespace grainscope {
 

@@ -28,8 +28,12 @@ constexpr std::array kKinds = {
                    "timeline starts at the rank's first MPI call, its computation before it is not counted"},
     DiagnosticKind{"receive_before_send", S::kSuspect,
                    "message(s) received before they were sent, as recorded (the locations' clocks disagree)"},
+    // A message with one end recorded stays a message row with the other side missing (analysed as a
+    // send or a receive alone); every reader counts it under these two names.
+    DiagnosticKind{"receives_without_send", S::kDataLoss, "message(s) received but never sent"},
     DiagnosticKind{"records_not_analysed", S::kDataLoss,
                    "record(s) after a gap in a thread's stream, not analysed (they cannot be trusted to nest)"},
+    DiagnosticKind{"sends_without_receive", S::kDataLoss, "message(s) sent but never received"},
     DiagnosticKind{"shared_processor_ids", S::kRepaired,
                    "thread(s) recorded a processor id another thread also used; reported as threads"},
     DiagnosticKind{"skipped_chunks", S::kSkipped, "chunk(s) of kinds this version does not know, skipped"},
@@ -53,13 +57,8 @@ constexpr std::array kKinds = {
     DiagnosticKind{"unknown_ranks", S::kDataLoss, "communicator member(s) naming a rank that left no trace file"},
     DiagnosticKind{"unknown_requests", S::kRepaired,
                    "request completion(s) of a request that was never started, ignored"},
-    DiagnosticKind{"unmatched_messages", S::kDataLoss,
-                   "message(s) with only one end recorded (analysed as a send or a receive alone)"},
     DiagnosticKind{"unpaired_flows", S::kDataLoss, "flow event(s) without a partner or a peer, dropped"},
     DiagnosticKind{"unreadable_rank_files", S::kDataLoss, "rank file(s) that could not be read; those ranks are missing"},
-    DiagnosticKind{"unreceived_arcs", S::kDataLoss, "arc(s) sent but never received"},
-    DiagnosticKind{"unreceived_messages", S::kDataLoss, "message(s) sent but never received"},
-    DiagnosticKind{"unsent_messages", S::kDataLoss, "message(s) received but never sent"},
 };
 
 }  // namespace

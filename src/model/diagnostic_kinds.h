@@ -38,7 +38,7 @@ const DiagnosticKind* FindDiagnosticKind(std::string_view name);
 
 // One note per counted kind that can change a result (every severity but kIgnored), in the order
 // the reader first met them, one line each:
-//   "3 message(s) received but never sent [unsent_messages]; first: q.gst: message 'item' ..."
+//   "3 message(s) received but never sent [receives_without_send]; first: q.gst: message 'item' ..."
 std::vector<std::string> DiagnosticNotes(const Diagnostics& diagnostics);
 
 }  // namespace grainscope

@@ -23,11 +23,11 @@ TEST(DiagnosticKinds, SortedUniqueAndDescribed) {
 
 TEST(DiagnosticNotes, OneLinePerKindWithCountNameAndFirstExample) {
   Diagnostics d;
-  d.AddCount("unsent_messages", 3, "q.gst: message 'item' is received but never sent");
+  d.AddCount("receives_without_send", 3, "q.gst: message 'item' is received but never sent");
   d.Add("skipped_lines", "t.txt:4: not a trace record:\nhello");
   d.AddCount("ignored_attributes", 7, "a.otf2: attributes");  // changes no result: info lists it, no note
   EXPECT_THAT(DiagnosticNotes(d),
-              ElementsAre("3 message(s) received but never sent [unsent_messages]; first: q.gst: message 'item' is "
+              ElementsAre("3 message(s) received but never sent [receives_without_send]; first: q.gst: message 'item' is "
                           "received but never sent",
                           "1 line(s) that are not trace records (the program's own output), skipped [skipped_lines]; "
                           "first: t.txt:4: not a trace record: hello"));

@@ -11,6 +11,7 @@
 
 #include "format/chrome/chrome_common.h"
 #include "format/chrome/chrome_writer.h"
+#include "model/message_matcher.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -233,8 +234,12 @@ class ChromeParser {
       const std::string key = fmt::format("{}\x1f{}", cat, id->dump());
       item.kind = ItemKind::kFlow;
       item.arg = static_cast<uint32_t>(flows_.size());
-      flows_by_key_[key].push_back(item.arg);
-      if (flows_by_key_[key].size() == 1) flow_keys_.push_back(key);
+      const uint32_t channel = flow_channels_.Id(key);
+      if (ph == "s") {
+        flow_matcher_.AddSend(channel, item.arg);
+      } else {
+        flow_matcher_.AddReceive(channel, item.arg);
+      }
       flows_.push_back(Flow{t, ph == "s", args, id->is_number_integer() ? id->get<int64_t>() : -1,
                             cat == chrome::kMessageCategory});
     } else if (cat == chrome::kRequestCategory) {
@@ -305,49 +310,49 @@ class ChromeParser {
   // The k-th "s" of a (cat, id) pairs with its k-th "f". A flow with no partner stays an
   // unmatched message when it names its peer track (grainscope's writer does), else it is dropped.
   Status AddMessages() {
-    for (const std::string& key : flow_keys_) {
-      std::vector<uint32_t> starts, finishes;
-      for (uint32_t f : flows_by_key_[key]) (flows_[f].start ? starts : finishes).push_back(f);
-      const size_t n = std::max(starts.size(), finishes.size());
-      for (size_t k = 0; k < n; ++k) {
-        Flow* s = k < starts.size() ? &flows_[starts[k]] : nullptr;
-        Flow* f = k < finishes.size() ? &flows_[finishes[k]] : nullptr;
-        const json* args = s != nullptr ? s->args : f->args;
-        MessageInfo info;
-        const json* peer = args != nullptr ? Field(*args, "peer") : nullptr;
-        info.sender = s != nullptr ? tracks_[s->track].location : LocationOf(peer);
-        info.receiver = f != nullptr ? tracks_[f->track].location : LocationOf(peer);
-        // "peer": null is grainscope's writer for a side nobody recorded (a receive whose send is
-        // missing): the message stays, unmatched, with an unknown peer.
-        const bool unknown_peer = peer != nullptr && peer->is_null();
-        if (!unknown_peer && (!info.sender.valid() || !info.receiver.valid())) {
-          ++unpaired_flows_;
-          continue;
-        }
-        info.tag = static_cast<int32_t>(IntField(args, "tag", 0));
-        info.bytes = static_cast<uint64_t>(IntField(args, "bytes", 0));
-        if (args != nullptr) info.name = StringField(*args, "name");
-        const int64_t comm = IntField(args, "communicator", -1);
-        if (comm >= 0) {
-          if (static_cast<size_t>(comm) >= builder_communicators_) {
-            return DataLoss(fmt::format("{}: a message names communicator {}, which is not defined", file_, comm));
-          }
-          info.communicator = CommunicatorId(static_cast<uint32_t>(comm));
-        }
-        if (s != nullptr && s->args != nullptr && !StringField(*s->args, "grain").empty())
-          info.send_grain = RegionFor(StringField(*s->args, "grain"), RegionRoleName(RegionRole::kGrain));
-        if (f != nullptr && f->args != nullptr && !StringField(*f->args, "grain").empty())
-          info.recv_grain = RegionFor(StringField(*f->args, "grain"), RegionRoleName(RegionRole::kGrain));
-        const MessageId id = builder_.AddMessage(info);
-        if (s != nullptr) s->message = id.value;
-        if (f != nullptr) f->message = id.value;
-        if (s == nullptr || f == nullptr) ++unmatched_;
-        // send_complete/recv_post name the writer's flow id, which is the message's number.
-        const Flow& any = s != nullptr ? *s : *f;
-        if (any.numeric_id >= 0 && any.message_category) message_of_flow_id_[any.numeric_id] = id;
+    flow_matcher_.Group();
+    Status status;
+    flow_matcher_.MatchAll([&](uint32_t, const uint32_t* start, const uint32_t* finish) {
+      if (!status.ok()) return;
+      Flow* s = start != nullptr ? &flows_[*start] : nullptr;
+      Flow* f = finish != nullptr ? &flows_[*finish] : nullptr;
+      const json* args = s != nullptr ? s->args : f->args;
+      MessageInfo info;
+      const json* peer = args != nullptr ? Field(*args, "peer") : nullptr;
+      info.sender = s != nullptr ? tracks_[s->track].location : LocationOf(peer);
+      info.receiver = f != nullptr ? tracks_[f->track].location : LocationOf(peer);
+      // "peer": null is grainscope's writer for a side nobody recorded (a receive whose send is
+      // missing): the message stays, unmatched, with an unknown peer.
+      const bool unknown_peer = peer != nullptr && peer->is_null();
+      if (!unknown_peer && (!info.sender.valid() || !info.receiver.valid())) {
+        ++unpaired_flows_;
+        return;
       }
-    }
-    return OkStatus();
+      info.tag = static_cast<int32_t>(IntField(args, "tag", 0));
+      info.bytes = static_cast<uint64_t>(IntField(args, "bytes", 0));
+      if (args != nullptr) info.name = StringField(*args, "name");
+      const int64_t comm = IntField(args, "communicator", -1);
+      if (comm >= 0) {
+        if (static_cast<size_t>(comm) >= builder_communicators_) {
+          status = DataLoss(fmt::format("{}: a message names communicator {}, which is not defined", file_, comm));
+          return;
+        }
+        info.communicator = CommunicatorId(static_cast<uint32_t>(comm));
+      }
+      if (s != nullptr && s->args != nullptr && !StringField(*s->args, "grain").empty())
+        info.send_grain = RegionFor(StringField(*s->args, "grain"), RegionRoleName(RegionRole::kGrain));
+      if (f != nullptr && f->args != nullptr && !StringField(*f->args, "grain").empty())
+        info.recv_grain = RegionFor(StringField(*f->args, "grain"), RegionRoleName(RegionRole::kGrain));
+      const MessageId id = builder_.AddMessage(info);
+      if (s != nullptr) s->message = id.value;
+      if (f != nullptr) f->message = id.value;
+      if (s == nullptr) ++receives_without_send_;
+      if (f == nullptr) ++sends_without_receive_;
+      // send_complete/recv_post name the writer's flow id, which is the message's number.
+      const Flow& any = s != nullptr ? *s : *f;
+      if (any.numeric_id >= 0 && any.message_category) message_of_flow_id_[any.numeric_id] = id;
+    });
+    return status;
   }
 
   Status AddCollectives() {
@@ -378,13 +383,15 @@ class ChromeParser {
   std::map<int64_t, std::string> process_names_;
   std::map<std::pair<std::string, std::string>, RegionId> regions_;
   std::vector<Flow> flows_;
-  std::map<std::string, std::vector<uint32_t>> flows_by_key_;
-  std::vector<std::string> flow_keys_;  // in order of first appearance
+  // The k-th "s" of a (cat, id) pairs with its k-th "f": channels are (cat, id), in order of first
+  // appearance; the ends are indices into flows_.
+  ChannelIds<std::string> flow_channels_;
+  FifoMessageMatcher<uint32_t> flow_matcher_;
   std::map<int64_t, MessageId> message_of_flow_id_;
   std::map<int64_t, const json*> collective_args_;
   std::map<int64_t, CollectiveId> collective_ids_;
   size_t builder_communicators_ = 0;
-  uint64_t skipped_ = 0, unpaired_flows_ = 0, unmatched_ = 0, truncated_ = 0, unclosed_ = 0, stray_ = 0;
+  uint64_t skipped_ = 0, unpaired_flows_ = 0, receives_without_send_ = 0, sends_without_receive_ = 0, truncated_ = 0, unclosed_ = 0, stray_ = 0;
   std::string first_skipped_;
 };
 
@@ -492,7 +499,8 @@ void ChromeParser::BuildTrack(Track& track) {
 void ChromeParser::ReportDiagnostics() {
   Diagnostics& d = builder_.diagnostics();
   d.AddCount("skipped_records", skipped_, first_skipped_);
-  d.AddCount("unmatched_messages", unmatched_, fmt::format("{}: a flow event has no partner", file_));
+  d.AddCount("receives_without_send", receives_without_send_, fmt::format("{}: a flow event has no partner", file_));
+  d.AddCount("sends_without_receive", sends_without_receive_, fmt::format("{}: a flow event has no partner", file_));
   d.AddCount("unpaired_flows", unpaired_flows_,
              fmt::format("{}: a flow event without a partner and without a 'peer' argument was dropped", file_));
   d.AddCount("truncated_slices", truncated_,
@@ -513,5 +521,11 @@ bool LooksLikeChromeJson(std::string_view head) {
   const size_t p = head.find_first_not_of(" \t\r\n");
   return p != std::string_view::npos && (head[p] == '{' || head[p] == '[');
 }
+
+namespace {
+Sniff SniffChromeJson(const TraceProbe& probe) { return LooksLikeChromeJson(probe.head) ? Sniff::kSure : Sniff::kNo; }
+}  // namespace
+
+constinit const Importer kChromeImporter{kChromeFormat, SniffChromeJson, nullptr, ReadChromeJson};
 
 }  // namespace grainscope

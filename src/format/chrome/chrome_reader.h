@@ -13,6 +13,8 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "format/format_names.h"
+#include "format/importer.h"
 #include "model/trace.h"
 
 namespace grainscope {
@@ -22,5 +24,9 @@ Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_nam
 
 // True when the first non-blank character of `head` opens a JSON object or array.
 bool LooksLikeChromeJson(std::string_view head);
+
+// The Chrome JSON reader in the registry (format/registry.cc): a reader of content, sure when
+// LooksLikeChromeJson.
+extern const Importer kChromeImporter;
 
 }  // namespace grainscope

@@ -13,11 +13,11 @@
 
 #include "base/output_target.h"
 #include "base/status.h"
+#include "format/format_names.h"
 #include "model/trace.h"
 
 namespace grainscope {
 
-inline constexpr std::string_view kChromeFormat = "chrome";
 
 // The JSON text of `trace`.
 std::string ChromeJson(const Trace& trace);

@@ -15,6 +15,8 @@
 #include "format/gst/gst_mpi_labels.h"
 #include "format/gst/gst_reader.h"
 #include "format/limits.h"
+#include "model/collective_matcher.h"
+#include "model/message_matcher.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -150,7 +152,8 @@ class Merger {
   // The k-th send of a key with the k-th receive of that key, each side in its order of
   // completion (a key has one sender and one receiver rank: MPI's non-overtaking rule).
   void PairMessages() {
-    std::map<std::string, std::pair<std::vector<Side>, std::vector<Side>>> by_key;
+    ChannelIds<std::string_view> keys;  // views into files_' string pools
+    FifoMessageMatcher<Side> matcher;
     send_id_.resize(files_.size());
     recv_id_.resize(files_.size());
     for (uint32_t f = 0; f < files_.size(); ++f) {
@@ -158,25 +161,27 @@ class Merger {
       send_id_[f].assign(m.size(), MessageId());
       recv_id_[f].assign(m.size(), MessageId());
       for (uint32_t i = 0; i < m.size(); ++i) {
-        auto& sides = by_key[std::string(files_[f].trace.str(m.name[i]))];
+        const uint32_t channel = keys.Id(files_[f].trace.str(m.name[i]));
         if (m.send_event[i] != kNoEvent) {
           const TimeNs t = files_[f].trace.events(m.sender[i]).time[m.send_event[i]];
-          sides.first.push_back(Side{t, f, m.sender[i].value, m.send_event[i], i});
+          matcher.AddSend(channel, Side{t, f, m.sender[i].value, m.send_event[i], i});
         }
         if (m.recv_event[i] != kNoEvent) {
           const TimeNs t = files_[f].trace.events(m.receiver[i]).time[m.recv_event[i]];
-          sides.second.push_back(Side{t, f, m.receiver[i].value, m.recv_event[i], i});
+          matcher.AddReceive(channel, Side{t, f, m.receiver[i].value, m.recv_event[i], i});
         }
       }
     }
-    for (auto& [key, sides] : by_key) {
-      auto& [sends, recvs] = sides;
-      std::sort(sends.begin(), sends.end());
-      std::sort(recvs.begin(), recvs.end());
+    matcher.Group();
+    std::vector<uint32_t> by_key(keys.size());  // message ids follow the keys' order
+    std::iota(by_key.begin(), by_key.end(), 0u);
+    std::sort(by_key.begin(), by_key.end(), [&](uint32_t a, uint32_t b) { return keys.key(a) < keys.key(b); });
+    for (uint32_t channel : by_key) {
+      std::sort(matcher.sends(channel).begin(), matcher.sends(channel).end());
+      std::sort(matcher.receives(channel).begin(), matcher.receives(channel).end());
+      const std::string_view key = keys.key(channel);
       const auto parsed = gst::ParseMpiMessageName(key);
-      for (size_t k = 0; k < std::max(sends.size(), recvs.size()); ++k) {
-        const Side* s = k < sends.size() ? &sends[k] : nullptr;
-        const Side* r = k < recvs.size() ? &recvs[k] : nullptr;
+      matcher.Match(channel, [&](uint32_t, const Side* s, const Side* r) {
         MessageInfo info;
         info.name = parsed ? std::string_view() : std::string_view(key);
         if (parsed) {
@@ -197,7 +202,7 @@ class Merger {
         const MessageId id = builder_.AddMessage(info);
         if (s) send_id_[s->file][s->message] = id;
         if (r) recv_id_[r->file][r->message] = id;
-      }
+      });
     }
   }
 
@@ -216,7 +221,6 @@ class Merger {
   void AppendEvents(uint32_t f) {
     const RankFile& file = files_[f];
     const Trace& t = file.trace;
-    std::map<std::string, uint32_t> sequence;  // per communicator: collectives seen so far
     for (uint32_t l = 0; l < t.locations().size(); ++l) {
       const LocationId loc = file.merged[l];
       const EventColumns& ev = t.events(LocationId(l));
@@ -272,8 +276,10 @@ class Merger {
               builder_.diagnostics().Add("unknown_communicators", fmt::format("{}: collective on communicator {}, which has no definition", file.path, coll->comm));
               break;
             }
-            const uint32_t k = sequence[coll->comm]++;
-            auto [it, added] = collectives_.try_emplace(std::make_pair(coll->comm, k));
+            // The rank is the participant: its threads share its collective sequence.
+            const uint32_t comm = communicator_ids_.Id(coll->comm);
+            const uint32_t k = collective_matcher_.Next(comm, f);
+            auto [it, added] = collectives_.try_emplace(std::make_pair(comm, k));
             if (added) it->second = builder_.AddCollective(gst::MpiCollOp(coll->op), c->second, RankLocation(coll->root));
             builder_.CollBegin(loc, time, it->second, coll->sent, coll->received);
             open_collective = it->second;
@@ -301,12 +307,12 @@ class Merger {
       if (file.init) builder_.AddMetadata(fmt::format("rank {} clock_offset_init_ns", file.rank), std::to_string(file.init->offset_ns));
       if (file.finalize) builder_.AddMetadata(fmt::format("rank {} clock_offset_finalize_ns", file.rank), std::to_string(file.finalize->offset_ns));
       for (const Diagnostic& d : file.trace.diagnostics().entries()) {
-        if (d.name == "unsent_messages" || d.name == "unreceived_messages") continue;  // per file, meaningless
+        if (d.name == "receives_without_send" || d.name == "sends_without_receive") continue;  // per file, meaningless
         builder_.diagnostics().AddCount(d.name, d.count, d.example);
       }
     }
-    if (unsent_ > 0) builder_.diagnostics().AddCount("unsent_messages", unsent_, first_unsent_);
-    if (unreceived_ > 0) builder_.diagnostics().AddCount("unreceived_messages", unreceived_, first_unreceived_);
+    if (unsent_ > 0) builder_.diagnostics().AddCount("receives_without_send", unsent_, first_unsent_);
+    if (unreceived_ > 0) builder_.diagnostics().AddCount("sends_without_receive", unreceived_, first_unreceived_);
   }
 
  public:
@@ -343,7 +349,9 @@ class Merger {
   std::map<int, LocationId> rank_location_;
   std::map<std::string, CommunicatorId> comm_;
   std::map<std::pair<std::string, RegionRole>, RegionId> regions_;
-  std::map<std::pair<std::string, uint32_t>, CollectiveId> collectives_;
+  ChannelIds<std::string> communicator_ids_;  // the "mpi.comm" ids, dense for the matcher
+  CollectiveMatcher collective_matcher_;
+  std::map<std::pair<uint32_t, uint32_t>, CollectiveId> collectives_;  // (communicator, k) -> instance
   std::vector<std::vector<MessageId>> send_id_, recv_id_;
   uint64_t unsent_ = 0, unreceived_ = 0;
   std::string first_unsent_, first_unreceived_;

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
@@ -17,8 +18,10 @@
 
 #include "base/progress.h"
 #include "format/gst/gst_chunks.h"
+#include "format/gst/gst_dir_reader.h"
 #include "format/gst/gst_format.h"
 #include "format/limits.h"
+#include "model/message_matcher.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -507,20 +510,26 @@ class GstTraceBuilder {
 
   // FIFO per name, in order of completion (see gst_reader.h).
   void MatchMessages() {
-    std::map<uint32_t, std::vector<MessageEnd>> sends, recvs;
+    ChannelIds<uint32_t> names;  // string id -> channel
+    FifoMessageMatcher<MessageEnd> matcher;
     for (uint32_t si = 0; si < streams_.size(); ++si) {
       const Stream& s = streams_[si];
       for (uint32_t i = 0; i < s.events.size(); ++i) {
         const Event& e = s.events[i];
-        if (e.kind == gst::kRecordSendBegin) sends[e.id].push_back({e.end_time, si, i});
-        if (e.kind == gst::kRecordRecvEnd) recvs[e.id].push_back({e.time, si, i});
+        if (e.kind == gst::kRecordSendBegin) matcher.AddSend(names.Id(e.id), {e.end_time, si, i});
+        if (e.kind == gst::kRecordRecvEnd) matcher.AddReceive(names.Id(e.id), {e.time, si, i});
       }
     }
+    matcher.Group();
     auto by_completion = [this](const MessageEnd& a, const MessageEnd& b) {
       if (a.order_time != b.order_time) return a.order_time < b.order_time;
       if (streams_[a.stream].id != streams_[b.stream].id) return streams_[a.stream].id < streams_[b.stream].id;
       return a.event < b.event;
     };
+    for (uint32_t c = 0; c < matcher.channel_count(); ++c) {
+      std::sort(matcher.sends(c).begin(), matcher.sends(c).end(), by_completion);
+      std::sort(matcher.receives(c).begin(), matcher.receives(c).end(), by_completion);
+    }
     struct Pair {
       TimeNs time;
       uint32_t stream_id;
@@ -529,22 +538,11 @@ class GstTraceBuilder {
       const MessageEnd* recv;
     };
     std::vector<Pair> pairs;
-    for (auto& [name, list] : sends) std::sort(list.begin(), list.end(), by_completion);
-    for (auto& [name, list] : recvs) std::sort(list.begin(), list.end(), by_completion);
-    for (auto& [name, list] : sends) {
-      const auto& r = recvs[name];
-      for (size_t k = 0; k < list.size(); ++k) {
-        const Event& e = streams_[list[k].stream].events[list[k].event];
-        pairs.push_back({e.time, streams_[list[k].stream].id, list[k].event, &list[k], k < r.size() ? &r[k] : nullptr});
-      }
-    }
-    for (auto& [name, list] : recvs) {
-      const size_t sent = sends.count(name) ? sends[name].size() : 0;
-      for (size_t k = sent; k < list.size(); ++k) {
-        const Event& e = streams_[list[k].stream].events[list[k].event];
-        pairs.push_back({e.time, streams_[list[k].stream].id, list[k].event, nullptr, &list[k]});
-      }
-    }
+    matcher.MatchAll([&](uint32_t, const MessageEnd* send, const MessageEnd* recv) {
+      const MessageEnd& any = send != nullptr ? *send : *recv;
+      const Event& e = streams_[any.stream].events[any.event];
+      pairs.push_back({e.time, streams_[any.stream].id, any.event, send, recv});
+    });
     // Message ids in order of the send (or, unsent, the receive), ties by stream and position.
     std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
       if (a.time != b.time) return a.time < b.time;
@@ -638,8 +636,8 @@ class GstTraceBuilder {
     if (backwards_ > 0) d.AddCount("time_went_backwards", backwards_, first_backwards_);
     if (unclosed_ > 0) d.AddCount("unclosed_regions", unclosed_, first_unclosed_);
     if (grain_end_mismatches_ > 0) d.AddCount("grain_end_mismatch", grain_end_mismatches_, first_grain_end_mismatch_);
-    if (unsent_ > 0) d.AddCount("unsent_messages", unsent_, first_unsent_);
-    if (unreceived_ > 0) d.AddCount("unreceived_messages", unreceived_, first_unreceived_);
+    if (unsent_ > 0) d.AddCount("receives_without_send", unsent_, first_unsent_);
+    if (unreceived_ > 0) d.AddCount("sends_without_receive", unreceived_, first_unreceived_);
     if (shared_processors_ > 0) {
       d.AddCount("shared_processor_ids", shared_processors_,
                  fmt::format("{}: {} thread(s) recorded a seed processor id that is not theirs alone; they are "
@@ -687,5 +685,22 @@ Result<Trace> ReadGstFile(const std::string& path) {
 bool LooksLikeGst(std::string_view head) {
   return head.size() >= sizeof gst::kMagic && std::memcmp(head.data(), gst::kMagic, sizeof gst::kMagic) == 0;
 }
+
+namespace {
+// A directory of rank files, a *.gst name (a damaged magic number then gets this reader's error, not
+// the text readers'), or the magic number. A pipe's bytes only tell that it holds one.
+Sniff SniffGst(const TraceProbe& probe) {
+  if (probe.stream) return LooksLikeGst(probe.head) ? Sniff::kSure : Sniff::kNo;
+  if (LooksLikeGstDirectory(probe.path)) return Sniff::kSure;
+  const bool named_gst = std::filesystem::path(probe.path).extension() == ".gst";
+  return named_gst || LooksLikeGst(probe.head) ? Sniff::kSure : Sniff::kNo;
+}
+
+Result<Trace> ReadGstPath(const std::string& path) {
+  return LooksLikeGstDirectory(path) ? ReadGstDirectory(path) : ReadGstFile(path);
+}
+}  // namespace
+
+constinit const Importer kGstImporter{kGstFormat, SniffGst, ReadGstPath, nullptr, ".gst"};
 
 }  // namespace grainscope

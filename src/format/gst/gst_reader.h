@@ -25,11 +25,11 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "format/format_names.h"
+#include "format/importer.h"
 #include "model/trace.h"
 
 namespace grainscope {
-
-inline constexpr std::string_view kGstFormat = "gst";
 
 // Maps `path` and reads it.
 Result<Trace> ReadGstFile(const std::string& path);
@@ -39,5 +39,10 @@ Result<Trace> ReadGst(std::span<const unsigned char> bytes, std::string_view fil
 
 // True when `head` (the first bytes of a file) starts with the .gst magic number.
 bool LooksLikeGst(std::string_view head);
+
+// The .gst reader in the registry (format/registry.cc): a reader of paths, sure of a directory of
+// rank files (gst_dir_reader.h), of a *.gst name and of the magic number; a pipe holding one is
+// refused (the reader maps a file).
+extern const Importer kGstImporter;
 
 }  // namespace grainscope

@@ -85,8 +85,8 @@ TEST(GstWriter, CorpusOtf2RoundTrips) {
   ASSERT_THAT(back, IsOk());
   // The directory shape renames the locations ("rank <r>") and takes MPI_* call roles from their
   // names (docs/formats/gst.md): compare what the analyses use.
-  EXPECT_EQ(back->diagnostics().Count("unreceived_messages"), 0u);
-  EXPECT_EQ(back->diagnostics().Count("unsent_messages"), 0u);
+  EXPECT_EQ(back->diagnostics().Count("sends_without_receive"), 0u);
+  EXPECT_EQ(back->diagnostics().Count("receives_without_send"), 0u);
   ASSERT_EQ(back->locations().size(), original->locations().size());
   for (uint32_t l = 0; l < original->locations().size(); ++l) {
     const EventColumns& a = original->events(LocationId(l));

@@ -13,6 +13,8 @@
 #include "format/otf2/otf2_common.h"
 #include "format/otf2/otf2_definitions.h"
 #include "format/otf2/otf2_events.h"
+#include "model/collective_matcher.h"
+#include "model/message_matcher.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -30,10 +32,25 @@ struct ReaderCloser {
 
 // A message channel: MPI matches in order within (communicator, sender, receiver, tag). The
 // grainscope key splits channels further so that archives we wrote pair exactly as written.
-auto ChannelOf(const P2pRecord& r) {
+struct Channel {
+  uint32_t comm_ref, sender, receiver;
+  int32_t tag;
+  uint64_t key;
+  bool operator==(const Channel&) const = default;
+};
+struct ChannelHash {
+  size_t operator()(const Channel& c) const {
+    uint64_t h = c.key * 0x9e3779b97f4a7c15ull;
+    for (uint64_t v : {uint64_t{c.comm_ref}, uint64_t{c.sender}, uint64_t{c.receiver}, uint64_t(uint32_t(c.tag))})
+      h = (h ^ v) * 0x100000001b3ull;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+
+Channel ChannelOf(const P2pRecord& r) {
   const uint32_t sender = r.is_send ? r.location : r.peer;
   const uint32_t receiver = r.is_send ? r.peer : r.location;
-  return std::make_tuple(r.comm_ref, sender, receiver, r.tag, r.key);
+  return Channel{r.comm_ref, sender, receiver, r.tag, r.key};
 }
 
 class Otf2TraceAssembler {
@@ -52,34 +69,31 @@ class Otf2TraceAssembler {
   // Pairs the k-th send of every channel with its k-th receive, in posting order.
   void MatchMessages() {
     std::vector<P2pRecord>& p2p = ev_.p2p;
-    std::vector<uint32_t> sends, recvs;
+    ChannelIds<Channel, ChannelHash> channels;
+    FifoMessageMatcher<uint32_t> matcher;  // indices into p2p
     for (uint32_t i = 0; i < p2p.size(); ++i) {
       if (p2p[i].event == kNone) continue;  // an Irecv posted but never completed
-      (p2p[i].is_send ? sends : recvs).push_back(i);
-    }
-    auto by_channel = [&](uint32_t a, uint32_t b) {
-      return std::make_tuple(ChannelOf(p2p[a]), p2p[a].order) <
-             std::make_tuple(ChannelOf(p2p[b]), p2p[b].order);
-    };
-    std::sort(sends.begin(), sends.end(), by_channel);
-    std::sort(recvs.begin(), recvs.end(), by_channel);
-    std::vector<uint32_t> partner(p2p.size(), kNone);
-    size_t i = 0, j = 0;
-    while (i < sends.size() && j < recvs.size()) {
-      const auto s = ChannelOf(p2p[sends[i]]);
-      const auto r = ChannelOf(p2p[recvs[j]]);
-      if (s == r) {
-        partner[sends[i]] = recvs[j];
-        partner[recvs[j]] = sends[i];
-        ++i, ++j;
-      } else if (s < r) {
-        ++i;
+      const uint32_t channel = channels.Id(ChannelOf(p2p[i]));
+      if (p2p[i].is_send) {
+        matcher.AddSend(channel, i);
       } else {
-        ++j;
+        matcher.AddReceive(channel, i);
       }
     }
-    uint64_t unmatched = 0;
-    std::string example;
+    matcher.Group();
+    auto by_posting = [&](uint32_t a, uint32_t b) { return std::tie(p2p[a].order, a) < std::tie(p2p[b].order, b); };
+    std::vector<uint32_t> partner(p2p.size(), kNone);
+    for (uint32_t c = 0; c < matcher.channel_count(); ++c) {
+      std::sort(matcher.sends(c).begin(), matcher.sends(c).end(), by_posting);
+      std::sort(matcher.receives(c).begin(), matcher.receives(c).end(), by_posting);
+      matcher.Match(c, [&](uint32_t, const uint32_t* send, const uint32_t* recv) {
+        if (send == nullptr || recv == nullptr) return;
+        partner[*send] = *recv;
+        partner[*recv] = *send;
+      });
+    }
+    uint64_t unsent = 0, unreceived = 0;
+    std::string first_unsent, first_unreceived;
     for (uint32_t k = 0; k < p2p.size(); ++k) {
       P2pRecord& rec = p2p[k];
       if (rec.event == kNone || rec.message != kNone) continue;
@@ -104,7 +118,8 @@ class Otf2TraceAssembler {
         other->message = id.value;
         continue;
       }
-      if (unmatched++ == 0) {
+      if ((rec.is_send ? unreceived : unsent)++ == 0) {
+        std::string& example = rec.is_send ? first_unreceived : first_unsent;
         const std::string peer =
             rec.peer == kNone ? "an unknown location" : fmt::format("location {}", defs_.location_refs[rec.peer]);
         example = fmt::format("{}: {} location {} at {} ns ({} {}, tag {}, {} bytes) has no matching {}", file_,
@@ -113,7 +128,8 @@ class Otf2TraceAssembler {
                               rec.tag, rec.bytes, rec.is_send ? "receive" : "send");
       }
     }
-    builder_.diagnostics().AddCount("unmatched_messages", unmatched, example);
+    builder_.diagnostics().AddCount("receives_without_send", unsent, first_unsent);
+    builder_.diagnostics().AddCount("sends_without_receive", unreceived, first_unreceived);
   }
 
   // The k-th collective a location takes part in on a communicator is instance k of it.
@@ -132,16 +148,13 @@ class Otf2TraceAssembler {
     builder_.diagnostics().AddCount(
         "unfinished_collectives", unfinished,
         fmt::format("{}: a collective begins but the location's events end before it does", file_));
+    // Each location's collectives in its order: the k-th on a communicator is instance k.
     std::sort(done.begin(), done.end(), [&](uint32_t a, uint32_t b) {
-      return std::tie(colls[a].comm_ref, colls[a].location, colls[a].begin_event) <
-             std::tie(colls[b].comm_ref, colls[b].location, colls[b].begin_event);
+      return std::tie(colls[a].location, colls[a].begin_event) < std::tie(colls[b].location, colls[b].begin_event);
     });
+    CollectiveMatcher matcher;
     std::vector<uint32_t> seq(colls.size(), 0);
-    for (size_t k = 1; k < done.size(); ++k) {
-      const CollectiveRecord& a = colls[done[k - 1]];
-      const CollectiveRecord& b = colls[done[k]];
-      if (a.comm_ref == b.comm_ref && a.location == b.location) seq[done[k]] = seq[done[k - 1]] + 1;
-    }
+    for (uint32_t i : done) seq[i] = matcher.Next(colls[i].comm_ref, colls[i].location);
     std::sort(done.begin(), done.end(), [&](uint32_t a, uint32_t b) {
       return std::tie(colls[a].comm_ref, seq[a], colls[a].location) <
              std::tie(colls[b].comm_ref, seq[b], colls[b].location);
@@ -301,5 +314,18 @@ Result<Trace> ReadOtf2(const std::string& anchor_path) {
   if (!trace.ok()) return DataLoss(fmt::format("{}: {}", anchor, trace.status().message()));
   return trace;
 }
+
+namespace {
+// An OTF2 archive is named by its anchor file (*.otf2) or by a directory holding one.
+Sniff SniffOtf2(const TraceProbe& probe) {
+  namespace fs = std::filesystem;
+  const fs::path p(probe.path);
+  if (p.extension() == ".otf2") return Sniff::kSure;
+  std::error_code ec;
+  return fs::is_directory(p, ec) && FindOtf2Anchor(probe.path).ok() ? Sniff::kSure : Sniff::kNo;
+}
+}  // namespace
+
+constinit const Importer kOtf2Importer{kOtf2Format, SniffOtf2, ReadOtf2, nullptr, "OTF2"};
 
 }  // namespace grainscope

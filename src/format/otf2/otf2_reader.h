@@ -6,7 +6,7 @@
 //   * regions with roles from OTF2's region role and paradigm (MPI_Wait*/MPI_Test* -> kWait);
 //   * MpiSend/MpiIsend/MpiRecv/MpiIrecv matched per (communicator, sender, receiver, tag) in FIFO
 //     order, non-blocking operations completed through their requests; unmatched ones are kept as
-//     message rows with one side missing and counted ("unmatched_messages");
+//     message rows with one side missing and counted ("sends_without_receive", "receives_without_send");
 //   * collectives matched per communicator by sequence number;
 //   * thread fork/join and team begin/end as markers;
 //   * every other record kind counted under "skipped_records".
@@ -18,16 +18,20 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "format/format_names.h"
+#include "format/importer.h"
 #include "model/trace.h"
 
 namespace grainscope {
-
-inline constexpr std::string_view kOtf2Format = "otf2";
 
 // `anchor_path` is the archive's anchor file (traces.otf2) or a directory holding exactly one.
 Result<Trace> ReadOtf2(const std::string& anchor_path);
 
 // The anchor file `path` names: itself, or the one .otf2 file in the directory `path`.
 Result<std::string> FindOtf2Anchor(const std::string& path);
+
+// The OTF2 reader in the registry (format/registry.cc): a reader of paths, sure of a *.otf2 name
+// or a directory holding an anchor file.
+extern const Importer kOtf2Importer;
 
 }  // namespace grainscope

@@ -54,7 +54,8 @@ void ExpectPingPongFacts(const Trace& t) {
   EXPECT_EQ((traffic[{1, 0}].messages), 8u);
   EXPECT_EQ((traffic[{1, 0}].bytes), 4'177'920u);
   EXPECT_EQ(t.messages().size(), 16u);
-  EXPECT_EQ(t.diagnostics().Count("unmatched_messages"), 0u);
+  EXPECT_EQ(t.diagnostics().Count("sends_without_receive"), 0u);
+  EXPECT_EQ(t.diagnostics().Count("receives_without_send"), 0u);
   EXPECT_EQ(t.collectives().size(), 0u);
   ASSERT_EQ(t.communicators().size(), 3u);
   EXPECT_EQ(t.str(t.communicators()[1].name), "MPI_COMM_WORLD");

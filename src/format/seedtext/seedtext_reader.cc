@@ -11,6 +11,7 @@
 
 #include "base/numbers.h"
 #include "base/progress.h"
+#include "model/message_matcher.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -29,6 +30,7 @@ struct Record {
   uint32_t line;
   int64_t processor = 0;       // start/stop
   std::string_view structure;  // arcs: the name, unescaped (into the parser's name store)
+  uint32_t channel = 0;        // arcs: the structure's dense id (ChannelIds), what pairs halves and arcs
   int64_t grain = 0;
   TimeNs time = 0;
 };
@@ -223,6 +225,7 @@ class SeedTextParser {
       std::string_view name;
       SplitArc(text, name, tok[2], tok[3]);  // n >= 4: it splits
       r.structure = StoreName(name);
+      r.channel = channels_.Id(r.structure);
     }
     std::optional<int64_t> g = ParseNonNegativeInt(tok[2]);
     if (!g) return ErrorAt(line, "grain id '{}' is not a non-negative integer", tok[2]);
@@ -281,19 +284,23 @@ class SeedTextParser {
   // Pairs Begin/End records per (structure, grain) into halves, then the k-th send of a structure
   // with its k-th receive (structure names may be reused, in order).
   Status PairArcs() {
-    std::map<std::pair<std::string_view, int64_t>, std::deque<size_t>> open_sends, open_recvs;
-    std::map<std::string_view, std::vector<size_t>> sends_by_name, recvs_by_name;
+    std::map<std::pair<uint32_t, int64_t>, std::deque<size_t>> open_sends, open_recvs;
+    FifoMessageMatcher<size_t> arcs;  // indices into sends_ and recvs_, in file order
     for (const Record& r : records_) {
       if (IsGrainRecord(r.kind)) continue;
       const bool is_send = r.kind == RecordKind::kSendBegin || r.kind == RecordKind::kSendEnd;
       const bool is_begin = r.kind == RecordKind::kSendBegin || r.kind == RecordKind::kRecvBegin;
       auto& open = is_send ? open_sends : open_recvs;
       auto& halves = is_send ? sends_ : recvs_;
-      auto key = std::make_pair(r.structure, r.grain);
+      auto key = std::make_pair(r.channel, r.grain);
       if (is_begin) {
         open[key].push_back(halves.size());
+        if (is_send) {
+          arcs.AddSend(r.channel, halves.size());
+        } else {
+          arcs.AddReceive(r.channel, halves.size());
+        }
         halves.push_back(ArcHalf{&r});
-        (is_send ? sends_by_name : recvs_by_name)[r.structure].push_back(halves.size() - 1);
         continue;
       }
       auto it = open.find(key);
@@ -320,33 +327,34 @@ class SeedTextParser {
         }
       }
     }
-    // Receives in file order; each takes the next unclaimed send of its structure.
-    for (auto& [name, recv_ids] : recvs_by_name) {
-      const std::vector<size_t>& send_ids = sends_by_name[name];
-      for (size_t k = 0; k < recv_ids.size(); ++k) {
-        const ArcHalf& recv = recvs_[recv_ids[k]];
-        if (k >= send_ids.size()) {
-          if (send_ids.empty()) {
-            return ErrorAt(recv.end->line, "recvEnd of arc '{}' has no sendBegin: no grain sends '{}'",
-                           name, name);
-          }
-          return ErrorAt(recv.end->line,
-                         "recvEnd of arc '{}' is receive number {} but '{}' is sent only {} time(s)",
-                         name, k + 1, name, send_ids.size());
-        }
-        arcs_.push_back({send_ids[k], recv_ids[k]});
-      }
-      for (size_t k = recv_ids.size(); k < send_ids.size(); ++k) arcs_.push_back({send_ids[k], kNone});
-    }
-    for (auto& [name, send_ids] : sends_by_name) {
-      if (recvs_by_name.count(name) == 0)
-        for (size_t id : send_ids) arcs_.push_back({id, kNone});
-    }
+    arcs.Group();
+    GS_RETURN_IF_ERROR(CheckEveryReceiveIsSent(arcs));
+    arcs.MatchAll([&](uint32_t, const size_t* send, const size_t* recv) {
+      arcs_.push_back({*send, recv != nullptr ? *recv : kNone});
+    });
     // Messages are numbered in the order of their sendBegin lines.
     std::sort(arcs_.begin(), arcs_.end(), [&](const Arc& a, const Arc& b) {
       return sends_[a.send].begin->line < sends_[b.send].begin->line;
     });
     return OkStatus();
+  }
+
+  // A receive needs its send: the error names the structure first in name order that is received
+  // more often than it is sent, and its first receive without a send.
+  Status CheckEveryReceiveIsSent(FifoMessageMatcher<size_t>& arcs) {
+    std::optional<uint32_t> worst;
+    for (uint32_t c = 0; c < arcs.channel_count(); ++c) {
+      if (arcs.receives(c).size() > arcs.sends(c).size() && (!worst || channels_.key(c) < channels_.key(*worst))) worst = c;
+    }
+    if (!worst) return OkStatus();
+    const std::string_view name = channels_.key(*worst);
+    const size_t sent = arcs.sends(*worst).size();
+    const ArcHalf& recv = recvs_[arcs.receives(*worst)[sent]];
+    if (sent == 0) {
+      return ErrorAt(recv.end->line, "recvEnd of arc '{}' has no sendBegin: no grain sends '{}'", name, name);
+    }
+    return ErrorAt(recv.end->line, "recvEnd of arc '{}' is receive number {} but '{}' is sent only {} time(s)",
+                   name, sent + 1, name, sent);
   }
 
   // The processor a grain ran on, or an error at `line` when that is not one processor.
@@ -425,7 +433,7 @@ class SeedTextParser {
         }
       } else {
         builder_.diagnostics().Add(
-            "unreceived_arcs",
+            "sends_without_receive",
             fmt::format("{}:{}: arc '{}' is sent by grain {} but never received", file_,
                         send.begin->line, info.name, send.begin->grain));
       }
@@ -499,6 +507,7 @@ class SeedTextParser {
   std::vector<GrainRun> runs_;
   std::vector<ArcHalf> sends_, recvs_;
   std::vector<Arc> arcs_;
+  ChannelIds<std::string_view> channels_;  // structure name -> channel
   std::multimap<int64_t, int64_t> grain_processors_;  // grain -> processors it ran on
 };
 
@@ -519,5 +528,11 @@ bool LooksLikeSeedText(std::string_view head) {
   }
   return false;
 }
+
+namespace {
+Sniff SniffSeedText(const TraceProbe& probe) { return LooksLikeSeedText(probe.head) ? Sniff::kPlausible : Sniff::kNo; }
+}  // namespace
+
+constinit const Importer kSeedTextImporter{kSeedTextFormat, SniffSeedText, nullptr, ReadSeedText};
 
 }  // namespace grainscope

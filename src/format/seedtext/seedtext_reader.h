@@ -25,16 +25,20 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "format/format_names.h"
+#include "format/importer.h"
 #include "model/trace.h"
 
 namespace grainscope {
-
-inline constexpr std::string_view kSeedTextFormat = "seedtext";
 
 // `file_name` is only used in messages ("trace.txt:7: ...").
 Result<Trace> ReadSeedText(std::string_view content, std::string_view file_name);
 
 // True when the first trace-like line of `head` starts with one of the six keywords.
 bool LooksLikeSeedText(std::string_view head);
+
+// The seed text reader in the registry (format/registry.cc): a reader of content, plausible when
+// LooksLikeSeedText.
+extern const Importer kSeedTextImporter;
 
 }  // namespace grainscope

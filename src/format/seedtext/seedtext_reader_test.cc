@@ -91,7 +91,7 @@ TEST(SeedTextReader, SendInsideItsGrainNests) {
   EXPECT_THAT(r->events(LocationId(0)).kind,
               ElementsAre(EventKind::kEnter, EventKind::kEnter, EventKind::kSend, EventKind::kLeave,
                           EventKind::kLeave));
-  EXPECT_EQ(r->diagnostics().Count("unreceived_arcs"), 1u);
+  EXPECT_EQ(r->diagnostics().Count("sends_without_receive"), 1u);
 }
 
 TEST(SeedTextReader, ErrorsNameFileLineAndProblem) {
@@ -122,7 +122,7 @@ TEST(SeedTextReader, StructureNamesMayHoldSpacesAndEscapes) {
   EXPECT_EQ(r->str(m.name[0]), "block 1");
   EXPECT_EQ(r->str(m.name[1]), "a\tb \\c\\q\\x2");
   EXPECT_EQ(r->str(m.name[2]), "");
-  EXPECT_EQ(r->diagnostics().Count("unreceived_arcs"), 3u);
+  EXPECT_EQ(r->diagnostics().Count("sends_without_receive"), 3u);
   EXPECT_THAT(ReadSeedText(" start 0 0 0\n stop 0 0 1 2\n", "a.txt"),
               StatusIs(StatusCode::kDataLoss, HasSubstr("a.txt:2: 'stop' record has 5 fields, expected 4")));
   EXPECT_THAT(ReadSeedText(" start 0 0 0\n sendBegin 0 1\n", "a.txt"),

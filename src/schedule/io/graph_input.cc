@@ -10,6 +10,7 @@
 #include "analysis/taskgraph/taskgraph.h"
 #include "base/file.h"
 #include "base/numbers.h"
+#include "format/importer.h"
 #include "format/trace_reader.h"
 #include "model/diagnostic_kinds.h"
 #include "schedule/io/readers.h"
@@ -42,11 +43,7 @@ bool LooksLikeStg(std::string_view s) {
   return FirstWord(second) == "0";
 }
 
-bool IsTraceFormat(std::string_view format) {
-  for (std::string_view f : ReadableFormats())
-    if (f == format && f != "auto") return true;
-  return false;
-}
+bool IsTraceFormat(std::string_view format) { return FindImporter(format) != nullptr; }
 
 }  // namespace
 

@@ -1,0 +1,191 @@
+// Read throughput of every trace reader (issue 18): one JSON object per format, on inputs written
+// from reproducible synthetic traces, so that a change to the readers (the importer registry, the
+// shared FIFO message matcher) can be measured against the previous version built from the same
+// file.
+//
+//   * seedtext: a generated seed text trace (grains on processors, each sends an arc to its right
+//     neighbour and receives one from its left; structure names reused every round);
+//   * gst:      that trace converted to a single .gst file (the thread-recording shape);
+//   * otf2, chrome, gst_dir: bench/synthetic's MPI-like trace (ring messages, barriers) as an
+//     OTF2 archive, Chrome JSON and a .gst directory of ranks.
+//
+//   read_bench [--smoke] [--events N] [--repeat R] [--only FORMAT] [--keep DIR]
+// Times are medians over R runs of ReadTrace (format auto-detected, as the CLI does): CPU time
+// of the reading thread ("cpu_seconds", what events_per_s, mb_per_s and ns_per_event use: the
+// machine is shared) and wall time. --keep DIR writes the inputs there and leaves them.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "bench/bench_clock.h"
+#include "bench/synthetic/synthetic_trace.h"
+#include "format/trace_reader.h"
+#include "format/trace_writer.h"
+
+namespace grainscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+using bench::Median;
+using bench::ThreadCpuSeconds;
+
+// A seed text trace of about `events` model events (8 per grain): `processors` processors, each
+// running one grain per round that sends to its right neighbour and receives from its left.
+std::string SeedText(uint64_t events, uint32_t processors) {
+  const uint64_t rounds = std::max<uint64_t>(1, events / 8 / processors);
+  std::string out;
+  out.reserve(rounds * processors * 190);
+  for (uint64_t r = 0; r < rounds; ++r) {
+    for (uint32_t p = 0; p < processors; ++p) {
+      const uint64_t g = r * processors + p;
+      const double t = static_cast<double>(r) * 1.0 + p * 0.001;  // ms
+      const uint32_t right = (p + 1) % processors, left = (p + processors - 1) % processors;
+      out += fmt::format(" start {} {} {:.6f}\n", p, g, t);
+      out += fmt::format(" sendBegin arc {} to {} {} {:.6f}\n", p, right, g, t + 0.1);
+      out += fmt::format(" sendEnd arc {} to {} {} {:.6f}\n", p, right, g, t + 0.2);
+      out += fmt::format(" recvBegin arc {} to {} {} {:.6f}\n", left, p, g, t + 0.5);
+      out += fmt::format(" recvEnd arc {} to {} {} {:.6f}\n", left, p, g, t + 0.6);
+      out += fmt::format(" stop {} {} {:.6f}\n", p, g, t + 0.9);
+    }
+  }
+  return out;
+}
+
+// The input's size on disk: a file, or every file of a directory (an OTF2 archive: its anchor's).
+uint64_t BytesOf(std::string path) {
+  std::error_code ec;
+  if (fs::path(path).extension() == ".otf2") path = fs::path(path).parent_path().string();
+  if (!fs::is_directory(path, ec)) return fs::file_size(path, ec);
+  uint64_t n = 0;
+  for (const auto& e : fs::recursive_directory_iterator(path, ec))
+    if (e.is_regular_file(ec)) n += e.file_size(ec);
+  return n;
+}
+
+struct Input {
+  std::string format;
+  std::string path;
+};
+
+// Writes every input into `dir`; returns them, or an empty list (after a message) on failure.
+std::vector<Input> WriteInputs(const std::string& dir, uint64_t events, const std::string& only) {
+  std::vector<Input> inputs;
+  auto wanted = [&](const char* f) { return only.empty() || only == f; };
+  auto fail = [](const Status& s) {
+    std::fprintf(stderr, "read_bench: %s\n", s.message().c_str());
+    return std::vector<Input>();
+  };
+  fs::create_directories(dir);
+  const std::string seed_path = dir + "/trace.txt";
+  if (wanted("seedtext") || wanted("gst")) {
+    const std::string text = SeedText(events, 16);
+    FILE* f = std::fopen(seed_path.c_str(), "wb");
+    if (f == nullptr || std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fclose(f) != 0)
+      return fail(IoError(seed_path + ": cannot write"));
+    if (wanted("seedtext")) inputs.push_back({"seedtext", seed_path});
+  }
+  if (wanted("gst")) {
+    Result<Trace> seed = ReadTrace(seed_path);
+    if (!seed.ok()) return fail(seed.status());
+    OutputOptions force;
+    force.force = true;
+    if (Status s = WriteTrace(*seed, dir + "/seed.gst", "gst", force); !s.ok()) return fail(s);
+    inputs.push_back({"gst", dir + "/seed.gst"});
+  }
+  if (wanted("otf2") || wanted("chrome") || wanted("gst_dir")) {
+    SyntheticOptions o;
+    o.locations = 16;
+    o.events = events;
+    Result<Trace> t = GenerateSyntheticTrace(o);
+    if (!t.ok()) return fail(t.status());
+    OutputOptions force;
+    force.force = true;
+    for (const auto& [format, path] : {std::pair<const char*, std::string>{"otf2", dir + "/otf2/traces.otf2"},
+                                       {"chrome", dir + "/trace.json"},
+                                       {"gst_dir", dir + "/ranks.gst"}}) {
+      if (!wanted(format)) continue;
+      const std::string name = std::strcmp(format, "gst_dir") == 0 ? "gst" : format;
+      if (Status s = WriteTrace(*t, path, name, force); !s.ok()) return fail(s);
+      inputs.push_back({format, path});
+    }
+  }
+  return inputs;
+}
+
+bool Bench(const Input& in, int repeat) {
+  std::vector<double> wall, cpu;
+  uint64_t events = 0, messages = 0;
+  for (int i = 0; i < repeat; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = ThreadCpuSeconds();
+    Result<Trace> t = ReadTrace(in.path);
+    cpu.push_back(ThreadCpuSeconds() - c0);
+    wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (!t.ok()) {
+      std::fprintf(stderr, "read_bench: %s\n", t.status().message().c_str());
+      return false;
+    }
+    events = t->event_count();
+    messages = t->messages().size();
+  }
+  const double s = Median(cpu), n = static_cast<double>(events), bytes = static_cast<double>(BytesOf(in.path));
+  std::printf("{\"bench\": \"read_%s\", \"events\": %llu, \"messages\": %llu, \"bytes\": %.0f, \"repeat\": %d, "
+              "\"cpu_seconds\": %.4f, \"wall_seconds\": %.4f, \"events_per_s\": %.0f, \"mb_per_s\": %.1f, "
+              "\"ns_per_event\": %.2f}\n",
+              in.format.c_str(), static_cast<unsigned long long>(events), static_cast<unsigned long long>(messages),
+              bytes, repeat, s, Median(wall), n / s, bytes / s / 1e6, 1e9 * s / n);
+  std::fflush(stdout);
+  return events > 0 && messages > 0;
+}
+
+int Main(int argc, char** argv) {
+  uint64_t events = 2'000'000;
+  int repeat = 5;
+  std::string only, keep;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--smoke") {
+      events = 20'000;
+      repeat = 1;
+    } else if (a == "--events" && has_value) {
+      events = std::strtoull(argv[++i], nullptr, 10);
+    } else if (a == "--repeat" && has_value) {
+      repeat = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--only" && has_value) {
+      only = argv[++i];
+    } else if (a == "--keep" && has_value) {
+      keep = argv[++i];
+    } else {
+      std::fprintf(stderr,
+                   "usage: read_bench [--smoke] [--events N] [--repeat R] "
+                   "[--only seedtext|gst|otf2|chrome|gst_dir] [--keep DIR]\n");
+      return 2;
+    }
+  }
+  const std::string dir =
+      keep.empty() ? (fs::temp_directory_path() / ("gs_read_bench_" + std::to_string(getpid()))).string() : keep;
+  const std::vector<Input> inputs = WriteInputs(dir, events, only);
+  bool ok = !inputs.empty();
+  for (const Input& in : inputs) ok = Bench(in, repeat) && ok;
+  std::error_code ec;
+  if (keep.empty()) fs::remove_all(dir, ec);
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace grainscope
+
+int main(int argc, char** argv) { return grainscope::Main(argc, argv); }

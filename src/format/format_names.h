@@ -1,0 +1,14 @@
+// The names of the trace formats, as --input-format and --output-format take them and as
+// Trace::format() reports them: one place, so that writers and commands need no reader header.
+#pragma once
+
+#include <string_view>
+
+namespace grainscope {
+
+inline constexpr std::string_view kSeedTextFormat = "seedtext";
+inline constexpr std::string_view kOtf2Format = "otf2";
+inline constexpr std::string_view kChromeFormat = "chrome";
+inline constexpr std::string_view kGstFormat = "gst";
+
+}  // namespace grainscope

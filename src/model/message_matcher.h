@@ -1,0 +1,108 @@
+// How every reader pairs a message's send with its receive: FIFO per channel, the n-th send on a
+// channel with the n-th receive on it (MPI's non-overtaking rule; the seed's "structure names may
+// be reused, in order"). What a channel is differs per format (a structure name, a flow's
+// (cat, id), (communicator, sender, receiver, tag)): the reader maps it to a dense integer id once
+// per distinct key (ChannelIds), so the per-message path is an append to a vector.
+//
+//   ChannelIds<std::string_view> channels;
+//   FifoMessageMatcher<uint32_t> matcher;          // End: whatever the reader needs back
+//   matcher.AddSend(channels.Id(name), record);    // each side in its channel's order
+//   matcher.AddReceive(channels.Id(name), record);
+//   matcher.Group();
+//   matcher.MatchAll([](uint32_t channel, const uint32_t* send, const uint32_t* recv) { ... });
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace grainscope {
+
+// Dense ids 0, 1, 2, ... for channel keys, in order of first appearance.
+template <typename Key, typename Hash = std::hash<Key>>
+class ChannelIds {
+ public:
+  uint32_t Id(const Key& key) {
+    auto [it, inserted] = ids_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
+    if (inserted) keys_.push_back(key);
+    return it->second;
+  }
+  size_t size() const { return keys_.size(); }
+  const Key& key(uint32_t id) const { return keys_[id]; }
+
+ private:
+  std::unordered_map<Key, uint32_t, Hash> ids_;
+  std::vector<Key> keys_;
+};
+
+// Pairs sends and receives FIFO per channel. Add every end (each channel's sends in their order,
+// its receives in theirs; channels may interleave), Group() once, then read the pairs.
+template <typename End>
+class FifoMessageMatcher {
+ public:
+  void Reserve(size_t sends, size_t receives) {
+    sends_.in.reserve(sends);
+    receives_.in.reserve(receives);
+  }
+  void AddSend(uint32_t channel, const End& end) { sends_.in.push_back({channel, end}); }
+  void AddReceive(uint32_t channel, const End& end) { receives_.in.push_back({channel, end}); }
+
+  // Orders the ends by channel, keeping each channel's order (a counting sort: O(ends + channels)).
+  void Group() {
+    channels_ = 0;
+    for (const auto& e : sends_.in) channels_ = std::max(channels_, e.first + 1);
+    for (const auto& e : receives_.in) channels_ = std::max(channels_, e.first + 1);
+    sends_.Group(channels_);
+    receives_.Group(channels_);
+  }
+
+  // After Group(): channels 0 .. channel_count()-1 (those never named hold nothing).
+  uint32_t channel_count() const { return channels_; }
+  std::span<End> sends(uint32_t channel) { return sends_.Of(channel); }
+  std::span<End> receives(uint32_t channel) { return receives_.Of(channel); }
+
+  // fn(channel, const End* send, const End* receive) for the k-th send and k-th receive of
+  // `channel`, k = 0 .. max(sends, receives) - 1; the side a channel has fewer of is null.
+  template <typename Fn>
+  void Match(uint32_t channel, Fn&& fn) {
+    std::span<End> s = sends(channel), r = receives(channel);
+    const size_t n = std::max(s.size(), r.size());
+    for (size_t k = 0; k < n; ++k) fn(channel, k < s.size() ? &s[k] : nullptr, k < r.size() ? &r[k] : nullptr);
+  }
+
+  // Match for every channel, in id order.
+  template <typename Fn>
+  void MatchAll(Fn&& fn) {
+    for (uint32_t c = 0; c < channels_; ++c) Match(c, fn);
+  }
+
+ private:
+  struct Side {
+    std::vector<std::pair<uint32_t, End>> in;  // (channel, end) as added
+    std::vector<End> grouped;                  // by channel, stable
+    std::vector<uint32_t> first;               // channel c: grouped[first[c], first[c+1])
+
+    void Group(uint32_t channels) {
+      first.assign(channels + 1, 0);
+      for (const auto& e : in) ++first[e.first + 1];
+      for (uint32_t c = 0; c < channels; ++c) first[c + 1] += first[c];
+      std::vector<uint32_t> next(first.begin(), first.end() - 1);
+      grouped.resize(in.size());
+      for (auto& e : in) grouped[next[e.first]++] = std::move(e.second);
+      in.clear();
+    }
+    std::span<End> Of(uint32_t channel) {
+      if (channel + 1 >= first.size()) return {};
+      return std::span<End>(grouped).subspan(first[channel], first[channel + 1] - first[channel]);
+    }
+  };
+
+  Side sends_, receives_;
+  uint32_t channels_ = 0;
+};
+
+}  // namespace grainscope
