@@ -78,21 +78,20 @@ bool RegionPerInstance(const Trace& t, const Compensation& c, const char* name, 
 // The producer's time per grain: its median round (send to send, as the program times itself in
 // (a)) divided by the grains in a round, from the trace's send times, measured and compensated.
 void PerGrainFromSends(const Trace& t, const Compensation& c, int grains, double* measured, double* compensated) {
-  size_t base = 0;
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
     const grainscope::EventColumns& ev = t.events(grainscope::LocationId(l));
+    const std::span<const grainscope::TimeNs> c_times = c.times.at(grainscope::LocationId(l));
     std::vector<double> m, k;
     int64_t last = -1, last_c = 0;
     for (grainscope::EventIndex i = 0; i < ev.size(); ++i) {
       if (ev.kind[i] != grainscope::EventKind::kSend) continue;
       if (last >= 0) {
         m.push_back(static_cast<double>(ev.time[i] - last));
-        k.push_back(static_cast<double>(c.times[base + i] - last_c));
+        k.push_back(static_cast<double>(c_times[i] - last_c));
       }
       last = ev.time[i];
-      last_c = c.times[base + i];
+      last_c = c_times[i];
     }
-    base += ev.size();
     if (m.empty()) continue;
     *measured = Median(m) / grains;
     *compensated = Median(k) / grains;

@@ -7,7 +7,6 @@
 #include "cli/common.h"
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
-#include "model/retime.h"
 
 namespace grainscope::cli {
 
@@ -34,7 +33,7 @@ CommandBody AddCompensateCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(Compensation c, Compensate(trace, options));
       GS_ASSIGN_OR_RETURN(std::string out, RenderCompensation(trace, c, r));
       if (!o->output.empty()) {
-        GS_ASSIGN_OR_RETURN(Trace compensated, Retime(trace, c.times, "+compensated"));
+        GS_ASSIGN_OR_RETURN(Trace compensated, trace.Retimed(std::move(c.times), "+compensated"));
         GS_RETURN_IF_ERROR(WriteTrace(compensated, o->output, "auto", OutputPolicy(*o)));
       }
       return Emit(out, "", r.notes);

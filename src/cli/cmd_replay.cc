@@ -15,7 +15,6 @@
 #include "cli/common.h"
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
-#include "model/retime.h"
 
 namespace grainscope::cli {
 namespace {
@@ -142,14 +141,14 @@ CommandBody AddReplayCommand(CLI::App& app) {
       if (f->clc) {
         GS_ASSIGN_OR_RETURN(ClcResult clc, ControlledLogicalClock(trace, ClcOptions{f->min_latency_ns}));
         violations_before = clc.violations;
-        GS_ASSIGN_OR_RETURN(trace, Retime(trace, clc.times, "+clc"));
+        GS_ASSIGN_OR_RETURN(trace, trace.Retimed(std::move(clc.times), "+clc"));
       }
       GS_ASSIGN_OR_RETURN(ReplayResult result, Replay(trace, what_if));
       if (f->clc) {
         result.clock_violations = violations_before;
         result.clocks_corrected = true;
       }
-      GS_ASSIGN_OR_RETURN(Trace replayed, Retime(trace, result.times, "+replay"));
+      GS_ASSIGN_OR_RETURN(Trace replayed, trace.Retimed(std::move(result.times), "+replay"));
       GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(replayed));
       GS_ASSIGN_OR_RETURN(std::string out, RenderReplay(trace, result, cp, Describe(what_if, *f), r));
       if (!o->output.empty()) GS_RETURN_IF_ERROR(WriteTrace(replayed, o->output, "auto", OutputPolicy(*o)));

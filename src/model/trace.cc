@@ -1,5 +1,7 @@
 #include "model/trace.h"
 
+#include <fmt/format.h>
+
 namespace grainscope {
 
 std::string_view EventKindName(EventKind kind) {
@@ -78,9 +80,27 @@ CollectiveShape ShapeOf(CollectiveOp op) {
 }
 
 std::string_view Trace::Metadata(std::string_view key) const {
-  for (const MetadataEntry& e : metadata_)
+  for (const MetadataEntry& e : body_->metadata)
     if (str(e.key) == key) return str(e.value);
   return {};
+}
+
+Trace::Trace(std::string format, std::shared_ptr<const TraceBody> body, Timeline times)
+    : format_(std::move(format)), body_(std::move(body)), timeline_(std::move(times)) {
+  const bool any = timeline_.event_count() > 0;
+  start_ns_ = any ? timeline_.start() : body_->origin_ns;
+  end_ns_ = any ? timeline_.end() : body_->origin_ns;
+  columns_.reserve(body_->locations.size());
+  for (uint32_t l = 0; l < body_->locations.size(); ++l)
+    columns_.push_back(EventColumns{timeline_.at(LocationId(l)), body_->kinds[l], body_->args[l]});
+}
+
+Result<Trace> Trace::Retimed(Timeline times, std::string_view format_suffix) const {
+  bool same_shape = times.location_count() == locations().size();
+  for (uint32_t l = 0; same_shape && l < locations().size(); ++l)
+    same_shape = times.at(LocationId(l)).size() == events(LocationId(l)).size();
+  if (!same_shape) return Internal("retimed: the timeline is not one of this trace's events");
+  return Trace(fmt::format("{}{}", format_, format_suffix), body_, std::move(times));
 }
 
 }  // namespace grainscope

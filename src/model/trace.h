@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,10 +24,9 @@
 #include "model/diagnostics.h"
 #include "model/ids.h"
 #include "model/string_pool.h"
+#include "model/timeline.h"
 
 namespace grainscope {
-
-using TimeNs = int64_t;
 
 enum class EventKind : uint8_t {
   kEnter = 0,         // arg: RegionId. A region (grain, function, communication call) begins.
@@ -86,18 +86,14 @@ struct Communicator {
   std::vector<LocationId> members;  // members[rank] = the location with that rank
 };
 
-// One location's events, column-wise. Row i of every column is event i.
+// One location's events, column-wise: views into the trace's storage. Row i of every column is
+// event i. `time` comes from the trace's timeline (recorded, or a what-if one: Trace::Retimed).
 struct EventColumns {
-  std::vector<TimeNs> time;
-  std::vector<EventKind> kind;
-  std::vector<uint32_t> arg;
+  std::span<const TimeNs> time;
+  std::span<const EventKind> kind;
+  std::span<const uint32_t> arg;
 
   size_t size() const { return time.size(); }
-  void Append(TimeNs t, EventKind k, uint32_t a) {
-    time.push_back(t);
-    kind.push_back(k);
-    arg.push_back(a);
-  }
 };
 
 // Point-to-point messages, one row each, column-wise.
@@ -146,6 +142,22 @@ struct MetadataEntry {
   StringId value;
 };
 
+// Everything a trace holds but its times: shared, never copied, by a trace and its retimed views.
+struct TraceBody {
+  StringPool strings;
+  std::vector<Location> locations;
+  std::vector<Region> regions;
+  std::vector<Communicator> communicators;
+  std::vector<std::vector<EventKind>> kinds;  // per location
+  std::vector<std::vector<uint32_t>> args;    // per location
+  std::vector<uint64_t> flat_offsets;         // per location: events of the locations before it
+  MessageTable messages;
+  CollectiveTable collectives;
+  std::vector<MetadataEntry> metadata;
+  Diagnostics diagnostics;
+  TimeNs origin_ns = 0;
+};
+
 class Trace {
  public:
   Trace() = default;
@@ -153,48 +165,50 @@ class Trace {
   Trace& operator=(Trace&&) = default;
 
   std::string_view format() const { return format_; }
-  const StringPool& strings() const { return strings_; }
-  std::string_view str(StringId id) const { return strings_.Get(id); }
+  const StringPool& strings() const { return body_->strings; }
+  std::string_view str(StringId id) const { return body_->strings.Get(id); }
 
-  std::span<const Location> locations() const { return locations_; }
-  const Location& location(LocationId id) const { return locations_[id.value]; }
-  std::span<const Region> regions() const { return regions_; }
-  const Region& region(RegionId id) const { return regions_[id.value]; }
-  std::span<const Communicator> communicators() const { return communicators_; }
+  std::span<const Location> locations() const { return body_->locations; }
+  const Location& location(LocationId id) const { return body_->locations[id.value]; }
+  std::span<const Region> regions() const { return body_->regions; }
+  const Region& region(RegionId id) const { return body_->regions[id.value]; }
+  std::span<const Communicator> communicators() const { return body_->communicators; }
 
-  const EventColumns& events(LocationId id) const { return events_[id.value]; }
-  const MessageTable& messages() const { return messages_; }
-  const CollectiveTable& collectives() const { return collectives_; }
-  std::span<const MetadataEntry> metadata() const { return metadata_; }
+  const EventColumns& events(LocationId id) const { return columns_[id.value]; }
+  // Where location `id`'s events start when every location's events are laid end to end
+  // (location 0's, then location 1's, ...): the flat order per-event arrays of analyses use.
+  uint64_t flat_offset(LocationId id) const { return body_->flat_offsets[id.value]; }
+  const Timeline& timeline() const { return timeline_; }
+  const MessageTable& messages() const { return body_->messages; }
+  const CollectiveTable& collectives() const { return body_->collectives; }
+  std::span<const MetadataEntry> metadata() const { return body_->metadata; }
   // The metadata value for `key`, or an empty view.
   std::string_view Metadata(std::string_view key) const;
 
   // Problems the reader survived (skipped lines, unknown records, unmatched messages).
-  const Diagnostics& diagnostics() const { return diagnostics_; }
+  const Diagnostics& diagnostics() const { return body_->diagnostics; }
 
-  TimeNs origin_ns() const { return origin_ns_; }
+  TimeNs origin_ns() const { return body_->origin_ns; }
   // Earliest and latest event time over all locations (origin_ns when there are no events).
   TimeNs start_ns() const { return start_ns_; }
   TimeNs end_ns() const { return end_ns_; }
-  uint64_t event_count() const { return event_count_; }
+  uint64_t event_count() const { return timeline_.event_count(); }
+
+  // This trace with other times for its events (replayed, clock-corrected, compensated): shares
+  // everything else with this trace, copies nothing; its format() is format() + format_suffix.
+  // Fails when `times` is not a timeline of this trace's events.
+  Result<Trace> Retimed(Timeline times, std::string_view format_suffix) const;
 
  private:
   friend class TraceBuilder;
+  Trace(std::string format, std::shared_ptr<const TraceBody> body, Timeline times);
 
   std::string format_;
-  StringPool strings_;
-  std::vector<Location> locations_;
-  std::vector<Region> regions_;
-  std::vector<Communicator> communicators_;
-  std::vector<EventColumns> events_;
-  MessageTable messages_;
-  CollectiveTable collectives_;
-  std::vector<MetadataEntry> metadata_;
-  Diagnostics diagnostics_;
-  TimeNs origin_ns_ = 0;
+  std::shared_ptr<const TraceBody> body_ = std::make_shared<const TraceBody>();
+  Timeline timeline_;
+  std::vector<EventColumns> columns_;  // per location: views into body_ and timeline_
   TimeNs start_ns_ = 0;
   TimeNs end_ns_ = 0;
-  uint64_t event_count_ = 0;
 };
 
 }  // namespace grainscope

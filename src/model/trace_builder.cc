@@ -8,47 +8,50 @@
 
 namespace grainscope {
 
-TraceBuilder::TraceBuilder(std::string format) { trace_.format_ = std::move(format); }
+TraceBuilder::TraceBuilder(std::string format) : format_(std::move(format)) {}
 
 LocationId TraceBuilder::AddLocation(std::string_view name, LocationKind kind, int64_t external_id) {
-  LocationId id(static_cast<uint32_t>(trace_.locations_.size()));
-  trace_.locations_.push_back(Location{Intern(name), kind, external_id, id.value});
-  trace_.events_.emplace_back();
+  LocationId id(static_cast<uint32_t>(body_.locations.size()));
+  body_.locations.push_back(Location{Intern(name), kind, external_id, id.value});
+  times_.emplace_back();
+  body_.kinds.emplace_back();
+  body_.args.emplace_back();
   return id;
 }
 
 RegionId TraceBuilder::AddRegion(std::string_view name, RegionRole role, int64_t external_id) {
-  RegionId id(static_cast<uint32_t>(trace_.regions_.size()));
-  trace_.regions_.push_back(Region{Intern(name), role, external_id});
+  RegionId id(static_cast<uint32_t>(body_.regions.size()));
+  body_.regions.push_back(Region{Intern(name), role, external_id});
   return id;
 }
 
 CommunicatorId TraceBuilder::AddCommunicator(std::string_view name, std::vector<LocationId> members) {
-  CommunicatorId id(static_cast<uint32_t>(trace_.communicators_.size()));
-  trace_.communicators_.push_back(Communicator{Intern(name), std::move(members)});
+  CommunicatorId id(static_cast<uint32_t>(body_.communicators.size()));
+  body_.communicators.push_back(Communicator{Intern(name), std::move(members)});
   return id;
 }
 
 void TraceBuilder::AddMetadata(std::string_view key, std::string_view value) {
-  trace_.metadata_.push_back(MetadataEntry{Intern(key), Intern(value)});
+  body_.metadata.push_back(MetadataEntry{Intern(key), Intern(value)});
 }
 
 void TraceBuilder::Reserve(LocationId loc, size_t events) {
-  EventColumns& e = trace_.events_[loc.value];
-  e.time.reserve(events);
-  e.kind.reserve(events);
-  e.arg.reserve(events);
+  times_[loc.value].reserve(events);
+  body_.kinds[loc.value].reserve(events);
+  body_.args[loc.value].reserve(events);
 }
 
 EventIndex TraceBuilder::Append(LocationId loc, TimeNs t, EventKind kind, uint32_t arg) {
-  EventColumns& e = trace_.events_[loc.value];
-  auto index = static_cast<EventIndex>(e.size());
-  e.Append(t, kind, arg);
+  std::vector<TimeNs>& times = times_[loc.value];
+  auto index = static_cast<EventIndex>(times.size());
+  times.push_back(t);
+  body_.kinds[loc.value].push_back(kind);
+  body_.args[loc.value].push_back(arg);
   return index;
 }
 
 MessageId TraceBuilder::AddMessage(const MessageInfo& info) {
-  MessageTable& m = trace_.messages_;
+  MessageTable& m = body_.messages;
   MessageId id(static_cast<uint32_t>(m.size()));
   m.sender.push_back(info.sender);
   m.receiver.push_back(info.receiver);
@@ -65,18 +68,18 @@ MessageId TraceBuilder::AddMessage(const MessageInfo& info) {
 
 EventIndex TraceBuilder::Send(LocationId loc, TimeNs t, MessageId m) {
   EventIndex e = Append(loc, t, EventKind::kSend, m.value);
-  trace_.messages_.send_event[m.value] = e;
+  body_.messages.send_event[m.value] = e;
   return e;
 }
 
 EventIndex TraceBuilder::Recv(LocationId loc, TimeNs t, MessageId m) {
   EventIndex e = Append(loc, t, EventKind::kRecv, m.value);
-  trace_.messages_.recv_event[m.value] = e;
+  body_.messages.recv_event[m.value] = e;
   return e;
 }
 
 CollectiveId TraceBuilder::AddCollective(CollectiveOp op, CommunicatorId comm, LocationId root) {
-  CollectiveTable& c = trace_.collectives_;
+  CollectiveTable& c = body_.collectives;
   CollectiveId id(static_cast<uint32_t>(c.size()));
   c.op.push_back(op);
   c.communicator.push_back(comm);
@@ -105,8 +108,8 @@ EventIndex TraceBuilder::CollEnd(LocationId loc, TimeNs t, CollectiveId c) {
 }
 
 Status TraceBuilder::CheckLocation(LocationId loc) const {
-  const EventColumns& e = trace_.events_[loc.value];
-  std::string_view name = trace_.str(trace_.locations_[loc.value].name);
+  const EventColumns e{times_[loc.value], body_.kinds[loc.value], body_.args[loc.value]};
+  std::string_view name = str(body_.locations[loc.value].name);
   std::vector<uint32_t> open;  // regions entered and not yet left
   for (size_t i = 0; i < e.size(); ++i) {
     if (i > 0 && e.time[i] < e.time[i - 1]) {
@@ -116,7 +119,7 @@ Status TraceBuilder::CheckLocation(LocationId loc) const {
     const uint32_t arg = e.arg[i];
     switch (e.kind[i]) {
       case EventKind::kEnter:
-        if (arg >= trace_.regions_.size())
+        if (arg >= body_.regions.size())
           return DataLoss(fmt::format("{}: event {} enters unknown region {}", name, i, arg));
         open.push_back(arg);
         break;
@@ -125,7 +128,7 @@ Status TraceBuilder::CheckLocation(LocationId loc) const {
           return DataLoss(fmt::format(
               "{}: event {} at {} ns leaves region '{}' which is not the innermost open region",
               name, i, e.time[i],
-              arg < trace_.regions_.size() ? trace_.str(trace_.regions_[arg].name) : "?"));
+              arg < body_.regions.size() ? str(body_.regions[arg].name) : "?"));
         }
         open.pop_back();
         break;
@@ -133,29 +136,29 @@ Status TraceBuilder::CheckLocation(LocationId loc) const {
       case EventKind::kSendComplete:
       case EventKind::kRecvPost:
       case EventKind::kRecv:
-        if (arg >= trace_.messages_.size())
+        if (arg >= body_.messages.size())
           return DataLoss(fmt::format("{}: event {} names unknown message {}", name, i, arg));
         break;
       case EventKind::kCollBegin:
       case EventKind::kCollEnd:
-        if (arg >= trace_.collectives_.size())
+        if (arg >= body_.collectives.size())
           return DataLoss(fmt::format("{}: event {} names unknown collective {}", name, i, arg));
         break;
       case EventKind::kMarker:
-        if (arg >= trace_.strings_.size())
+        if (arg >= body_.strings.size())
           return DataLoss(fmt::format("{}: event {} names unknown string {}", name, i, arg));
         break;
     }
   }
   if (!open.empty()) {
     return DataLoss(fmt::format("{}: region '{}' is entered but never left", name,
-                                trace_.str(trace_.regions_[open.back()].name)));
+                                str(body_.regions[open.back()].name)));
   }
   return OkStatus();
 }
 
 Status TraceBuilder::BuildCollectiveTable() {
-  CollectiveTable& c = trace_.collectives_;
+  CollectiveTable& c = body_.collectives;
   std::stable_sort(members_.begin(), members_.end(),
                    [](const CollectiveMember& a, const CollectiveMember& b) {
                      if (a.collective != b.collective) return a.collective < b.collective;
@@ -165,7 +168,7 @@ Status TraceBuilder::BuildCollectiveTable() {
   for (const CollectiveMember& m : members_) {
     if (m.begin == kNoEvent || m.end == kNoEvent) {
       return DataLoss(fmt::format("{}: collective {} has a {} but no {}",
-                                  trace_.str(trace_.locations_[m.location.value].name),
+                                  str(body_.locations[m.location.value].name),
                                   m.collective.value, m.begin == kNoEvent ? "end" : "begin",
                                   m.begin == kNoEvent ? "begin" : "end"));
     }
@@ -186,7 +189,7 @@ Status TraceBuilder::BuildCollectiveTable() {
 // reference); where two locations still share one (threads numbered per process), ranks and
 // processors keep theirs and the later thread takes the next id above every id in the trace.
 void TraceBuilder::MakeLocationIdsUnique() {
-  std::vector<Location>& locs = trace_.locations_;
+  std::vector<Location>& locs = body_.locations;
   std::unordered_set<int64_t> used;
   int64_t next = std::numeric_limits<int64_t>::min();
   for (const Location& l : locs) next = std::max(next, l.external_id);
@@ -202,27 +205,21 @@ void TraceBuilder::MakeLocationIdsUnique() {
 }
 
 Result<Trace> TraceBuilder::Finish() {
-  if (trace_.locations_.size() >= std::numeric_limits<uint32_t>::max())
+  if (body_.locations.size() >= std::numeric_limits<uint32_t>::max())
     return DataLoss("too many locations");
-  uint64_t events = 0;
-  TimeNs start = std::numeric_limits<TimeNs>::max();
-  TimeNs end = std::numeric_limits<TimeNs>::min();
-  for (uint32_t l = 0; l < trace_.locations_.size(); ++l) {
-    GS_RETURN_IF_ERROR(CheckLocation(LocationId(l)));
-    const EventColumns& e = trace_.events_[l];
-    events += e.size();
-    if (e.size() > 0) {
-      start = std::min(start, e.time.front());
-      end = std::max(end, e.time.back());
-    }
-  }
+  for (uint32_t l = 0; l < body_.locations.size(); ++l) GS_RETURN_IF_ERROR(CheckLocation(LocationId(l)));
   GS_RETURN_IF_ERROR(BuildCollectiveTable());
   MakeLocationIdsUnique();
-  trace_.event_count_ = events;
-  trace_.start_ns_ = events > 0 ? start : trace_.origin_ns_;
-  trace_.end_ns_ = events > 0 ? end : trace_.origin_ns_;
-  Trace out = std::move(trace_);
-  trace_ = Trace();
+  body_.flat_offsets.clear();
+  uint64_t events = 0;
+  for (const std::vector<TimeNs>& times : times_) {
+    body_.flat_offsets.push_back(events);
+    events += times.size();
+  }
+  GS_ASSIGN_OR_RETURN(Timeline timeline, Timeline::FromLocations(std::move(times_)));
+  Trace out(std::move(format_), std::make_shared<const TraceBody>(std::move(body_)), std::move(timeline));
+  body_ = TraceBody();
+  times_.clear();
   return out;
 }
 

@@ -29,18 +29,18 @@ class TraceBuilder {
  public:
   explicit TraceBuilder(std::string format);
 
-  StringId Intern(std::string_view s) { return trace_.strings_.Intern(s); }
+  StringId Intern(std::string_view s) { return body_.strings.Intern(s); }
   LocationId AddLocation(std::string_view name, LocationKind kind, int64_t external_id);
   // For threads: the index of the process location they belong to (default: themselves).
-  void SetLocationGroup(LocationId loc, uint32_t group) { trace_.locations_[loc.value].group = group; }
+  void SetLocationGroup(LocationId loc, uint32_t group) { body_.locations[loc.value].group = group; }
   RegionId AddRegion(std::string_view name, RegionRole role, int64_t external_id);
   CommunicatorId AddCommunicator(std::string_view name, std::vector<LocationId> members);
-  void SetOrigin(TimeNs origin) { trace_.origin_ns_ = origin; }
+  void SetOrigin(TimeNs origin) { body_.origin_ns = origin; }
   void AddMetadata(std::string_view key, std::string_view value);
-  Diagnostics& diagnostics() { return trace_.diagnostics_; }
+  Diagnostics& diagnostics() { return body_.diagnostics; }
 
-  size_t location_count() const { return trace_.locations_.size(); }
-  size_t event_count(LocationId loc) const { return trace_.events_[loc.value].size(); }
+  size_t location_count() const { return body_.locations.size(); }
+  size_t event_count(LocationId loc) const { return times_[loc.value].size(); }
   void Reserve(LocationId loc, size_t events);
 
   EventIndex Enter(LocationId loc, TimeNs t, RegionId r) { return Append(loc, t, EventKind::kEnter, r.value); }
@@ -86,7 +86,11 @@ class TraceBuilder {
   Status BuildCollectiveTable();
   void MakeLocationIdsUnique();
 
-  Trace trace_;
+  std::string_view str(StringId id) const { return body_.strings.Get(id); }
+
+  std::string format_;
+  TraceBody body_;
+  std::vector<std::vector<TimeNs>> times_;  // per location; the trace's timeline once finished
   std::vector<CollectiveMember> members_;
 };
 

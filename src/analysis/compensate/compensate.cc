@@ -14,13 +14,13 @@ namespace grainscope {
 namespace {
 
 // Inclusive time per region, measured and compensated, from one pass over each location.
-std::vector<RegionCompensation> RegionTimes(const Trace& t, const std::vector<TimeNs>& times) {
+std::vector<RegionCompensation> RegionTimes(const Trace& t, const Timeline& compensated) {
   std::vector<RegionCompensation> out(t.regions().size());
   for (uint32_t r = 0; r < out.size(); ++r) out[r].region = RegionId(r);
   std::vector<EventIndex> open;
-  size_t base = 0;
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
     const EventColumns& ev = t.events(LocationId(l));
+    const std::span<const TimeNs> times = compensated.at(LocationId(l));
     open.clear();
     for (EventIndex i = 0; i < ev.size(); ++i) {
       if (ev.kind[i] == EventKind::kEnter) open.push_back(i);
@@ -30,9 +30,8 @@ std::vector<RegionCompensation> RegionTimes(const Trace& t, const std::vector<Ti
       RegionCompensation& rc = out[ev.arg[i]];
       rc.instances++;
       rc.measured_ns += ev.time[i] - ev.time[enter];
-      rc.compensated_ns += times[base + i] - times[base + enter];
+      rc.compensated_ns += times[i] - times[enter];
     }
-    base += ev.size();
   }
   std::erase_if(out, [](const RegionCompensation& r) { return r.instances == 0; });
   std::stable_sort(out.begin(), out.end(), [](const RegionCompensation& a, const RegionCompensation& b) {

@@ -40,7 +40,7 @@ struct Compensation {
   TimeNs naive_ns = 0;  // max over locations of (its span - its events x overhead)
   std::vector<LocationReplay> locations;
   std::vector<RegionCompensation> regions;  // by measured time, largest first
-  std::vector<TimeNs> times;                // compensated time of every event (flat order)
+  Timeline times;                           // compensated time of every event
   // What limits the result's accuracy, in a sentence each (e.g. tiny grains under the plain TSC).
   std::vector<std::string> notes;
 };

@@ -86,17 +86,17 @@ Result<ClcResult> ControlledLogicalClock(const Trace& t, const ClcOptions& o) {
       j = a + 1;  // the loop's decrement continues at the anchor, itself a jump or the start
     }
   }
-  r.times.resize(v.size());
   for (uint32_t l = 0; l < g.location_count(); ++l) {
     const EventColumns& ev = t.events(LocationId(l));
     for (EventIndex e = 0; e < ev.size(); ++e) {
-      const uint64_t i = g.flat(LocationId(l), e);
-      r.times[i] = t.start_ns() + v[i];
-      const TimeNs moved = r.times[i] - ev.time[e];
+      TimeNs& corrected = v[g.flat(LocationId(l), e)];
+      corrected += t.start_ns();
+      const TimeNs moved = corrected - ev.time[e];
       r.moved_events += moved != 0;
       r.max_shift_ns = std::max(r.max_shift_ns, moved);
     }
   }
+  GS_ASSIGN_OR_RETURN(r.times, Timeline::FromFlat(t, std::move(v)));
   return r;
 }
 

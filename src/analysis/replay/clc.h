@@ -23,7 +23,7 @@ struct ClcOptions {
 };
 
 struct ClcResult {
-  std::vector<TimeNs> times;  // corrected absolute time per event (HbGraph flat order)
+  Timeline times;  // corrected absolute time of every event
   ClockViolations violations;  // causality violations in the input
   uint64_t moved_events = 0;  // events whose time changed
   TimeNs max_shift_ns = 0;

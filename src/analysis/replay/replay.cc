@@ -280,8 +280,8 @@ Result<ReplayResult> Replay(const Trace& t, const WhatIf& w, bool check_identity
     r.locations.push_back(lr);
   }
   // The absolute replayed times, in place: one pass, no second array to clear.
-  r.times = std::move(what_if.value);
-  for (TimeNs& v : r.times) v += t.start_ns();
+  for (TimeNs& v : what_if.value) v += t.start_ns();
+  GS_ASSIGN_OR_RETURN(r.times, Timeline::FromFlat(t, std::move(what_if.value)));
   return r;
 }
 

@@ -66,7 +66,7 @@ struct ReplayResult {
   ClockViolations clock_violations;  // in the replayed input
   bool clocks_corrected = false;     // the input was corrected first (--clc); violations are the original's
   std::vector<LocationReplay> locations;
-  std::vector<TimeNs> times;  // replayed absolute time of every event (HbGraph flat order)
+  Timeline times;  // replayed absolute time of every event (Trace::Retimed makes the replayed trace)
 };
 
 // Fails on unknown location or region names in `what_if`. Without `check_identity` the identity

@@ -6,7 +6,6 @@
 #include "analysis/replay/clc.h"
 #include "base/status_matchers.h"
 #include "format/seedtext/seedtext_reader.h"
-#include "model/retime.h"
 #include "model/trace_script.h"
 
 namespace grainscope {
@@ -63,9 +62,8 @@ TEST(Replay, IdentityReproducesEveryTimestamp) {
     ASSERT_THAT(r, IsOk());
     EXPECT_EQ(r->max_deviation_ns, 0);
     EXPECT_EQ(r->predicted_ns, r->measured_ns);
-    size_t i = 0;
     for (uint32_t l = 0; l < t.locations().size(); ++l)
-      for (TimeNs time : t.events(LocationId(l)).time) EXPECT_EQ(r->times[i++], time);
+      EXPECT_THAT(r->times.at(LocationId(l)), ::testing::ElementsAreArray(t.events(LocationId(l)).time));
   }
 }
 
@@ -214,7 +212,7 @@ TEST(ControlledLogicalClock, RepairsReceivesBeforeSends) {
   Result<ClcResult> clc = ControlledLogicalClock(t, ClcOptions{5});
   ASSERT_THAT(clc, IsOk());
   EXPECT_EQ(clc->violations.total(), 1u);
-  Result<Trace> fixed = Retime(t, clc->times, "+clc");
+  Result<Trace> fixed = t.Retimed(std::move(clc->times), "+clc");
   ASSERT_THAT(fixed, IsOk());
   EXPECT_EQ(CountClockViolations(*fixed).total(), 0u);
   const EventColumns& r1 = fixed->events(LocationId(1));

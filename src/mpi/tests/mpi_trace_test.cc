@@ -427,14 +427,12 @@ std::vector<uint32_t> Barriers(const Trace& t) {
 }
 
 // Latest end of barrier `k` (on replayed times in HbGraph flat order, or the trace's own).
-TimeNs BarrierEnd(const Trace& t, uint32_t k, const std::vector<TimeNs>* replayed) {
-  std::vector<uint64_t> offset(t.locations().size() + 1, 0);
-  for (uint32_t l = 0; l < t.locations().size(); ++l) offset[l + 1] = offset[l] + t.events(LocationId(l)).size();
+TimeNs BarrierEnd(const Trace& t, uint32_t k, const Timeline* replayed) {
   const CollectiveTable& c = t.collectives();
   TimeNs end = std::numeric_limits<TimeNs>::min();
   for (uint32_t m = c.first_member[k]; m < c.first_member[k + 1]; ++m) {
     const LocationId l = c.member_location[m];
-    end = std::max(end, replayed ? (*replayed)[offset[l.value] + c.member_end[m]] : t.events(l).time[c.member_end[m]]);
+    end = std::max(end, replayed ? replayed->at(l, c.member_end[m]) : t.events(l).time[c.member_end[m]]);
   }
   return end;
 }
