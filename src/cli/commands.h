@@ -22,5 +22,6 @@ CommandBody AddScheduleCommand(CLI::App& app);
 CommandBody AddPredictCommand(CLI::App& app);
 CommandBody AddRecordCommand(CLI::App& app);
 CommandBody AddHtmlCommand(CLI::App& app);
+CommandBody AddDumpCommand(CLI::App& app);
 
 }  // namespace grainscope::cli

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   add(AddScheduleCommand);
   add(AddPredictCommand);
   add(AddHtmlCommand);
+  add(AddDumpCommand);
   add(AddRecordCommand);
 
   // `grainscope record -np N` takes mpirun's spelling; CLI11 knows only one-character short options.
