@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     commands.emplace_back(app.get_subcommands({})[before], std::move(body));
   };
   add(AddInfoCommand);
+  add(AddDumpCommand);
   add(AddReportCommand);
   add(AddTaskGraphCommand);
   add(AddGanttCommand);
@@ -38,7 +39,6 @@ int main(int argc, char** argv) {
   add(AddScheduleCommand);
   add(AddPredictCommand);
   add(AddHtmlCommand);
-  add(AddDumpCommand);
   add(AddRecordCommand);
 
   // `grainscope record -np N` takes mpirun's spelling; CLI11 knows only one-character short options.
