@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""golden_inputs_reproducible: runs make_inputs (tests/golden/make_inputs.cc) into a temporary
-directory and checks that every file it writes is byte for byte the one committed under
+"""golden_inputs_reproducible: runs the generators of the golden inputs (tests/golden/make_inputs.cc,
+make_scorep_like.c) into a temporary directory and checks that every file it writes is byte for byte the one committed under
 tests/golden/inputs/, so a change to a writer or to the generator shows up as a failing test until
-the inputs are regenerated (`build/bin/make_golden_inputs tests/golden/inputs`) and the goldens reviewed.
+the inputs are regenerated (`build/bin/make_golden_inputs tests/golden/inputs`, the same for
+`make_scorep_like`) and the goldens reviewed.
 
 One exception: an OTF2 anchor file (`NAME.otf2`) holds a trace id that libotf2 draws at random
 and has no API to set, so anchors are compared by `grainscope dump --all` of the whole archive
 (which shows its metadata properties); the archive's definition and event files are compared
 byte for byte like everything else.
 
-Usage: check_inputs.py MAKE_INPUTS_BINARY GRAINSCOPE_BINARY
+Usage: check_inputs.py GRAINSCOPE_BINARY GENERATOR...
 """
 import filecmp
 import os
@@ -33,9 +34,10 @@ def same(grainscope, generated, committed):
 
 
 def main():
-    binary, grainscope = sys.argv[1], os.path.abspath(sys.argv[2])
+    grainscope, generators = os.path.abspath(sys.argv[1]), sys.argv[2:]
     with tempfile.TemporaryDirectory(prefix="gs-inputs-") as out:
-        subprocess.run([binary, out], check=True)
+        for generator in generators:
+            subprocess.run([generator, out], check=True)
         failed = 0
         count = 0
         for base, _, files in os.walk(out):
