@@ -38,9 +38,11 @@ class Dumper {
   }
 
  private:
-  // Adds `row` unless the section already has its `top` rows; counts it either way.
-  void Keep(Section& s, Json row) const {
-    if (top_ == 0 || s.rows.size() < top_) s.rows.push_back(std::move(row));
+  // Adds the row `make` builds unless the section already has its `top` rows (then the row is not
+  // even built: a trace has millions of messages); counts it either way.
+  template <typename MakeRow>
+  void Keep(Section& s, MakeRow make) const {
+    if (top_ == 0 || s.rows.size() < top_) s.rows.push_back(make());
     ++s.total;
   }
 
@@ -59,8 +61,10 @@ class Dumper {
     Section s{"locations"};
     for (uint32_t l = 0; l < t_.locations().size(); ++l) {
       const Location& loc = t_.locations()[l];
-      Keep(s, Json{{"index", l}, {"name", t_.str(loc.name)}, {"kind", LocationKindName(loc.kind)},
-                   {"id", loc.external_id}, {"group", loc.group}, {"events", t_.events(LocationId(l)).size()}});
+      Keep(s, [&] {
+        return Json{{"index", l}, {"name", t_.str(loc.name)}, {"kind", LocationKindName(loc.kind)},
+                    {"id", loc.external_id}, {"group", loc.group}, {"events", t_.events(LocationId(l)).size()}};
+      });
     }
     return s;
   }
@@ -69,8 +73,9 @@ class Dumper {
     Section s{"regions"};
     for (uint32_t r = 0; r < t_.regions().size(); ++r) {
       const Region& reg = t_.regions()[r];
-      Keep(s, Json{{"index", r}, {"name", t_.str(reg.name)}, {"role", RegionRoleName(reg.role)},
-                   {"id", reg.external_id}});
+      Keep(s, [&] {
+        return Json{{"index", r}, {"name", t_.str(reg.name)}, {"role", RegionRoleName(reg.role)}, {"id", reg.external_id}};
+      });
     }
     return s;
   }
@@ -79,9 +84,11 @@ class Dumper {
     Section s{"communicators"};
     for (uint32_t c = 0; c < t_.communicators().size(); ++c) {
       const Communicator& comm = t_.communicators()[c];
-      Json members = Json::array();
-      for (LocationId m : comm.members) members.push_back(LocName(m));
-      Keep(s, Json{{"index", c}, {"name", t_.str(comm.name)}, {"members", members}});
+      Keep(s, [&] {
+        Json members = Json::array();
+        for (LocationId m : comm.members) members.push_back(LocName(m));
+        return Json{{"index", c}, {"name", t_.str(comm.name)}, {"members", members}};
+      });
     }
     return s;
   }
@@ -94,9 +101,11 @@ class Dumper {
         s.total = e.size();
         break;
       }
-      Json row{{"index", i}, {"time_ns", e.time[i] - t_.origin_ns()}, {"kind", EventKindName(e.kind[i])}};
-      Describe(row, e.kind[i], e.arg[i]);
-      Keep(s, std::move(row));
+      Keep(s, [&] {
+        Json row{{"index", i}, {"time_ns", e.time[i] - t_.origin_ns()}, {"kind", EventKindName(e.kind[i])}};
+        Describe(row, e.kind[i], e.arg[i]);
+        return row;
+      });
     }
     return s;
   }
@@ -156,26 +165,28 @@ class Dumper {
   Section Messages(bool matched) const {
     Section s{matched ? "messages" : "unmatched message ends"};
     for (uint32_t i = 0; i < t_.messages().size(); ++i)
-      if (t_.messages().matched(MessageId(i)) == matched) Keep(s, MessageRow(i));
+      if (t_.messages().matched(MessageId(i)) == matched) Keep(s, [&] { return MessageRow(i); });
     return s;
   }
 
   Section Collectives() const {
     Section s{"collectives"};
     const CollectiveTable& c = t_.collectives();
-    for (uint32_t i = 0; i < c.size(); ++i) {
-      Json members = Json::array();
-      for (uint32_t k = c.first_member[i]; k < c.first_member[i + 1]; ++k) {
-        const LocationId l = c.member_location[k];
-        members.push_back(Json{{"location", LocName(l)}, {"enter", EventRef(l, c.member_begin[k])},
-                               {"leave", EventRef(l, c.member_end[k])}, {"bytes_sent", c.member_bytes_sent[k]},
-                               {"bytes_received", c.member_bytes_received[k]}});
-      }
-      Keep(s, Json{{"collective", i}, {"op", CollectiveOpName(c.op[i])}, {"shape", ShapeName(ShapeOf(c.op[i]))},
-                   {"communicator", CommName(c.communicator[i])}, {"root", LocName(c.root[i])},
-                   {"members", members}});
-    }
+    for (uint32_t i = 0; i < c.size(); ++i) Keep(s, [&] { return CollectiveRow(i); });
     return s;
+  }
+
+  Json CollectiveRow(uint32_t i) const {
+    const CollectiveTable& c = t_.collectives();
+    Json members = Json::array();
+    for (uint32_t k = c.first_member[i]; k < c.first_member[i + 1]; ++k) {
+      const LocationId l = c.member_location[k];
+      members.push_back(Json{{"location", LocName(l)}, {"enter", EventRef(l, c.member_begin[k])},
+                             {"leave", EventRef(l, c.member_end[k])}, {"bytes_sent", c.member_bytes_sent[k]},
+                             {"bytes_received", c.member_bytes_received[k]}});
+    }
+    return Json{{"collective", i}, {"op", CollectiveOpName(c.op[i])}, {"shape", ShapeName(ShapeOf(c.op[i]))},
+                {"communicator", CommName(c.communicator[i])}, {"root", LocName(c.root[i])}, {"members", members}};
   }
 
   static std::string_view ShapeName(CollectiveShape shape) {
@@ -192,9 +203,10 @@ class Dumper {
     Section s{"diagnostics"};
     for (const Diagnostic& d : t_.diagnostics().entries()) {
       const DiagnosticKind* kind = FindDiagnosticKind(d.name);
-      Keep(s, Json{{"name", d.name}, {"count", d.count},
-                   {"severity", kind ? DiagnosticSeverityName(kind->severity) : "undeclared"},
-                   {"example", d.example}});
+      Keep(s, [&] {
+        return Json{{"name", d.name}, {"count", d.count},
+                    {"severity", kind ? DiagnosticSeverityName(kind->severity) : "undeclared"}, {"example", d.example}};
+      });
     }
     return s;
   }
