@@ -17,6 +17,9 @@ CommandBody AddDumpCommand(CLI::App& app) {
               "the trace's origin; --top N (default 20) cuts every section, in text and JSON, --all shows "
               "every row");
   AddCommonOptions(*cmd, *o, {"text", "json"}, false);
+  // Unlike the reports, a dump cuts its JSON too: a trace's every event is too much to diff.
+  cmd->get_option("--top")->description("Rows of each section, in text and JSON");
+  cmd->get_option("--all")->description("Every row of every section");
   return [o] {
     return Run("dump", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
