@@ -1,5 +1,8 @@
 #include "base/status.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace grainscope {
 
 std::string_view StatusCodeName(StatusCode code) {
@@ -14,6 +17,12 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kInternal: return "internal error";
   }
   return "unknown";
+}
+
+void DieOfValueOnError(const Status& status) {
+  std::fprintf(stderr, "grainscope: Result::value() on an error: %s: %s\n",
+               std::string(StatusCodeName(status.code())).c_str(), status.message().c_str());
+  std::abort();
 }
 
 }  // namespace grainscope

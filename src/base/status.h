@@ -52,7 +52,12 @@ inline Status FailedPrecondition(std::string m) {
 }
 inline Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
 
-// A value or the Status that explains why there is none.
+// Prints "grainscope: Result::value() on an error: <code>: <message>" on stderr and aborts: what
+// value() does on a Result without one, as Abseil's StatusOr does, instead of undefined behaviour.
+[[noreturn]] void DieOfValueOnError(const Status& status);
+
+// A value or the Status that explains why there is none. value() on an error aborts with the
+// status (DieOfValueOnError); operator* and -> do not check (use them after ok()).
 template <typename T>
 class [[nodiscard]] Result {
  public:
@@ -64,15 +69,28 @@ class [[nodiscard]] Result {
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
 
-  T& value() & { return *value_; }
-  const T& value() const& { return *value_; }
-  T&& value() && { return std::move(*value_); }
+  T& value() & {
+    CheckValue();
+    return *value_;
+  }
+  const T& value() const& {
+    CheckValue();
+    return *value_;
+  }
+  T&& value() && {
+    CheckValue();
+    return std::move(*value_);
+  }
   T* operator->() { return &*value_; }
   const T* operator->() const { return &*value_; }
   T& operator*() & { return *value_; }
   const T& operator*() const& { return *value_; }
 
  private:
+  void CheckValue() const {
+    if (!value_.has_value()) DieOfValueOnError(status_);
+  }
+
   std::optional<T> value_;
   Status status_;
 };

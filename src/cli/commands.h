@@ -10,6 +10,7 @@ namespace grainscope::cli {
 using CommandBody = std::function<int()>;
 
 CommandBody AddInfoCommand(CLI::App& app);
+CommandBody AddDumpCommand(CLI::App& app);
 CommandBody AddReportCommand(CLI::App& app);
 CommandBody AddTaskGraphCommand(CLI::App& app);
 CommandBody AddGanttCommand(CLI::App& app);

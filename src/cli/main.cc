@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     commands.emplace_back(app.get_subcommands({})[before], std::move(body));
   };
   add(AddInfoCommand);
+  add(AddDumpCommand);
   add(AddReportCommand);
   add(AddTaskGraphCommand);
   add(AddGanttCommand);

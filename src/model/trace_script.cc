@@ -49,14 +49,20 @@ void TraceScript::Recv(int l, MessageId m, TimeNs enter, TimeNs done) {
   b_.Leave(locs_[l], done, r);
 }
 
-CollectiveId TraceScript::Collective(CollectiveOp op, int root) {
-  return b_.AddCollective(op, world_, root < 0 ? LocationId() : locs_[root]);
+CommunicatorId TraceScript::Communicator(const std::string& name, const std::vector<int>& members) {
+  std::vector<LocationId> locs;
+  for (int m : members) locs.push_back(locs_[m]);
+  return b_.AddCommunicator(name, std::move(locs));
 }
 
-void TraceScript::Join(int l, CollectiveId c, TimeNs enter, TimeNs leave) {
-  RegionId r = Region("MPI_Collective", RegionRole::kCollective);
+CollectiveId TraceScript::Collective(CollectiveOp op, int root, CommunicatorId comm) {
+  return b_.AddCollective(op, comm.valid() ? comm : world_, root < 0 ? LocationId() : locs_[root]);
+}
+
+void TraceScript::Join(int l, CollectiveId c, TimeNs enter, TimeNs leave, const std::string& call, uint64_t bytes) {
+  RegionId r = Region(call, RegionRole::kCollective);
   b_.Enter(locs_[l], enter, r);
-  b_.CollBegin(locs_[l], enter, c, 0, 0);
+  b_.CollBegin(locs_[l], enter, c, bytes, bytes);
   b_.CollEnd(locs_[l], leave, c);
   b_.Leave(locs_[l], leave, r);
 }

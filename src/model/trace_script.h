@@ -35,9 +35,13 @@ class TraceScript {
   // MPI_Recv entered at `enter`, message received and call left at `done`.
   void Recv(int l, MessageId m, TimeNs enter, TimeNs done);
 
-  CollectiveId Collective(CollectiveOp op, int root = -1);
-  // The collective's call region entered at `enter` (begin) and left at `leave` (end).
-  void Join(int l, CollectiveId c, TimeNs enter, TimeNs leave);
+  // A communicator of the given locations (in their rank order); "world" holds them all.
+  CommunicatorId Communicator(const std::string& name, const std::vector<int>& members);
+  // A collective on `comm` (default: world); `root` is a location index, -1 for none.
+  CollectiveId Collective(CollectiveOp op, int root = -1, CommunicatorId comm = {});
+  // The collective's call region `call` entered at `enter` (begin) and left at `leave` (end).
+  void Join(int l, CollectiveId c, TimeNs enter, TimeNs leave, const std::string& call = "MPI_Collective",
+            uint64_t bytes = 0);
 
   Trace Finish();
 

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "grainscope/trace.h"
+#include "model/metadata_keys.h"
 #include "record/calibration.h"
 #include "record/clock.h"
 #include "record/crash.h"
@@ -142,10 +143,10 @@ void WriteOnTheFlyResults(const gst::ClockSample& last) {
   AnalysisClose(NsPerTick(g_first_sample, last), g_options.report);
   const OnTheFlyTotals t = LastOnTheFlyTotals();
   MetadataWriter meta;
-  meta.AddNumber("onthefly_critical_path_ns", static_cast<double>(t.critical_path_ns), "%.0f");
-  meta.AddNumber("onthefly_measured_ns", static_cast<double>(t.measured_ns), "%.0f");
-  meta.AddNumber("onthefly_compensated_ns", static_cast<double>(t.compensated_ns), "%.0f");
-  meta.AddNumber("onthefly_unmatched_receives", static_cast<double>(t.unmatched_receives), "%.0f");
+  meta.AddNumber(metadata::kOnTheFlyCriticalPathNs, static_cast<double>(t.critical_path_ns), "%.0f");
+  meta.AddNumber(metadata::kOnTheFlyMeasuredNs, static_cast<double>(t.measured_ns), "%.0f");
+  meta.AddNumber(metadata::kOnTheFlyCompensatedNs, static_cast<double>(t.compensated_ns), "%.0f");
+  meta.AddNumber(metadata::kOnTheFlyUnmatchedReceives, static_cast<double>(t.unmatched_receives), "%.0f");
   meta.Write();
 }
 
@@ -224,27 +225,27 @@ bool Open(const Options& options) {
 
   MetadataWriter meta;
   char text[4096];
-  meta.Add("program", ProgramName());
+  meta.Add(metadata::kProgram, ProgramName());
   ReadCommandLine(text, sizeof text);
-  meta.Add("command_line", text);
+  meta.Add(metadata::kCommandLine, text);
   if (gethostname(text, sizeof text) != 0) std::snprintf(text, sizeof text, "unknown");
   text[sizeof text - 1] = '\0';
-  meta.Add("host", text);
-  meta.AddNumber("pid", static_cast<double>(getpid()), "%.0f");
-  meta.Add("clock", ClockName());
-  meta.Add("clock_reason", clock.reason);
-  meta.AddNumber("tsc_ticks_per_ns", g_nominal_ticks_per_ns, "%.6f");
+  meta.Add(metadata::kHost, text);
+  meta.AddNumber(metadata::kPid, static_cast<double>(getpid()), "%.0f");
+  meta.Add(metadata::kClock, ClockName());
+  meta.Add(metadata::kClockReason, clock.reason);
+  meta.AddNumber(metadata::kTscTicksPerNs, g_nominal_ticks_per_ns, "%.6f");
   timespec wall{};
   clock_gettime(CLOCK_REALTIME, &wall);
   std::snprintf(text, sizeof text, "%lld%09ld", static_cast<long long>(wall.tv_sec), wall.tv_nsec);
-  meta.Add("start_unix_ns", text);
-  meta.AddNumber("overhead_per_event_ns", g_overhead_ns, "%.2f");
+  meta.Add(metadata::kStartUnixNs, text);
+  meta.AddNumber(metadata::kOverheadPerEventNs, g_overhead_ns, "%.2f");
   DescribeCalibration(text, sizeof text);
-  meta.Add("overhead_calibration", text);
-  meta.Add("compression", !options.compress ? "none"
+  meta.Add(metadata::kOverheadCalibration, text);
+  meta.Add(metadata::kCompression, !options.compress ? "none"
                           : options.zstd  ? "delta; zstd level 1 on top while the flusher keeps up"
                                           : "delta");
-  meta.Add("grainscope_version", "0.1.0");
+  meta.Add(metadata::kGrainscopeVersion, "0.1.0");
   meta.Write();
 
   if (options.signals) InstallCrashHandlers();

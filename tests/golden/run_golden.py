@@ -20,6 +20,13 @@ Each case is a directory under tests/golden/cases/:
             that was there before the command (the case's own, and what setup made) is still there,
             unchanged, and the command left nothing new (no temporary files) outside the listed
             paths. A listed directory covers everything below it.
+            A line `PATH = EXPECTED` also checks what the command wrote there, against the file
+            EXPECTED in the case directory:
+              PATH = EXPECTED             byte for byte
+              PATH = dump:EXPECTED        `grainscope dump --all PATH` (a trace file or directory)
+              PATH = html-data:EXPECTED   the data JSON embedded in the HTML report PATH
+                                          (<script id="gs-data">), pretty-printed with indent 2
+            --update rewrites EXPECTED too.
 
 Usage:
   run_golden.py --grainscope BIN [--update] [CASE ...]
@@ -32,6 +39,7 @@ import os
 import re
 import shlex
 import hashlib
+import json
 import shutil
 import subprocess
 import sys
@@ -103,6 +111,50 @@ def sandbox(name):
     return root, case
 
 
+def parse_files(text):
+    """The `files` list: (the bare and "-" entries, [(path, how, expected file)]) where how is
+    "" (bytes), "dump" or "html-data". A `PATH = ...` entry counts as the bare entry PATH too."""
+    bare, contents = [], []
+    for line in text.splitlines():
+        if " = " in line:
+            path, spec = (part.strip() for part in line.split(" = ", 1))
+            how, _, expected = spec.rpartition(":")
+            if how not in ("", "dump", "html-data"):
+                raise ValueError(f"files: unknown check '{how}:' in '{line}'")
+            bare.append(path)
+            contents.append((path, how, expected))
+        else:
+            bare.extend(line.split())
+    return bare, contents
+
+
+GS_DATA_OPEN = '<script type="application/json" id="gs-data">'
+
+
+def written_content(binary, env, case, path, how):
+    """What a written file holds, as the check `how` sees it: (bytes, None) or (None, error)."""
+    full = os.path.join(case, path)
+    if not os.path.lexists(full):
+        return None, f"{path} was not written"
+    if how == "dump":
+        proc = subprocess.run([binary, "dump", "--all", path], cwd=case, capture_output=True, env=env, timeout=60)
+        if proc.returncode != 0:
+            return None, f"grainscope dump {path} exited {proc.returncode}: {proc.stderr.decode().strip()}"
+        return proc.stdout, None
+    with open(full, "rb") as f:
+        data = f.read()
+    if how == "html-data":
+        page = data.decode()
+        start = page.find(GS_DATA_OPEN)
+        if start < 0:
+            return None, f"{path} has no {GS_DATA_OPEN}"
+        start += len(GS_DATA_OPEN)
+        # The page escapes "</" inside the data as "<\/", so the first </script> ends it.
+        embedded = json.loads(page[start:page.find("</script>", start)])
+        return (json.dumps(embedded, indent=2, ensure_ascii=False) + "\n").encode(), None
+    return data, None
+
+
 def run_case(binary, name, update):
     source = os.path.join(CASES, name)
     if "corpus" in read(os.path.join(source, "requires")).split() and not os.path.isdir(CORPUS):
@@ -137,10 +189,18 @@ def check_case(binary, name, source, case, update):
         print(f"FAIL {name}: timed out after 60 s")
         return 1
     got = {"stdout": proc.stdout, "stderr": proc.stderr, "exit": f"{proc.returncode}\n"}
+    files, contents = parse_files(read(os.path.join(case, "files")))
     if update:
         write_or_remove(os.path.join(source, "stdout"), got["stdout"])
         write_or_remove(os.path.join(source, "stderr"), got["stderr"])
         write_or_remove(os.path.join(source, "exit"), "" if proc.returncode == 0 else got["exit"])
+        for path, how, expected in contents:
+            actual, error = written_content(binary, env, case, path, how)
+            if error:
+                print(f"FAIL {name}: {error}")
+                return 1
+            with open(os.path.join(source, expected), "wb") as f:
+                f.write(actual)
         print(f"UPDATED {name}")
         return 0
     want = {
@@ -157,7 +217,23 @@ def check_case(binary, name, source, case, update):
                                         f"{name}/{key} (expected)", f"{name}/{key} (actual)")
             sys.stdout.writelines(diff)
     listed = []
-    for entry in read(os.path.join(case, "files")).split():
+    for path, how, expected in contents:
+        actual, error = written_content(binary, env, case, path, how)
+        if error:
+            failed = True
+            print(f"FAIL {name}: {error}")
+            continue
+        with open(os.path.join(case, expected), "rb") as f:
+            want_bytes = f.read()
+        if actual != want_bytes:
+            failed = True
+            print(f"FAIL {name}: {path} differs from {expected}" + (f" ({how})" if how else ""))
+            if b"\0" not in actual + want_bytes:
+                diff = difflib.unified_diff(want_bytes.decode(errors="replace").splitlines(True),
+                                            actual.decode(errors="replace").splitlines(True),
+                                            f"{name}/{expected} (expected)", f"{name}/{path} (actual)")
+                sys.stdout.writelines(diff)
+    for entry in files:
         must_exist = not entry.startswith("-")
         path = entry.lstrip("-")
         listed.append(os.path.normpath(path))

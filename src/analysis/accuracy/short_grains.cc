@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "model/metadata_keys.h"
+
 namespace grainscope {
 namespace {
 
@@ -11,7 +13,7 @@ constexpr uint64_t kManyInstances = 100;  // a region that matters to the profil
 }  // namespace
 
 std::optional<std::string> ShortGrainsNote(const Trace& trace, const std::vector<RegionSpans>& regions) {
-  if (trace.Metadata("clock") != "tsc") return std::nullopt;
+  if (trace.Metadata(metadata::kClock) != "tsc") return std::nullopt;
   const RegionSpans* shortest = nullptr;
   for (const RegionSpans& r : regions) {
     if (r.instances < kManyInstances || r.total_ns >= kShortNs * static_cast<TimeNs>(r.instances)) continue;

@@ -14,12 +14,13 @@
 
 #include "analysis/replay/replay.h"
 #include "base/status.h"
+#include "model/metadata_keys.h"
 #include "model/trace.h"
 
 namespace grainscope {
 
 // The trace metadata key under which the recorder stores its calibrated per-event overhead.
-inline constexpr std::string_view kOverheadMetadataKey = "overhead_per_event_ns";
+inline constexpr std::string_view kOverheadMetadataKey = metadata::kOverheadPerEventNs;
 
 struct CompensateOptions {
   std::optional<double> overhead_per_event_ns;  // overrides the trace's calibration

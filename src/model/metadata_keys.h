@@ -1,0 +1,33 @@
+// The trace metadata keys that one side writes and another reads: the recording runtime
+// (src/record) writes them into a .gst file's metadata chunk, readers keep them in
+// Trace::metadata(), and analyses look them up with Trace::Metadata(). Named once here, so a key
+// cannot be spelled differently on the two sides. Plain char arrays: the runtime passes them as C
+// strings, the rest as string_views.
+#pragma once
+
+namespace grainscope::metadata {
+
+// Which clock stamped the events: "tsc", "tsc-ordered" or "monotonic" (record/clock.h), and why.
+inline constexpr char kClock[] = "clock";
+inline constexpr char kClockReason[] = "clock_reason";
+inline constexpr char kTscTicksPerNs[] = "tsc_ticks_per_ns";
+// The recorder's measured cost of one event, which `compensate` subtracts.
+inline constexpr char kOverheadPerEventNs[] = "overhead_per_event_ns";
+inline constexpr char kOverheadCalibration[] = "overhead_calibration";
+
+// What was recorded, where and when (wall clock, for people; analyses never use it).
+inline constexpr char kProgram[] = "program";
+inline constexpr char kCommandLine[] = "command_line";
+inline constexpr char kHost[] = "host";
+inline constexpr char kPid[] = "pid";
+inline constexpr char kStartUnixNs[] = "start_unix_ns";
+inline constexpr char kCompression[] = "compression";
+inline constexpr char kGrainscopeVersion[] = "grainscope_version";
+
+// The on-the-fly analysis' results (record/onthefly.h), written when the recording ends.
+inline constexpr char kOnTheFlyCriticalPathNs[] = "onthefly_critical_path_ns";
+inline constexpr char kOnTheFlyMeasuredNs[] = "onthefly_measured_ns";
+inline constexpr char kOnTheFlyCompensatedNs[] = "onthefly_compensated_ns";
+inline constexpr char kOnTheFlyUnmatchedReceives[] = "onthefly_unmatched_receives";
+
+}  // namespace grainscope::metadata
