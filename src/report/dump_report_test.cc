@@ -25,7 +25,7 @@ Trace Sample() {
   s.Join(0, b, 1040, 1060);
   s.Join(1, b, 1050, 1060);
   s.Send(1, lost, 1070);
-  s.builder().diagnostics().Add("unreceived_messages", "x: a message never received");
+  s.builder().diagnostics().Add("sends_without_receive", "x: a message never received");
   return s.Finish();
 }
 
@@ -44,7 +44,7 @@ TEST(DumpReportTest, TextNamesEveryEventMessageCollectiveAndDiagnostic) {
   EXPECT_THAT(*out, HasSubstr("collective=0 op=broadcast shape=one_to_all communicator=world root=\"rank 1\""));
   EXPECT_THAT(*out, HasSubstr("location=\"rank 1\" enter=\"rank 1#4 @50\" leave=\"rank 1#5 @60\""));
   EXPECT_THAT(*out, HasSubstr("unmatched message ends (1):\n    message=1 send=\"rank 1#8 @70\" recv=-"));
-  EXPECT_THAT(*out, HasSubstr("name=unreceived_messages count=1"));
+  EXPECT_THAT(*out, HasSubstr("name=sends_without_receive count=1"));
 }
 
 TEST(DumpReportTest, TopCutsEverySectionAndSaysHowManyRowsItHas) {
