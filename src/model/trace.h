@@ -178,6 +178,7 @@ class Trace {
   // Where location `id`'s events start when every location's events are laid end to end
   // (location 0's, then location 1's, ...): the flat order per-event arrays of analyses use.
   uint64_t flat_offset(LocationId id) const { return body_->flat_offsets[id.value]; }
+  std::span<const uint64_t> flat_offsets() const { return body_->flat_offsets; }
   const Timeline& timeline() const { return timeline_; }
   const MessageTable& messages() const { return body_->messages; }
   const CollectiveTable& collectives() const { return body_->collectives; }

@@ -127,30 +127,24 @@ std::vector<PathSegment> LabelRuns(const HbGraph& g, const ForwardSweep& f, cons
 // Per location its non-waiting time, and per region the non-waiting time summed over locations.
 void ComputeWork(const HbGraph& g, const CritPathModel& model, CriticalPath& cp, std::vector<TimeNs>& region_total) {
   const Trace& t = g.trace();
-  const CollectiveTable& coll = t.collectives();
   std::vector<uint32_t> stack;
   cp.compute_ns.assign(g.location_count(), 0);
   region_total.assign(t.regions().size() + 1, 0);  // last slot: outside any region
   for (uint32_t l = 0; l < g.location_count(); ++l) {
     const LocationId loc(l);
     const EventColumns& ev = t.events(loc);
-    const std::vector<uint32_t>& members = g.members_of(loc);
-    uint32_t begun = 0;
+    BlockingSegments blocking(g, loc);
     stack.clear();
     for (EventIndex i = 0; i < ev.size(); ++i) {
       if (i > 0) {
-        uint32_t member = sweep_internal::kNone;
-        if (ev.kind[i] == EventKind::kCollEnd) member = sweep_internal::MemberEndingAt(g, members, begun, i);
-        const TimeNs cost = model.Segment(loc, i, sweep_internal::IsBlocking(g, ev.kind[i], member));
+        const TimeNs cost = model.Segment(loc, i, blocking.At(i));
         cp.compute_ns[l] += cost;
         region_total[stack.empty() ? t.regions().size() : stack.back()] += cost;
       }
       if (ev.kind[i] == EventKind::kEnter) stack.push_back(ev.arg[i]);
       if (ev.kind[i] == EventKind::kLeave) stack.pop_back();
-      if (ev.kind[i] == EventKind::kCollBegin && begun < members.size()) ++begun;
     }
   }
-  (void)coll;
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 
 #include <vector>
 
-#include "analysis/replay/hb_graph.h"
+#include "model/hb_graph.h"
 
 namespace grainscope {
 

@@ -37,8 +37,8 @@
 
 #include <fmt/format.h>
 
-#include "analysis/replay/hb_graph.h"
 #include "base/status.h"
+#include "model/hb_graph.h"
 
 namespace grainscope {
 
@@ -54,7 +54,7 @@ struct ForwardSweep {
 
 namespace sweep_internal {
 
-inline constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+inline constexpr uint32_t kNone = kNoMember;
 
 enum class Wait : uint8_t { kNone, kMessage, kCollective };
 
@@ -64,16 +64,6 @@ struct Cursor {
   Wait wait = Wait::kNone;
   uint32_t wait_id = 0;
 };
-
-// The member row of location l whose kCollEnd is event e (members are sorted by begin; a
-// location's collectives rarely overlap, so this looks at one or two rows).
-inline uint32_t MemberEndingAt(const HbGraph& g, const std::vector<uint32_t>& members, uint32_t before,
-                               EventIndex e) {
-  const CollectiveTable& c = g.trace().collectives();
-  for (uint32_t i = before; i-- > 0;)
-    if (c.member_end[members[i]] == e) return members[i];
-  return kNone;
-}
 
 // Makes every member of collective c that waits for it ready to run again.
 inline void WakeCollective(const CollectiveTable& coll, CollectiveId c, std::vector<Cursor>& cursors,
@@ -97,6 +87,28 @@ inline bool IsBlocking(const HbGraph& g, EventKind kind, uint32_t member_if_coll
 }
 
 }  // namespace sweep_internal
+
+// The `blocking` flag the sweeps pass to Model::Segment, for analyses that walk a location's
+// segments themselves (the critical path's per-location work): At(e) for e = 1, 2, ... in order.
+class BlockingSegments {
+ public:
+  BlockingSegments(const HbGraph& g, LocationId l)
+      : g_(g), events_(g.trace().events(l)), members_(g.members_of(l)) {}
+  // Whether the segment ending at event e (e >= 1) is spent waiting for another location.
+  bool At(EventIndex e) {
+    const CollectiveTable& coll = g_.trace().collectives();
+    while (begun_ < members_.size() && coll.member_begin[members_[begun_]] < e) ++begun_;
+    const EventKind kind = events_.kind[e];
+    const uint32_t member = kind == EventKind::kCollEnd ? g_.MemberEndingAt(members_, begun_, e) : kNoMember;
+    return sweep_internal::IsBlocking(g_, kind, member);
+  }
+
+ private:
+  const HbGraph& g_;
+  const EventColumns& events_;
+  const std::vector<uint32_t>& members_;
+  uint32_t begun_ = 0;  // members that began before the last e asked
+};
 
 template <class Model>
 Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
@@ -139,7 +151,7 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
       const EventIndex e = cur.next;
       const EventKind kind = ev.kind[e];
       uint32_t member = kNone;
-      if (kind == EventKind::kCollEnd) member = MemberEndingAt(g, members, cur.coll_next, e);
+      if (kind == EventKind::kCollEnd) member = g.MemberEndingAt(members, cur.coll_next, e);
       // First make sure every input of e exists, so that Segment is called once per event.
       TimeNs in = std::numeric_limits<TimeNs>::min();
       Cause in_cause = Cause::kProgramOrder;
@@ -275,7 +287,7 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
       if (e + 1 < ev.size()) {
         const EventKind next_kind = ev.kind[e + 1];
         uint32_t next_member = kNone;
-        if (next_kind == EventKind::kCollEnd) next_member = MemberEndingAt(g, members, cur.coll_next, e + 1);
+        if (next_kind == EventKind::kCollEnd) next_member = g.MemberEndingAt(members, cur.coll_next, e + 1);
         l = late[e + 1] - model.Segment(loc, e + 1, IsBlocking(g, next_kind, next_member));
       }
       uint32_t begin_member = kNone;
@@ -314,7 +326,7 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
           }
         }
       } else if (kind == EventKind::kCollEnd) {
-        const uint32_t k = MemberEndingAt(g, members, cur.coll_next, e);
+        const uint32_t k = g.MemberEndingAt(members, cur.coll_next, e);
         if (k == kNone) continue;
         const CollectiveId c = g.instance_of(k);
         const TimeNs via = l - model.Collective(c, k);  // latest for a begin feeding this end
