@@ -42,4 +42,14 @@ uint32_t HbGraph::MembersBegunBefore(LocationId l, EventIndex e) const {
   return static_cast<uint32_t>(it - list.begin());
 }
 
+CollectiveFlow HbGraph::flow(CollectiveId c) const {
+  return CollectiveFlow::Of(trace_.collectives().op[c.value], root_member_[c.value]);
+}
+
+bool HbGraph::end_has_inputs(uint32_t member) const { return flow(instance_of(member)).EndWaits(member); }
+
+bool HbGraph::feeds(uint32_t from, uint32_t to) const { return flow(instance_of(from)).Feeds(from, to); }
+
+CollectiveShape EffectiveShape(const HbGraph& g, CollectiveId c) { return g.flow(c).shape; }
+
 }  // namespace grainscope

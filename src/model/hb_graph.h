@@ -90,14 +90,13 @@ class HbGraph {
   CollectiveId instance_of(uint32_t member) const { return CollectiveId(instance_of_[member]); }
   // Row of the instance's root among its members, or kNoMember when it has none (or it is not a member).
   uint32_t root_member(CollectiveId c) const { return root_member_[c.value]; }
-  CollectiveFlow flow(CollectiveId c) const {
-    return CollectiveFlow::Of(trace_.collectives().op[c.value], root_member_[c.value]);
-  }
-
+  // These three are out of line on purpose: the sweeps call them on collective events only, and
+  // inlined they would grow the sweeps' inner loops past what the compiler inlines models into.
+  CollectiveFlow flow(CollectiveId c) const;
   // Does this member's kCollEnd wait for other members' begins? (CollectiveFlow::EndWaits)
-  bool end_has_inputs(uint32_t member) const { return flow(instance_of(member)).EndWaits(member); }
+  bool end_has_inputs(uint32_t member) const;
   // Does `from`'s begin feed `to`'s end? (Both rows of the same instance.)
-  bool feeds(uint32_t from, uint32_t to) const { return flow(instance_of(from)).Feeds(from, to); }
+  bool feeds(uint32_t from, uint32_t to) const;
 
  private:
   const Trace& trace_;
@@ -109,6 +108,6 @@ class HbGraph {
 };
 
 // The effective data-flow shape of an instance (CollectiveFlow::shape).
-inline CollectiveShape EffectiveShape(const HbGraph& g, CollectiveId c) { return g.flow(c).shape; }
+CollectiveShape EffectiveShape(const HbGraph& g, CollectiveId c);
 
 }  // namespace grainscope

@@ -56,12 +56,7 @@ class WhatIfModel {
       Apply(s, ev.kind[e - 1], ev.arg[e - 1]);
     }
     const TimeNs d = ev.time[e] - ev.time[e - 1];
-    if (blocking) {
-      // The measured work after the partner was ready; none if that edge is modelled.
-      const bool modelled = ev.kind[e] == EventKind::kRecv ? w_.network.kind != NetworkKind::kMeasured
-                                                           : IsModelled(g_.instance_of(g_.MemberEndingAt(l, e)));
-      return modelled ? 0 : d - measured_.Wait(l, e);
-    }
+    if (blocking) return BlockingSegment(l, e, d);
     if (plain_) {  // no speed factors, nothing removed: only "inside a communication call?" matters
       const RegionRole comm = s.comm.empty() ? RegionRole::kFunction : s.comm.back();
       return comm == RegionRole::kFunction ? d : CommunicationSegment(comm, ev, e, d);
@@ -71,6 +66,14 @@ class WhatIfModel {
     if (top != nullptr && top->comm != RegionRole::kFunction) return CommunicationSegment(top->comm, ev, e, d);
     const double speed = location_speed_[l.value] * (top != nullptr ? top->speed : 1.0);
     return speed == 1.0 ? d : static_cast<TimeNs>(std::llround(static_cast<double>(d) / speed));
+  }
+
+  // The measured work after the partner was ready; none if that edge is modelled. Out of line:
+  // few segments block, and ModelledSegment must stay small enough to be inlined into the sweep.
+  [[gnu::noinline]] TimeNs BlockingSegment(LocationId l, EventIndex e, TimeNs d) const {
+    const bool modelled = t_.events(l).kind[e] == EventKind::kRecv ? w_.network.kind != NetworkKind::kMeasured
+                                                                   : IsModelled(g_.instance_of(g_.MemberEndingAt(l, e)));
+    return modelled ? 0 : d - measured_.Wait(l, e);
   }
 
   TimeNs Message(MessageId m) const {

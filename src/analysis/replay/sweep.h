@@ -96,18 +96,18 @@ class BlockingSegments {
       : g_(g), events_(g.trace().events(l)), members_(g.members_of(l)) {}
   // Whether the segment ending at event e (e >= 1) is spent waiting for another location.
   bool At(EventIndex e) {
+    const EventKind kind = events_.kind[e];
+    if (kind != EventKind::kCollEnd) return sweep_internal::IsBlocking(g_, kind, kNoMember);
     const CollectiveTable& coll = g_.trace().collectives();
     while (begun_ < members_.size() && coll.member_begin[members_[begun_]] < e) ++begun_;
-    const EventKind kind = events_.kind[e];
-    const uint32_t member = kind == EventKind::kCollEnd ? g_.MemberEndingAt(members_, begun_, e) : kNoMember;
-    return sweep_internal::IsBlocking(g_, kind, member);
+    return sweep_internal::IsBlocking(g_, kind, g_.MemberEndingAt(members_, begun_, e));
   }
 
  private:
   const HbGraph& g_;
   const EventColumns& events_;
   const std::vector<uint32_t>& members_;
-  uint32_t begun_ = 0;  // members that began before the last e asked
+  uint32_t begun_ = 0;  // members that began before the last collective end asked about
 };
 
 template <class Model>
