@@ -15,7 +15,11 @@ CollectiveFlow CollectiveFlow::Of(const CollectiveTable& table, CollectiveId c) 
 }
 
 HbGraph::HbGraph(const Trace& trace)
-    : trace_(trace), location_count_(trace.locations().size()), offsets_(trace.flat_offsets().data()) {
+    : trace_(trace),
+      location_count_(trace.locations().size()),
+      offsets_(trace.flat_offsets().data()),
+      incoming_(trace.dependencies(), trace.locations().size(), /*by_target=*/true),
+      outgoing_(trace.dependencies(), trace.locations().size(), /*by_target=*/false) {
   const size_t n = location_count_;
   const CollectiveTable& c = trace.collectives();
   members_of_.resize(n);

@@ -7,6 +7,8 @@
 //   one-to-all (broadcast, scatter):      the root's begin -> every other member's end
 //   all-to-one (reduce, gather):          every begin -> the root's end
 //   other (scan, unknown):                treated as all-to-all (conservative)
+// and the generic dependency edges (dependencies.h: lock hand-over, fork/join, GPU launch and
+// sync), from their `from` event to their `to` event, indexed by either end (DependencyEnds).
 // Event v of location l has the flat index Trace::flat_offset(l) + v, so per-event analysis state
 // can live in one array.
 #pragma once
@@ -90,6 +92,10 @@ class HbGraph {
   CollectiveId instance_of(uint32_t member) const { return CollectiveId(instance_of_[member]); }
   // Row of the instance's root among its members, or kNoMember when it has none (or it is not a member).
   uint32_t root_member(CollectiveId c) const { return root_member_[c.value]; }
+  // Dependency edges by the event they lead to, and by the event they leave.
+  const DependencyEnds& incoming() const { return incoming_; }
+  const DependencyEnds& outgoing() const { return outgoing_; }
+
   // These three are out of line on purpose: the sweeps call them on collective events only, and
   // inlined they would grow the sweeps' inner loops past what the compiler inlines models into.
   CollectiveFlow flow(CollectiveId c) const;
@@ -105,6 +111,8 @@ class HbGraph {
   std::vector<std::vector<uint32_t>> members_of_;
   std::vector<uint32_t> instance_of_;
   std::vector<uint32_t> root_member_;
+  DependencyEnds incoming_;
+  DependencyEnds outgoing_;
 };
 
 // The effective data-flow shape of an instance (CollectiveFlow::shape).

@@ -22,6 +22,8 @@ class CritPathModel {
   }
   TimeNs Message(MessageId) const { return latency_; }
   TimeNs Collective(CollectiveId, uint32_t) const { return latency_; }
+  // Lock hand-overs, fork/join, GPU launches and syncs: no network between the two ends.
+  TimeNs Dependency(DependencyId) const { return 0; }
 
  private:
   const Trace& trace_;
@@ -60,6 +62,16 @@ std::vector<Run> WalkBack(const HbGraph& g, const ForwardSweep& f, LocationId lo
         *transfer += f.value[i] - f.value[g.flat(from, msgs.send_event[m])];
         loc = from;
         e = last = msgs.send_event[m];
+        continue;
+      }
+      case Cause::kDependency: {
+        runs.push_back({loc, e, last});
+        const DependencyTable& deps = t.dependencies();
+        const uint32_t d = f.dependency_argmax[g.incoming().Find(loc, e)];
+        const LocationId from = deps.from_location[d];
+        *transfer += f.value[i] - f.value[g.flat(from, deps.from_event[d])];
+        loc = from;
+        e = last = deps.from_event[d];
         continue;
       }
       case Cause::kCollective: {

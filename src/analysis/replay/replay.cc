@@ -71,8 +71,13 @@ class WhatIfModel {
   // The measured work after the partner was ready; none if that edge is modelled. Out of line:
   // few segments block, and ModelledSegment must stay small enough to be inlined into the sweep.
   [[gnu::noinline]] TimeNs BlockingSegment(LocationId l, EventIndex e, TimeNs d) const {
-    const bool modelled = t_.events(l).kind[e] == EventKind::kRecv ? w_.network.kind != NetworkKind::kMeasured
-                                                                   : IsModelled(g_.instance_of(g_.MemberEndingAt(l, e)));
+    // A dependency edge (no network, no collective call) keeps its measured cost.
+    bool modelled = false;
+    if (t_.events(l).kind[e] == EventKind::kRecv) {
+      modelled = w_.network.kind != NetworkKind::kMeasured;
+    } else if (const uint32_t member = g_.MemberEndingAt(l, e); member != kNoMember) {
+      modelled = IsModelled(g_.instance_of(member));
+    }
     return modelled ? 0 : d - measured_.Wait(l, e);
   }
 
@@ -81,6 +86,8 @@ class WhatIfModel {
     if (w_.network.kind == NetworkKind::kMeasured) return measured_.MessageLatency(m);
     return w_.network.Transfer(msgs.bytes[m.value]);
   }
+
+  TimeNs Dependency(DependencyId d) const { return measured_.DependencyLatency(d); }
 
   TimeNs Collective(CollectiveId c, uint32_t member) const {
     const CollectiveTable& coll = t_.collectives();
