@@ -33,7 +33,7 @@ class WhatIfModel {
     return ev.time[0] - t_.start_ns();
   }
 
-  TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
+  [[gnu::always_inline]] TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
     const TimeNs modelled = ModelledSegment(l, e, blocking);
     if (overhead_milli_ == 0) return modelled > 0 ? modelled : 0;  // every replay but compensation: no division per event
     const TimeNs cost = modelled - OverheadShare(e);
@@ -47,7 +47,8 @@ class WhatIfModel {
     return (k * overhead_milli_ + 500) / 1000 - ((k - 1) * overhead_milli_ + 500) / 1000;
   }
 
-  TimeNs ModelledSegment(LocationId l, EventIndex e, bool blocking) const {
+
+  [[gnu::always_inline]] TimeNs ModelledSegment(LocationId l, EventIndex e, bool blocking) const {
     const EventColumns& ev = t_.events(l);
     State& s = state_[l.value];
     if (plain_) {

@@ -96,7 +96,7 @@ class DependencyWaiters {
   void Add(LocationId on, uint32_t waiter) { waiting_[on.value].push_back(waiter); }
   // Wakes the waiters on `l` whose edge `done(row)` says is satisfied.
   template <class Done>
-  void Wake(LocationId l, std::vector<Cursor>& cursors, std::vector<uint32_t>& ready, Done done) {
+  [[gnu::noinline]] void Wake(LocationId l, std::vector<Cursor>& cursors, std::vector<uint32_t>& ready, Done done) {
     std::vector<uint32_t>& list = waiting_[l.value];
     size_t kept = 0;
     for (uint32_t w : list) {
@@ -116,10 +116,12 @@ class DependencyWaiters {
   std::vector<std::vector<uint32_t>> waiting_;
 };
 
+// Out of line, like the two below: rare, and the sweeps' inner loops must stay small enough for
+// the compiler to inline the models into them.
 // The latest input over the dependency edges into end `end` (HbGraph::incoming) and the row that
 // realised it, or false with `*row` an edge whose source is not computed yet.
 template <class Model>
-bool DependencyInput(const HbGraph& g, const Model& model, uint32_t end, const std::vector<Cursor>& cursors,
+[[gnu::noinline]] bool DependencyInput(const HbGraph& g, const Model& model, uint32_t end, const std::vector<Cursor>& cursors,
                      const std::vector<TimeNs>& value, TimeNs* in, uint32_t* row) {
   const DependencyTable& d = g.trace().dependencies();
   *in = std::numeric_limits<TimeNs>::min();
@@ -139,7 +141,7 @@ bool DependencyInput(const HbGraph& g, const Model& model, uint32_t end, const s
 // The earliest latest-time bound over the dependency edges out of end `end` (HbGraph::outgoing),
 // or false with `*row` an edge whose target is not computed yet.
 template <class Model>
-bool DependencyOutput(const HbGraph& g, const Model& model, uint32_t end, const std::vector<Cursor>& cursors,
+[[gnu::noinline]] bool DependencyOutput(const HbGraph& g, const Model& model, uint32_t end, const std::vector<Cursor>& cursors,
                       const std::vector<TimeNs>& latest, TimeNs* out, uint32_t* row) {
   const DependencyTable& d = g.trace().dependencies();
   *out = std::numeric_limits<TimeNs>::max();
@@ -173,8 +175,10 @@ class BlockingSegments {
         last_end_(g.incoming().last(l)) {}
   // Whether the segment ending at event e (e >= 1) is spent waiting for another location.
   bool At(EventIndex e) {
-    while (end_ < last_end_ && g_.incoming().event(end_) < e) ++end_;
-    if (end_ < last_end_ && g_.incoming().event(end_) == e) return true;
+    if (end_ < last_end_) [[unlikely]] {
+      while (end_ < last_end_ && g_.incoming().event(end_) < e) ++end_;
+      if (end_ < last_end_ && g_.incoming().event(end_) == e) return true;
+    }
     const EventKind kind = events_.kind[e];
     if (kind != EventKind::kCollEnd) return sweep_internal::IsBlocking(g_, kind, kNoMember);
     const CollectiveTable& coll = g_.trace().collectives();
@@ -191,9 +195,12 @@ class BlockingSegments {
   uint32_t last_end_;
 };
 
-template <class Model>
-Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
-  using namespace sweep_internal;
+namespace sweep_internal {
+
+// The sweeps come in two instantiations: kDeps false for traces without dependency edges (most:
+// MPI traces), whose inner loops are then exactly those of a sweep that knows no such edges.
+template <bool kDeps, class Model>
+Result<ForwardSweep> Forward(const HbGraph& g, const Model& model) {
   const Trace& t = g.trace();
   const MessageTable& msgs = t.messages();
   const CollectiveTable& coll = t.collectives();
@@ -205,7 +212,7 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
   out.collective_argmax.assign(coll.size(), kNone);
   const DependencyEnds& deps_in = g.incoming();
   const DependencyTable& deps = t.dependencies();
-  const bool has_deps = !deps.empty();
+  constexpr bool has_deps = kDeps;
   out.dependency_argmax.assign(deps_in.end_count(), kNone);
   std::vector<uint32_t> next_in(has_deps ? n : 0);  // per location: its next incoming dependency end
   for (uint32_t l = 0; l < next_in.size(); ++l) next_in[l] = deps_in.first(LocationId(l));
@@ -271,7 +278,7 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
              model.Collective(c, member);
         in_cause = Cause::kCollective;
       }
-      if (e == dep_at) [[unlikely]] {
+      if (kDeps && e == dep_at) [[unlikely]] {
         TimeNs dep_in;
         uint32_t row;
         if (!DependencyInput(g, model, in_end, cursors, out.value, &dep_in, &row)) {
@@ -292,7 +299,7 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
         v = model.Start(loc);
         why = Cause::kStart;
       } else {
-        v = value[e - 1] + model.Segment(loc, e, e == dep_at || IsBlocking(g, kind, member));
+        v = value[e - 1] + model.Segment(loc, e, (kDeps && e == dep_at) || IsBlocking(g, kind, member));
         why = Cause::kProgramOrder;
       }
       if (in > v) {
@@ -302,7 +309,7 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
       value[e] = v;
       cause[e] = why;
       ++cur.next;
-      if (e == dep_at) [[unlikely]] {
+      if (kDeps && e == dep_at) [[unlikely]] {
         ++in_end;
         dep_at = in_end < in_last ? deps_in.event(in_end) : kNoEvent;
       }
@@ -341,10 +348,8 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
   return out;
 }
 
-// Latest times: `latest[flat event]`, with every location's last event at `horizon`.
-template <class Model>
-Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, TimeNs horizon) {
-  using namespace sweep_internal;
+template <bool kDeps, class Model>
+Result<std::vector<TimeNs>> Backward(const HbGraph& g, const Model& model, TimeNs horizon) {
   const Trace& t = g.trace();
   const MessageTable& msgs = t.messages();
   const CollectiveTable& coll = t.collectives();
@@ -360,7 +365,7 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
   const DependencyEnds& deps_in = g.incoming();
   const DependencyEnds& deps_out = g.outgoing();
   const DependencyTable& deps = t.dependencies();
-  const bool has_deps = !deps.empty();
+  constexpr bool has_deps = kDeps;
   // Per location: one past its next outgoing dependency end, and one past its next incoming one
   // (whose event's segment blocks).
   std::vector<uint32_t> next_out(has_deps ? n : 0), next_in(has_deps ? n : 0);
@@ -418,7 +423,7 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
         const EventKind next_kind = ev.kind[e + 1];
         uint32_t next_member = kNone;
         if (next_kind == EventKind::kCollEnd) next_member = g.MemberEndingAt(members, cur.coll_next, e + 1);
-        l = late[e + 1] - model.Segment(loc, e + 1, in_at == e + 1 || IsBlocking(g, next_kind, next_member));
+        l = late[e + 1] - model.Segment(loc, e + 1, (kDeps && in_at == e + 1) || IsBlocking(g, next_kind, next_member));
       }
       uint32_t begin_member = kNone;
       if (kind == EventKind::kSend) {
@@ -442,7 +447,7 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
         const TimeNs out_l = output_latest(begin_member);  // edge costs already subtracted
         if (out_l != kInf) l = std::min(l, out_l);
       }
-      if (e == out_at) [[unlikely]] {
+      if (kDeps && e == out_at) [[unlikely]] {
         TimeNs dep_l;
         uint32_t row;
         if (!DependencyOutput(g, model, out_end - 1, cursors, latest, &dep_l, &row)) {
@@ -458,7 +463,7 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
       late[e] = l;
       --cur.next;
       if (begin_member != kNone) --cur.coll_next;
-      if (in_at == e + 1) [[unlikely]] {
+      if (kDeps && in_at == e + 1) [[unlikely]] {
         --in_end;
         in_at = in_end > in_first ? deps_in.event(in_end - 1) : kNoEvent;
       }
@@ -494,6 +499,21 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
   for (uint32_t l = 0; l < n; ++l)
     if (cursors[l].next > 0) return StuckError(g, cursors, false);
   return latest;
+}
+
+}  // namespace sweep_internal
+
+template <class Model>
+Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
+  if (g.trace().dependencies().empty()) return sweep_internal::Forward<false>(g, model);
+  return sweep_internal::Forward<true>(g, model);
+}
+
+// Latest times: `latest[flat event]`, with every location's last event at `horizon`.
+template <class Model>
+Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, TimeNs horizon) {
+  if (g.trace().dependencies().empty()) return sweep_internal::Backward<false>(g, model, horizon);
+  return sweep_internal::Backward<true>(g, model, horizon);
 }
 
 }  // namespace grainscope
