@@ -85,6 +85,7 @@ class [[nodiscard]] Result {
   const T* operator->() const { return &*value_; }
   T& operator*() & { return *value_; }
   const T& operator*() const& { return *value_; }
+  T&& operator*() && { return std::move(*value_); }
 
  private:
   void CheckValue() const {

@@ -34,7 +34,7 @@ CommandBody AddCompensateCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(std::string out, RenderCompensation(trace, c, r));
       if (!o->output.empty()) {
         GS_ASSIGN_OR_RETURN(Trace compensated, trace.Retimed(std::move(c.times), "+compensated"));
-        GS_RETURN_IF_ERROR(WriteTrace(compensated, o->output, "auto", OutputPolicy(*o)));
+        GS_RETURN_IF_ERROR(WriteTrace(compensated, o->output, "auto", OutputPolicy(*o), &r.notes));
       }
       return Emit(out, "", r.notes);
     });

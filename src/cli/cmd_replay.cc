@@ -151,7 +151,7 @@ CommandBody AddReplayCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(Trace replayed, trace.Retimed(std::move(result.times), "+replay"));
       GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(replayed));
       GS_ASSIGN_OR_RETURN(std::string out, RenderReplay(trace, result, cp, Describe(what_if, *f), r));
-      if (!o->output.empty()) GS_RETURN_IF_ERROR(WriteTrace(replayed, o->output, "auto", OutputPolicy(*o)));
+      if (!o->output.empty()) GS_RETURN_IF_ERROR(WriteTrace(replayed, o->output, "auto", OutputPolicy(*o), &r.notes));
       return Emit(out, "", r.notes);
     });
   };

@@ -14,8 +14,18 @@ namespace grainscope {
 
 std::vector<std::string_view> WritableFormats() { return {"auto", kOtf2Format, kChromeFormat, kGstFormat}; }
 
+std::string DependenciesNotWrittenNote(const Trace& trace, std::string_view path) {
+  if (trace.dependencies().empty()) return "";
+  return fmt::format("{} dependency edge(s) (lock hand-over, fork/join, GPU launch or sync) not written to {}: "
+                     "no output format holds them yet",
+                     trace.dependencies().size(), path);
+}
+
 Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format,
-                  const OutputOptions& options) {
+                  const OutputOptions& options, std::vector<std::string>* notes) {
+  if (notes != nullptr) {
+    if (std::string note = DependenciesNotWrittenNote(trace, path); !note.empty()) notes->push_back(std::move(note));
+  }
   if (format == "auto") {
     std::filesystem::path p(path);
     if (p.filename().empty()) p = p.parent_path();  // "out.gst/": a directory named out.gst

@@ -91,5 +91,31 @@ INSTANTIATE_TEST_SUITE_P(EveryWriter, UnmatchedRoundTrip,
                            return std::string(std::get<0>(info.param) + 1) + (std::get<1>(info.param) ? "Ranks" : "Threads");
                          });
 
+// No format holds dependency edges yet: every writer leaves them out and says so, never silently.
+TEST(WriteTrace, SaysItLeavesDependencyEdgesOut) {
+  TraceBuilder b("test");
+  const LocationId p0 = b.AddLocation("p0", LocationKind::kThread, 0), p1 = b.AddLocation("p1", LocationKind::kThread, 1);
+  const RegionId work = b.AddRegion("work", RegionRole::kGrain, 1);
+  b.Enter(p0, 0, work);
+  b.Leave(p0, 5, work);
+  b.Enter(p1, 6, work);
+  b.Leave(p1, 9, work);
+  b.AddDependency(DependencyKind::kJoin, p0, 1, p1, 0);
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  const fs::path dir = fs::temp_directory_path() / fmt::format("gs_writer_deps_{}", getpid());
+  fs::create_directories(dir);
+  for (const char* name : {"t.gst", "t.json", "t.otf2"}) {
+    std::vector<std::string> notes;
+    ASSERT_THAT(WriteTrace(*t, (dir / name).string(), "auto", {}, &notes), IsOk());
+    ASSERT_EQ(notes.size(), 1u) << name;
+    EXPECT_THAT(notes[0], ::testing::HasSubstr("1 dependency edge(s)"));
+  }
+  fs::remove_all(dir);
+  Result<Trace> none = TraceBuilder("test").Finish();
+  ASSERT_THAT(none, IsOk());
+  EXPECT_EQ(DependenciesNotWrittenNote(*none, "x"), "");
+}
+
 }  // namespace
 }  // namespace grainscope

@@ -15,6 +15,9 @@ constexpr std::array kKinds = {
     DiagnosticKind{"damaged_blocks", S::kDataLoss,
                    "event block(s) failed their checksum or did not decode; their events are lost"},
     DiagnosticKind{"damaged_chunks", S::kDataLoss, "chunk(s) of the file are damaged and were skipped"},
+    DiagnosticKind{"dependencies_back_in_time", S::kSuspect,
+                   "dependency edge(s) (lock hand-over, fork/join, GPU launch or sync) whose later event is "
+                   "stamped before the earlier one, as recorded (the locations' clocks disagree)"},
     DiagnosticKind{"dropped_events", S::kDataLoss, "event(s) the recording runtime could not record"},
     DiagnosticKind{"file_truncated", S::kDataLoss, "file(s) end in the middle of a record"},
     DiagnosticKind{"grain_end_mismatch", S::kSuspect,

@@ -31,6 +31,7 @@ using StringId = Id<struct StringTag>;
 using MessageId = Id<struct MessageTag>;
 using CollectiveId = Id<struct CollectiveTag>;
 using CommunicatorId = Id<struct CommunicatorTag>;
+using DependencyId = Id<struct DependencyTag>;
 
 // Position of an event in its location's event columns.
 using EventIndex = uint32_t;

@@ -10,7 +10,8 @@
 //   * per location, times never decrease;
 //   * Enter/Leave are properly nested on each location (a Leave closes the innermost open region);
 //   * a message row's send_event (recv_event) is a kSend (kRecv) event on its sender (receiver)
-//     that names the message, or kNoEvent when that side was not recorded.
+//     that names the message, or kNoEvent when that side was not recorded;
+//   * a dependency row's two events exist, and on one location the `from` event comes first.
 // Times are int64 nanoseconds. `origin_ns` is the run's time zero (the seed's initialize_clock()).
 #pragma once
 
@@ -21,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/dependencies.h"
 #include "model/diagnostics.h"
 #include "model/ids.h"
 #include "model/string_pool.h"
@@ -153,6 +155,7 @@ struct TraceBody {
   std::vector<uint64_t> flat_offsets;         // per location: events of the locations before it
   MessageTable messages;
   CollectiveTable collectives;
+  DependencyTable dependencies;
   std::vector<MetadataEntry> metadata;
   Diagnostics diagnostics;
   TimeNs origin_ns = 0;
@@ -178,9 +181,12 @@ class Trace {
   // Where location `id`'s events start when every location's events are laid end to end
   // (location 0's, then location 1's, ...): the flat order per-event arrays of analyses use.
   uint64_t flat_offset(LocationId id) const { return body_->flat_offsets[id.value]; }
+  std::span<const uint64_t> flat_offsets() const { return body_->flat_offsets; }
   const Timeline& timeline() const { return timeline_; }
   const MessageTable& messages() const { return body_->messages; }
   const CollectiveTable& collectives() const { return body_->collectives; }
+  // Every other cross-location edge: lock hand-over, fork/join, GPU launch and sync (dependencies.h).
+  const DependencyTable& dependencies() const { return body_->dependencies; }
   std::span<const MetadataEntry> metadata() const { return body_->metadata; }
   // The metadata value for `key`, or an empty view.
   std::string_view Metadata(std::string_view key) const;

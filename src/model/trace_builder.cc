@@ -107,6 +107,49 @@ EventIndex TraceBuilder::CollEnd(LocationId loc, TimeNs t, CollectiveId c) {
   return e;
 }
 
+DependencyId TraceBuilder::AddDependency(DependencyKind kind, LocationId from, EventIndex from_event, LocationId to,
+                                         EventIndex to_event) {
+  DependencyTable& d = body_.dependencies;
+  DependencyId id(static_cast<uint32_t>(d.size()));
+  d.kind.push_back(kind);
+  d.from_location.push_back(from);
+  d.from_event.push_back(from_event);
+  d.to_location.push_back(to);
+  d.to_event.push_back(to_event);
+  return id;
+}
+
+// Each end must be an event; on one location the edge must point forward (program order already
+// orders the events there, and an edge back would be a cycle no sweep could run).
+Status TraceBuilder::CheckDependencies() {
+  const DependencyTable& d = body_.dependencies;
+  auto exists = [&](LocationId l, EventIndex e) { return l.value < times_.size() && e < times_[l.value].size(); };
+  auto where = [&](LocationId l, EventIndex e) {
+    return fmt::format("{} event {}", l.value < times_.size() ? str(body_.locations[l.value].name) : "unknown location", e);
+  };
+  for (uint32_t i = 0; i < d.size(); ++i) {
+    const LocationId from = d.from_location[i], to = d.to_location[i];
+    const std::string_view kind = DependencyKindName(d.kind[i]);
+    if (static_cast<int>(d.kind[i]) >= kDependencyKindCount)
+      return DataLoss(fmt::format("dependency {} has an unknown kind {}", i, static_cast<int>(d.kind[i])));
+    if (!exists(from, d.from_event[i]) || !exists(to, d.to_event[i])) {
+      return DataLoss(fmt::format("{} dependency {} from {} to {}: no such event", kind, i,
+                                  where(from, d.from_event[i]), where(to, d.to_event[i])));
+    }
+    if (from == to && d.from_event[i] >= d.to_event[i]) {
+      return DataLoss(fmt::format("{} dependency {} from {} to event {} of the same location does not point forward",
+                                  kind, i, where(from, d.from_event[i]), d.to_event[i]));
+    }
+    const TimeNs sent = times_[from.value][d.from_event[i]], done = times_[to.value][d.to_event[i]];
+    if (done < sent) {
+      body_.diagnostics.Add("dependencies_back_in_time",
+                            fmt::format("{} dependency from {} at {} ns to {} at {} ns", kind,
+                                        where(from, d.from_event[i]), sent, where(to, d.to_event[i]), done));
+    }
+  }
+  return OkStatus();
+}
+
 Status TraceBuilder::CheckLocation(LocationId loc) const {
   const EventColumns e{times_[loc.value], body_.kinds[loc.value], body_.args[loc.value]};
   std::string_view name = str(body_.locations[loc.value].name);
@@ -209,6 +252,7 @@ Result<Trace> TraceBuilder::Finish() {
     return DataLoss("too many locations");
   for (uint32_t l = 0; l < body_.locations.size(); ++l) GS_RETURN_IF_ERROR(CheckLocation(LocationId(l)));
   GS_RETURN_IF_ERROR(BuildCollectiveTable());
+  GS_RETURN_IF_ERROR(CheckDependencies());
   MakeLocationIdsUnique();
   body_.flat_offsets.clear();
   uint64_t events = 0;

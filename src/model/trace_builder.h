@@ -66,6 +66,12 @@ class TraceBuilder {
                        uint64_t bytes_received);
   EventIndex CollEnd(LocationId loc, TimeNs t, CollectiveId c);
 
+  // A dependency edge (dependencies.h) between two events, appended before or after this call;
+  // Finish checks that they exist. `to` may be stamped before `from` (clocks disagree): that is
+  // kept and counted as dependencies_back_in_time.
+  DependencyId AddDependency(DependencyKind kind, LocationId from, EventIndex from_event, LocationId to,
+                             EventIndex to_event);
+
   // Checks the invariants, makes location ids unique (ranks and processors keep theirs; a thread
   // whose id another location has takes the next id above them all) and returns the Trace; the
   // builder is empty afterwards.
@@ -84,6 +90,7 @@ class TraceBuilder {
   EventIndex Append(LocationId loc, TimeNs t, EventKind kind, uint32_t arg);
   Status CheckLocation(LocationId loc) const;
   Status BuildCollectiveTable();
+  Status CheckDependencies();
   void MakeLocationIdsUnique();
 
   std::string_view str(StringId id) const { return body_.strings.Get(id); }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "base/status_matchers.h"
+#include "model/trace_script.h"
 
 namespace grainscope {
 namespace {
@@ -184,6 +185,73 @@ TEST(TraceBuilder, LocationIdsAreUniqueRanksFirst) {
   std::vector<int64_t> ids;
   for (const Location& l : t->locations()) ids.push_back(l.external_id);
   EXPECT_THAT(ids, ElementsAre(0, 8, 1, 9, 7));
+}
+
+TEST(TraceBuilder, DependencyEdgesAreCheckedAndKept) {
+  auto two_threads = [] {
+    TraceScript s(2, LocationKind::kThread);
+    s.Work(0, "a", 0, 10);
+    s.Work(1, "b", 5, 20);
+    return s;
+  };
+  {
+    TraceScript s = two_threads();
+    s.builder().AddDependency(DependencyKind::kGpuSync, s.loc(0), 1, s.loc(1), 1);
+    s.builder().AddDependency(DependencyKind::kLockHandover, s.loc(1), 0, s.loc(0), 1);
+    Trace t = s.Finish();
+    ASSERT_EQ(t.dependencies().size(), 2u);
+    EXPECT_EQ(t.dependencies().kind[0], DependencyKind::kGpuSync);
+    EXPECT_EQ(t.dependencies().to_location[1], LocationId(0));
+    EXPECT_EQ(t.diagnostics().Count("dependencies_back_in_time"), 0u);
+  }
+  {  // the target stamped before the source: kept, and counted
+    TraceScript s = two_threads();
+    s.builder().AddDependency(DependencyKind::kFork, s.loc(0), 1, s.loc(1), 0);
+    Trace t = s.Finish();
+    EXPECT_EQ(t.dependencies().size(), 1u);
+    EXPECT_EQ(t.diagnostics().Count("dependencies_back_in_time"), 1u);
+  }
+  {  // an event that does not exist
+    TraceScript s = two_threads();
+    s.builder().AddDependency(DependencyKind::kJoin, s.loc(0), 2, s.loc(1), 1);
+    Result<Trace> t = s.builder().Finish();
+    ASSERT_FALSE(t.ok());
+    EXPECT_THAT(t.status().message(), HasSubstr("join dependency 0"));
+  }
+  {  // backwards on one location
+    TraceScript s = two_threads();
+    s.builder().AddDependency(DependencyKind::kOther, s.loc(1), 1, s.loc(1), 0);
+    EXPECT_FALSE(s.builder().Finish().ok());
+  }
+}
+
+TEST(DependencyEnds, GroupsEdgesByLocationAndEvent) {
+  DependencyTable d;
+  auto add = [&](uint32_t fl, EventIndex fe, uint32_t tl, EventIndex te) {
+    d.kind.push_back(DependencyKind::kOther);
+    d.from_location.push_back(LocationId(fl));
+    d.from_event.push_back(fe);
+    d.to_location.push_back(LocationId(tl));
+    d.to_event.push_back(te);
+  };
+  add(0, 4, 2, 7);
+  add(1, 3, 2, 1);
+  add(0, 5, 2, 7);
+  const DependencyEnds in(d, 3, true);
+  EXPECT_EQ(in.first(LocationId(2)), 0u);
+  ASSERT_EQ(in.last(LocationId(2)), 2u);
+  EXPECT_EQ(in.event(0), 1u);
+  EXPECT_EQ(in.event(1), 7u);
+  EXPECT_THAT(in.edges(1), ::testing::ElementsAre(0u, 2u));
+  EXPECT_EQ(in.Find(LocationId(2), 7), 1u);
+  EXPECT_EQ(in.Find(LocationId(2), 5), DependencyEnds::kNone);
+  const DependencyEnds out(d, 3, false);
+  EXPECT_EQ(out.last(LocationId(0)) - out.first(LocationId(0)), 2u);
+  EXPECT_EQ(out.first(LocationId(2)), out.last(LocationId(2)));
+  EXPECT_TRUE(DependencyEnds(DependencyTable(), 3, true).empty());
+  DependencyKind k;
+  ASSERT_TRUE(ParseDependencyKind("gpu_launch", &k));
+  EXPECT_EQ(k, DependencyKind::kGpuLaunch);
 }
 
 }  // namespace

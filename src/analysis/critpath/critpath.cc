@@ -22,6 +22,8 @@ class CritPathModel {
   }
   TimeNs Message(MessageId) const { return latency_; }
   TimeNs Collective(CollectiveId, uint32_t) const { return latency_; }
+  // Lock hand-overs, fork/join, GPU launches and syncs: no network between the two ends.
+  TimeNs Dependency(DependencyId) const { return 0; }
 
  private:
   const Trace& trace_;
@@ -60,6 +62,16 @@ std::vector<Run> WalkBack(const HbGraph& g, const ForwardSweep& f, LocationId lo
         *transfer += f.value[i] - f.value[g.flat(from, msgs.send_event[m])];
         loc = from;
         e = last = msgs.send_event[m];
+        continue;
+      }
+      case Cause::kDependency: {
+        runs.push_back({loc, e, last});
+        const DependencyTable& deps = t.dependencies();
+        const uint32_t d = f.dependency_argmax[g.incoming().Find(loc, e)];
+        const LocationId from = deps.from_location[d];
+        *transfer += f.value[i] - f.value[g.flat(from, deps.from_event[d])];
+        loc = from;
+        e = last = deps.from_event[d];
         continue;
       }
       case Cause::kCollective: {
@@ -127,30 +139,24 @@ std::vector<PathSegment> LabelRuns(const HbGraph& g, const ForwardSweep& f, cons
 // Per location its non-waiting time, and per region the non-waiting time summed over locations.
 void ComputeWork(const HbGraph& g, const CritPathModel& model, CriticalPath& cp, std::vector<TimeNs>& region_total) {
   const Trace& t = g.trace();
-  const CollectiveTable& coll = t.collectives();
   std::vector<uint32_t> stack;
   cp.compute_ns.assign(g.location_count(), 0);
   region_total.assign(t.regions().size() + 1, 0);  // last slot: outside any region
   for (uint32_t l = 0; l < g.location_count(); ++l) {
     const LocationId loc(l);
     const EventColumns& ev = t.events(loc);
-    const std::vector<uint32_t>& members = g.members_of(loc);
-    uint32_t begun = 0;
+    BlockingSegments blocking(g, loc);
     stack.clear();
     for (EventIndex i = 0; i < ev.size(); ++i) {
       if (i > 0) {
-        uint32_t member = sweep_internal::kNone;
-        if (ev.kind[i] == EventKind::kCollEnd) member = sweep_internal::MemberEndingAt(g, members, begun, i);
-        const TimeNs cost = model.Segment(loc, i, sweep_internal::IsBlocking(g, ev.kind[i], member));
+        const TimeNs cost = model.Segment(loc, i, blocking.At(i));
         cp.compute_ns[l] += cost;
         region_total[stack.empty() ? t.regions().size() : stack.back()] += cost;
       }
       if (ev.kind[i] == EventKind::kEnter) stack.push_back(ev.arg[i]);
       if (ev.kind[i] == EventKind::kLeave) stack.pop_back();
-      if (ev.kind[i] == EventKind::kCollBegin && begun < members.size()) ++begun;
     }
   }
-  (void)coll;
 }
 
 }  // namespace

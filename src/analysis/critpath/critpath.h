@@ -4,7 +4,8 @@
 // add their duration, time spent waiting in a receive or a collective for a partner that was not
 // ready adds nothing (analysis/replay/measured_waits.h says what was waiting), a receive
 // takes the max of its own chain and the sender's chain at the send (+ an optional latency), a
-// collective end the max over the begins that feed it. The critical-path length is the largest cp
+// collective end the max over the begins that feed it, the target of a dependency edge (a join, a
+// lock acquire, a GPU sync: model/dependencies.h) the max over the edges' sources. The critical-path length is the largest cp
 // over all locations; the path is found by walking back along the inputs that realised each max.
 //
 // Ties (documented contract): program order wins over an incoming message or collective of equal

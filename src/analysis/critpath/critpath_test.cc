@@ -231,5 +231,62 @@ TEST(CriticalPath, SeedTraceArcs) {
   }
 }
 
+// Thread 1 sets up (0-10), creates thread 0 (10-11), works (11-20) and joins it (20-100), then
+// finishes (100-105); thread 0 works 11-100. Thread 0 comes first, so the sweep meets the fork
+// edge before its source exists and must wait for thread 1.
+Trace ForkJoinThreads(bool with_edges) {
+  TraceScript s(2, LocationKind::kThread);
+  s.Work(1, "setup", 0, 10);
+  s.Work(1, "pthread_create", 10, 11);
+  s.Work(1, "main_work", 11, 20);
+  s.Work(1, "pthread_join", 20, 100);
+  s.Work(1, "finish", 100, 105);
+  s.Work(0, "worker", 11, 100);
+  if (with_edges) {
+    s.builder().AddDependency(DependencyKind::kFork, s.loc(1), 3, s.loc(0), 0);  // create's leave -> worker
+    s.builder().AddDependency(DependencyKind::kJoin, s.loc(0), 1, s.loc(1), 7);  // worker's end -> join's leave
+  }
+  return s.Finish();
+}
+
+TEST(CriticalPath, JoinEdgePutsTheJoinedThreadsWorkOnThePath) {
+  Trace t = ForkJoinThreads(true);
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_THAT(cp, IsOk());
+  EXPECT_EQ(cp->length_ns, 105);
+  EXPECT_EQ(cp->end_location, LocationId(1));
+  ASSERT_EQ(cp->path.size(), 4u);
+  EXPECT_EQ(Name(t, cp->path[0].region), "setup");
+  EXPECT_EQ(Name(t, cp->path[1].region), "pthread_create");
+  EXPECT_EQ(cp->path[2].location, LocationId(0));
+  EXPECT_EQ(Name(t, cp->path[2].region), "worker");
+  EXPECT_EQ(cp->path[2].time_ns, 89);
+  EXPECT_EQ(Name(t, cp->path[3].region), "finish");
+  EXPECT_EQ(cp->compute_ns[1], 25);  // the 80 ns in pthread_join are waiting, not work
+  // Backward along the edges: main_work may start as late as 91 without delaying the join.
+  for (const GrainSlack& g : cp->slack) {
+    if (Name(t, g.grain.region) == "main_work") EXPECT_EQ(g.slack_ns, 80);
+    if (Name(t, g.grain.region) == "worker") EXPECT_EQ(g.slack_ns, 0);
+  }
+
+  // Without the edges the join is work of thread 1, and the path never leaves it.
+  Trace plain = ForkJoinThreads(false);
+  Result<CriticalPath> alone = ComputeCriticalPath(plain);
+  ASSERT_THAT(alone, IsOk());
+  for (const PathSegment& s : alone->path) EXPECT_EQ(s.location, LocationId(1));
+}
+
+TEST(CriticalPath, DependencyCycleIsReported) {
+  TraceScript s(2, LocationKind::kThread);
+  s.Work(0, "a", 0, 10);
+  s.Work(1, "b", 0, 10);
+  s.builder().AddDependency(DependencyKind::kLockHandover, s.loc(0), 1, s.loc(1), 0);
+  s.builder().AddDependency(DependencyKind::kLockHandover, s.loc(1), 1, s.loc(0), 0);
+  Trace t = s.Finish();
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_FALSE(cp.ok());
+  EXPECT_THAT(cp.status().message(), HasSubstr("lock_handover dependency"));
+}
+
 }  // namespace
 }  // namespace grainscope

@@ -20,6 +20,7 @@ class ClcModel {
   }
   TimeNs Message(MessageId) const { return min_latency_; }
   TimeNs Collective(CollectiveId, uint32_t) const { return min_latency_; }
+  TimeNs Dependency(DependencyId) const { return min_latency_; }
 
  private:
   const Trace& t_;
@@ -45,6 +46,11 @@ std::vector<TimeNs> Caps(const HbGraph& g, const std::vector<TimeNs>& v, TimeNs 
         slot = std::min(slot, v[g.flat(coll.member_location[to], coll.member_end[to])] - min_latency);
       }
     }
+  }
+  const DependencyTable& deps = t.dependencies();
+  for (uint32_t d = 0; d < deps.size(); ++d) {
+    TimeNs& slot = cap[g.flat(deps.from_location[d], deps.from_event[d])];
+    slot = std::min(slot, v[g.flat(deps.to_location[d], deps.to_event[d])] - min_latency);
   }
   return cap;
 }

@@ -24,15 +24,20 @@ MeasuredWaits::MeasuredWaits(const HbGraph& g) : g_(g) {
 TimeNs MeasuredWaits::Available(LocationId l, EventIndex e) const {
   const Trace& t = g_.trace();
   const EventColumns& ev = t.events(l);
+  TimeNs a = std::numeric_limits<TimeNs>::min();
   if (ev.kind[e] == EventKind::kRecv) {
     const MessageTable& msgs = t.messages();
     const uint32_t m = ev.arg[e];
-    if (msgs.send_event[m] == kNoEvent) return std::numeric_limits<TimeNs>::min();
-    return t.events(msgs.sender[m]).time[msgs.send_event[m]];
+    if (msgs.send_event[m] != kNoEvent) a = t.events(msgs.sender[m]).time[msgs.send_event[m]];
+  } else if (const uint32_t member = g_.MemberEndingAt(l, e); member != kNoMember) {
+    a = feed_[g_.instance_of(member).value];
   }
-  const uint32_t member = g_.MemberEndingAt(l, e);
-  if (member == std::numeric_limits<uint32_t>::max()) return std::numeric_limits<TimeNs>::min();
-  return feed_[g_.instance_of(member).value];
+  if (g_.incoming().empty()) return a;
+  if (const uint32_t end = g_.incoming().Find(l, e); end != DependencyEnds::kNone) {
+    const DependencyTable& d = t.dependencies();
+    for (uint32_t r : g_.incoming().edges(end)) a = std::max(a, t.events(d.from_location[r]).time[d.from_event[r]]);
+  }
+  return a;
 }
 
 TimeNs MeasuredWaits::Wait(LocationId l, EventIndex e) const {
@@ -51,6 +56,16 @@ TimeNs MeasuredWaits::MessageLatency(MessageId m) const {
   const TimeNs send = t.events(msgs.sender[m.value]).time[msgs.send_event[m.value]];
   const TimeNs start = r > 0 ? std::max(send, ev.time[r - 1]) : send;
   return std::max<TimeNs>(0, ev.time[r] - start);
+}
+
+TimeNs MeasuredWaits::DependencyLatency(DependencyId id) const {
+  const Trace& t = g_.trace();
+  const DependencyTable& d = t.dependencies();
+  const EventColumns& ev = t.events(d.to_location[id.value]);
+  const EventIndex e = d.to_event[id.value];
+  const TimeNs from = t.events(d.from_location[id.value]).time[d.from_event[id.value]];
+  const TimeNs start = e > 0 ? std::max(from, ev.time[e - 1]) : from;
+  return std::max<TimeNs>(0, ev.time[e] - start);
 }
 
 TimeNs MeasuredWaits::CollectiveLatency(CollectiveId c, uint32_t member) const {

@@ -4,7 +4,8 @@
 // compensation agree on what "waiting" was.
 //
 // For a blocking segment prev -> e of duration d whose input became available at time a (the
-// message's send, or the latest feeding begin of the collective):
+// message's send, the latest feeding begin of the collective, the latest source of the dependency
+// edges into e; the latest of these when e has several kinds of input):
 //   wait    w = clamp(a - t(prev), 0, d)        the location idled until its partner was ready
 //   work      = d - w                           receiving / copying after the partner was ready
 //   latency L = t(e) - max(a, t(prev)) >= 0     the edge's own transfer time
@@ -14,7 +15,7 @@
 
 #include <vector>
 
-#include "analysis/replay/hb_graph.h"
+#include "model/hb_graph.h"
 
 namespace grainscope {
 
@@ -27,6 +28,7 @@ class MeasuredWaits {
   // The measured latency of a matched message, and of the collective edge into `member`'s end.
   TimeNs MessageLatency(MessageId m) const;
   TimeNs CollectiveLatency(CollectiveId c, uint32_t member) const;
+  TimeNs DependencyLatency(DependencyId d) const;
   // The time the collective's waiting members could continue: the latest feeding begin (the
   // root's begin for one-to-all).
   TimeNs FeedTime(CollectiveId c) const { return feed_[c.value]; }

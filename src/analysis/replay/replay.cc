@@ -33,7 +33,7 @@ class WhatIfModel {
     return ev.time[0] - t_.start_ns();
   }
 
-  TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
+  [[gnu::always_inline]] TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
     const TimeNs modelled = ModelledSegment(l, e, blocking);
     if (overhead_milli_ == 0) return modelled > 0 ? modelled : 0;  // every replay but compensation: no division per event
     const TimeNs cost = modelled - OverheadShare(e);
@@ -47,7 +47,8 @@ class WhatIfModel {
     return (k * overhead_milli_ + 500) / 1000 - ((k - 1) * overhead_milli_ + 500) / 1000;
   }
 
-  TimeNs ModelledSegment(LocationId l, EventIndex e, bool blocking) const {
+
+  [[gnu::always_inline]] TimeNs ModelledSegment(LocationId l, EventIndex e, bool blocking) const {
     const EventColumns& ev = t_.events(l);
     State& s = state_[l.value];
     if (plain_) {
@@ -56,12 +57,7 @@ class WhatIfModel {
       Apply(s, ev.kind[e - 1], ev.arg[e - 1]);
     }
     const TimeNs d = ev.time[e] - ev.time[e - 1];
-    if (blocking) {
-      // The measured work after the partner was ready; none if that edge is modelled.
-      const bool modelled = ev.kind[e] == EventKind::kRecv ? w_.network.kind != NetworkKind::kMeasured
-                                                           : IsModelled(g_.instance_of(g_.MemberEndingAt(l, e)));
-      return modelled ? 0 : d - measured_.Wait(l, e);
-    }
+    if (blocking) return BlockingSegment(l, e, d);
     if (plain_) {  // no speed factors, nothing removed: only "inside a communication call?" matters
       const RegionRole comm = s.comm.empty() ? RegionRole::kFunction : s.comm.back();
       return comm == RegionRole::kFunction ? d : CommunicationSegment(comm, ev, e, d);
@@ -73,11 +69,26 @@ class WhatIfModel {
     return speed == 1.0 ? d : static_cast<TimeNs>(std::llround(static_cast<double>(d) / speed));
   }
 
+  // The measured work after the partner was ready; none if that edge is modelled. Out of line:
+  // few segments block, and ModelledSegment must stay small enough to be inlined into the sweep.
+  [[gnu::noinline]] TimeNs BlockingSegment(LocationId l, EventIndex e, TimeNs d) const {
+    // A dependency edge (no network, no collective call) keeps its measured cost.
+    bool modelled = false;
+    if (t_.events(l).kind[e] == EventKind::kRecv) {
+      modelled = w_.network.kind != NetworkKind::kMeasured;
+    } else if (const uint32_t member = g_.MemberEndingAt(l, e); member != kNoMember) {
+      modelled = IsModelled(g_.instance_of(member));
+    }
+    return modelled ? 0 : d - measured_.Wait(l, e);
+  }
+
   TimeNs Message(MessageId m) const {
     const MessageTable& msgs = t_.messages();
     if (w_.network.kind == NetworkKind::kMeasured) return measured_.MessageLatency(m);
     return w_.network.Transfer(msgs.bytes[m.value]);
   }
+
+  TimeNs Dependency(DependencyId d) const { return measured_.DependencyLatency(d); }
 
   TimeNs Collective(CollectiveId c, uint32_t member) const {
     const CollectiveTable& coll = t_.collectives();

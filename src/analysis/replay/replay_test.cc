@@ -226,5 +226,47 @@ TEST(ControlledLogicalClock, RepairsReceivesBeforeSends) {
   EXPECT_GT(r1.time[1], 30);  // "b"'s end moved toward the jump
 }
 
+// Thread 1 creates thread 0 at 10-11 and joins it at 20-100; thread 0 works 11-100 (a fork and a
+// join dependency edge).
+Trace ForkJoinThreads() {
+  TraceScript s(2, LocationKind::kThread);
+  s.Work(1, "pthread_create", 0, 11);
+  s.Work(1, "main_work", 11, 20);
+  s.Work(1, "pthread_join", 20, 100);
+  s.Work(1, "finish", 100, 105);
+  s.Work(0, "worker", 11, 100);
+  s.builder().AddDependency(DependencyKind::kFork, s.loc(1), 1, s.loc(0), 0);
+  s.builder().AddDependency(DependencyKind::kJoin, s.loc(0), 1, s.loc(1), 5);
+  return s.Finish();
+}
+
+TEST(Replay, DependencyEdgesCarryASpeedUpAcrossThreads) {
+  Trace t = ForkJoinThreads();
+  Result<ReplayResult> same = Replay(t, WhatIf{});
+  ASSERT_THAT(same, IsOk());
+  EXPECT_EQ(same->max_deviation_ns, 0);
+  // The worker twice as fast (89 -> 45 ns): the join returns at 56, not 100; the main thread's
+  // 80 ns in pthread_join were waiting for it.
+  WhatIf w;
+  w.region_speed.push_back({"worker", 2.0});
+  Result<ReplayResult> fast = Replay(t, w);
+  ASSERT_THAT(fast, IsOk());
+  EXPECT_EQ(fast->times.at(LocationId(1), 5), 56);
+  EXPECT_EQ(fast->predicted_ns, 61);
+}
+
+TEST(ControlledLogicalClock, MovesAJoinAfterTheJoinedThreadsEnd) {
+  TraceScript s(2, LocationKind::kThread);
+  s.Work(0, "worker", 0, 50);
+  s.Work(1, "pthread_join", 10, 40);  // returned before the worker ended, as recorded
+  s.Work(1, "after", 40, 60);
+  s.builder().AddDependency(DependencyKind::kJoin, s.loc(0), 1, s.loc(1), 1);
+  Trace t = s.Finish();
+  EXPECT_EQ(t.diagnostics().Count("dependencies_back_in_time"), 1u);
+  Result<ClcResult> c = ControlledLogicalClock(t);
+  ASSERT_THAT(c, IsOk());
+  EXPECT_GE(c->times.at(LocationId(1), 1), 50);
+}
+
 }  // namespace
 }  // namespace grainscope

@@ -12,13 +12,19 @@ Status StuckError(const HbGraph& g, const std::vector<Cursor>& cursors, bool for
     const bool stuck = forward ? c.next < ev.size() : c.next > 0;
     if (!stuck) continue;
     const EventIndex e = forward ? c.next : c.next - 1;
-    std::string what = c.wait == Wait::kMessage
-                           ? fmt::format("message {} from {}", c.wait_id,
-                                         t.str(t.location(t.messages().sender[c.wait_id]).name))
-                           : fmt::format("collective {}", c.wait_id);
+    std::string what;
+    if (c.wait == Wait::kMessage) {
+      what = fmt::format("message {} from {}", c.wait_id, t.str(t.location(t.messages().sender[c.wait_id]).name));
+    } else if (c.wait == Wait::kDependency) {
+      const DependencyTable& d = t.dependencies();
+      what = fmt::format("{} dependency {} from {}", DependencyKindName(d.kind[c.wait_id]), c.wait_id,
+                         t.str(t.location(d.from_location[c.wait_id]).name));
+    } else {
+      what = fmt::format("collective {}", c.wait_id);
+    }
     return FailedPrecondition(fmt::format(
         "the happens-before graph has a cycle: {} at event {} ({} ns) waits for {}, which depends on it "
-        "(messages or collectives cross in time)",
+        "(messages, collectives or dependencies cross in time)",
         t.str(t.location(LocationId(l)).name), e, ev.time[e], what));
   }
   return Internal("sweep stopped without a stuck location");

@@ -7,15 +7,23 @@
 //   value[e]             = value[e-1] + model.Segment(l, e, blocking)            (program order)
 //   value[kRecv e]       = max(that, value[send] + model.Message(m))             (message edge)
 //   value[kCollEnd e]    = max(that, max over feeding begins + model.Collective(c, member))
-// `blocking` is true for the segment that ends at a receive completion or at a collective end
-// that waits for others: the time a location spent waiting there. Ties keep program order; among
-// collective members the first member (lowest location) realising the max wins.
+//   value[e]             = max(that, max over dependency edges d into e: value[from] + model.Dependency(d))
+// `blocking` is true for the segment that ends at a receive completion, at a collective end
+// that waits for others, or at the target of a dependency edge: the time a location spent waiting
+// there. Ties keep program order, then the message or collective over a dependency edge; among
+// collective members the first member (lowest location) realising the max wins, among dependency
+// edges into one event the lowest row.
 //
 // Backward sweep (latest times): latest[last event of l] = horizon, and each edge u -> v with
 // cost c imposes latest[u] <= latest[v] - c. Slack of an event = latest - value.
 //
 // Both sweeps are dependency driven: a location runs until it needs a value another location has
-// not produced yet, and resumes when it has. Work is O(events + messages + collective members);
+// not produced yet, and resumes when it has (a location waiting on a dependency edge resumes
+// once the edge's source location has stopped past the edge's source: dependency sources carry no
+// marker in the event columns, so their locations do not check for waiters per event). Dependency
+// edges are met through a per-location cursor over their ends (HbGraph::incoming / outgoing), as
+// messages are through the event kinds: a trace without them costs one register compare per
+// event. Work is O(events + messages + collective members + dependencies);
 // state is 9 bytes per event (value, cause) plus a few words per location, message and collective.
 // The sweep only needs a location's own events plus values carried by its incoming edges, so it
 // can be distributed over MPI ranks later (ARCHITECTURE.md).
@@ -25,6 +33,7 @@
 //   TimeNs Segment(LocationId l, EventIndex e, bool blocking) const;   // e >= 1
 //   TimeNs Message(MessageId m) const;
 //   TimeNs Collective(CollectiveId c, uint32_t member) const;  // to that member's end
+//   TimeNs Dependency(DependencyId d) const;
 // The forward sweep calls Segment exactly once per event e >= 1, in increasing e on each
 // location, so a model may keep per-location state (a region stack, a NIC clock). The backward
 // sweep calls it in decreasing order: use it only with stateless models.
@@ -37,26 +46,28 @@
 
 #include <fmt/format.h>
 
-#include "analysis/replay/hb_graph.h"
 #include "base/status.h"
+#include "model/hb_graph.h"
 
 namespace grainscope {
 
 // Which input realised an event's value in the forward sweep.
-enum class Cause : uint8_t { kStart = 0, kProgramOrder = 1, kMessage = 2, kCollective = 3 };
+enum class Cause : uint8_t { kStart = 0, kProgramOrder = 1, kMessage = 2, kCollective = 3, kDependency = 4 };
 
 struct ForwardSweep {
   std::vector<TimeNs> value;  // per flat event (HbGraph::flat)
   std::vector<Cause> cause;   // per flat event
   // Per collective instance: the member row whose begin realised the max of the feeding begins.
   std::vector<uint32_t> collective_argmax;
+  // Per incoming dependency end (HbGraph::incoming): the edge row whose source realised the max.
+  std::vector<uint32_t> dependency_argmax;
 };
 
 namespace sweep_internal {
 
-inline constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+inline constexpr uint32_t kNone = kNoMember;
 
-enum class Wait : uint8_t { kNone, kMessage, kCollective };
+enum class Wait : uint8_t { kNone, kMessage, kCollective, kDependency };
 
 struct Cursor {
   EventIndex next = 0;       // forward: next event to process; backward: one past it
@@ -64,16 +75,6 @@ struct Cursor {
   Wait wait = Wait::kNone;
   uint32_t wait_id = 0;
 };
-
-// The member row of location l whose kCollEnd is event e (members are sorted by begin; a
-// location's collectives rarely overlap, so this looks at one or two rows).
-inline uint32_t MemberEndingAt(const HbGraph& g, const std::vector<uint32_t>& members, uint32_t before,
-                               EventIndex e) {
-  const CollectiveTable& c = g.trace().collectives();
-  for (uint32_t i = before; i-- > 0;)
-    if (c.member_end[members[i]] == e) return members[i];
-  return kNone;
-}
 
 // Makes every member of collective c that waits for it ready to run again.
 inline void WakeCollective(const CollectiveTable& coll, CollectiveId c, std::vector<Cursor>& cursors,
@@ -87,6 +88,73 @@ inline void WakeCollective(const CollectiveTable& coll, CollectiveId c, std::vec
   }
 }
 
+// Per location, the locations waiting on a dependency edge from (forward) or to (backward) it.
+// Checked when the location stops running, not per event.
+class DependencyWaiters {
+ public:
+  explicit DependencyWaiters(size_t locations) : waiting_(locations) {}
+  void Add(LocationId on, uint32_t waiter) { waiting_[on.value].push_back(waiter); }
+  // Wakes the waiters on `l` whose edge `done(row)` says is satisfied.
+  template <class Done>
+  [[gnu::noinline]] void Wake(LocationId l, std::vector<Cursor>& cursors, std::vector<uint32_t>& ready, Done done) {
+    std::vector<uint32_t>& list = waiting_[l.value];
+    size_t kept = 0;
+    for (uint32_t w : list) {
+      Cursor& c = cursors[w];
+      if (c.wait != Wait::kDependency) continue;
+      if (done(c.wait_id)) {
+        c.wait = Wait::kNone;
+        ready.push_back(w);
+      } else {
+        list[kept++] = w;
+      }
+    }
+    list.resize(kept);
+  }
+
+ private:
+  std::vector<std::vector<uint32_t>> waiting_;
+};
+
+// Out of line, like the two below: rare, and the sweeps' inner loops must stay small enough for
+// the compiler to inline the models into them.
+// The latest input over the dependency edges into end `end` (HbGraph::incoming) and the row that
+// realised it, or false with `*row` an edge whose source is not computed yet.
+template <class Model>
+[[gnu::noinline]] bool DependencyInput(const HbGraph& g, const Model& model, uint32_t end, const std::vector<Cursor>& cursors,
+                     const std::vector<TimeNs>& value, TimeNs* in, uint32_t* row) {
+  const DependencyTable& d = g.trace().dependencies();
+  *in = std::numeric_limits<TimeNs>::min();
+  uint32_t best = kNone;
+  for (uint32_t r : g.incoming().edges(end)) {
+    if (cursors[d.from_location[r].value].next <= d.from_event[r]) {
+      *row = r;
+      return false;
+    }
+    const TimeNs v = value[g.flat(d.from_location[r], d.from_event[r])] + model.Dependency(DependencyId(r));
+    if (best == kNone || v > *in) *in = v, best = r;
+  }
+  *row = best;
+  return true;
+}
+
+// The earliest latest-time bound over the dependency edges out of end `end` (HbGraph::outgoing),
+// or false with `*row` an edge whose target is not computed yet.
+template <class Model>
+[[gnu::noinline]] bool DependencyOutput(const HbGraph& g, const Model& model, uint32_t end, const std::vector<Cursor>& cursors,
+                      const std::vector<TimeNs>& latest, TimeNs* out, uint32_t* row) {
+  const DependencyTable& d = g.trace().dependencies();
+  *out = std::numeric_limits<TimeNs>::max();
+  for (uint32_t r : g.outgoing().edges(end)) {
+    if (cursors[d.to_location[r].value].next > d.to_event[r]) {
+      *row = r;
+      return false;
+    }
+    *out = std::min(*out, latest[g.flat(d.to_location[r], d.to_event[r])] - model.Dependency(DependencyId(r)));
+  }
+  return true;
+}
+
 Status StuckError(const HbGraph& g, const std::vector<Cursor>& cursors, bool forward);
 
 // True when the segment ending at event e (e >= 1) is spent waiting for another location.
@@ -98,9 +166,41 @@ inline bool IsBlocking(const HbGraph& g, EventKind kind, uint32_t member_if_coll
 
 }  // namespace sweep_internal
 
-template <class Model>
-Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
-  using namespace sweep_internal;
+// The `blocking` flag the sweeps pass to Model::Segment, for analyses that walk a location's
+// segments themselves (the critical path's per-location work): At(e) for e = 1, 2, ... in order.
+class BlockingSegments {
+ public:
+  BlockingSegments(const HbGraph& g, LocationId l)
+      : g_(g), events_(g.trace().events(l)), members_(g.members_of(l)), end_(g.incoming().first(l)),
+        last_end_(g.incoming().last(l)) {}
+  // Whether the segment ending at event e (e >= 1) is spent waiting for another location.
+  bool At(EventIndex e) {
+    if (end_ < last_end_) [[unlikely]] {
+      while (end_ < last_end_ && g_.incoming().event(end_) < e) ++end_;
+      if (end_ < last_end_ && g_.incoming().event(end_) == e) return true;
+    }
+    const EventKind kind = events_.kind[e];
+    if (kind != EventKind::kCollEnd) return sweep_internal::IsBlocking(g_, kind, kNoMember);
+    const CollectiveTable& coll = g_.trace().collectives();
+    while (begun_ < members_.size() && coll.member_begin[members_[begun_]] < e) ++begun_;
+    return sweep_internal::IsBlocking(g_, kind, g_.MemberEndingAt(members_, begun_, e));
+  }
+
+ private:
+  const HbGraph& g_;
+  const EventColumns& events_;
+  const std::vector<uint32_t>& members_;
+  uint32_t begun_ = 0;  // members that began before the last collective end asked about
+  uint32_t end_;        // the next incoming dependency end at or after the last e asked
+  uint32_t last_end_;
+};
+
+namespace sweep_internal {
+
+// The sweeps come in two instantiations: kDeps false for traces without dependency edges (most:
+// MPI traces), whose inner loops are then exactly those of a sweep that knows no such edges.
+template <bool kDeps, class Model>
+Result<ForwardSweep> Forward(const HbGraph& g, const Model& model) {
   const Trace& t = g.trace();
   const MessageTable& msgs = t.messages();
   const CollectiveTable& coll = t.collectives();
@@ -110,6 +210,13 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
   out.value.assign(g.event_count(), 0);
   out.cause.assign(g.event_count(), Cause::kStart);
   out.collective_argmax.assign(coll.size(), kNone);
+  const DependencyEnds& deps_in = g.incoming();
+  const DependencyTable& deps = t.dependencies();
+  constexpr bool has_deps = kDeps;
+  out.dependency_argmax.assign(deps_in.end_count(), kNone);
+  std::vector<uint32_t> next_in(has_deps ? n : 0);  // per location: its next incoming dependency end
+  for (uint32_t l = 0; l < next_in.size(); ++l) next_in[l] = deps_in.first(LocationId(l));
+  DependencyWaiters dep_waiters(has_deps ? n : 0);
   std::vector<uint32_t> arrivals(coll.size(), 0);
   std::vector<TimeNs> feed_max(coll.size(), std::numeric_limits<TimeNs>::min());
   std::vector<Cursor> cursors(n);
@@ -135,11 +242,14 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
     const std::vector<uint32_t>& members = g.members_of(loc);
     TimeNs* value = out.value.data() + g.offset(loc);
     Cause* cause = out.cause.data() + g.offset(loc);
+    uint32_t in_end = has_deps ? next_in[loc.value] : 0;
+    const uint32_t in_last = deps_in.last(loc);
+    EventIndex dep_at = in_end < in_last ? deps_in.event(in_end) : kNoEvent;  // next event with edges in
     while (cur.next < ev.size()) {
       const EventIndex e = cur.next;
       const EventKind kind = ev.kind[e];
       uint32_t member = kNone;
-      if (kind == EventKind::kCollEnd) member = MemberEndingAt(g, members, cur.coll_next, e);
+      if (kind == EventKind::kCollEnd) member = g.MemberEndingAt(members, cur.coll_next, e);
       // First make sure every input of e exists, so that Segment is called once per event.
       TimeNs in = std::numeric_limits<TimeNs>::min();
       Cause in_cause = Cause::kProgramOrder;
@@ -168,13 +278,28 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
              model.Collective(c, member);
         in_cause = Cause::kCollective;
       }
+      if (kDeps && e == dep_at) [[unlikely]] {
+        TimeNs dep_in;
+        uint32_t row;
+        if (!DependencyInput(g, model, in_end, cursors, out.value, &dep_in, &row)) {
+          cur.wait = Wait::kDependency;
+          cur.wait_id = row;
+          dep_waiters.Add(deps.from_location[row], loc.value);
+          break;
+        }
+        out.dependency_argmax[in_end] = row;
+        if (dep_in > in) {
+          in = dep_in;
+          in_cause = Cause::kDependency;
+        }
+      }
       TimeNs v;
       Cause why;
       if (e == 0) {
         v = model.Start(loc);
         why = Cause::kStart;
       } else {
-        v = value[e - 1] + model.Segment(loc, e, IsBlocking(g, kind, member));
+        v = value[e - 1] + model.Segment(loc, e, (kDeps && e == dep_at) || IsBlocking(g, kind, member));
         why = Cause::kProgramOrder;
       }
       if (in > v) {
@@ -184,6 +309,10 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
       value[e] = v;
       cause[e] = why;
       ++cur.next;
+      if (kDeps && e == dep_at) [[unlikely]] {
+        ++in_end;
+        dep_at = in_end < in_last ? deps_in.event(in_end) : kNoEvent;
+      }
 
       if (kind == EventKind::kSend) {
         const uint32_t m = ev.arg[e];
@@ -209,16 +338,18 @@ Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
         if (complete || root_in) WakeCollective(coll, c, cursors, ready);
       }
     }
+    if (has_deps) {
+      next_in[loc.value] = in_end;
+      dep_waiters.Wake(loc, cursors, ready, [&](uint32_t row) { return cur.next > deps.from_event[row]; });
+    }
   }
   for (uint32_t l = 0; l < n; ++l)
     if (cursors[l].next < t.events(LocationId(l)).size()) return StuckError(g, cursors, true);
   return out;
 }
 
-// Latest times: `latest[flat event]`, with every location's last event at `horizon`.
-template <class Model>
-Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, TimeNs horizon) {
-  using namespace sweep_internal;
+template <bool kDeps, class Model>
+Result<std::vector<TimeNs>> Backward(const HbGraph& g, const Model& model, TimeNs horizon) {
   const Trace& t = g.trace();
   const MessageTable& msgs = t.messages();
   const CollectiveTable& coll = t.collectives();
@@ -231,6 +362,18 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
   std::vector<TimeNs> min_nonroot_ends(coll.size(), kInf);  // over the non-roots' ends
   std::vector<Cursor> cursors(n);
   std::vector<uint32_t> ready;
+  const DependencyEnds& deps_in = g.incoming();
+  const DependencyEnds& deps_out = g.outgoing();
+  const DependencyTable& deps = t.dependencies();
+  constexpr bool has_deps = kDeps;
+  // Per location: one past its next outgoing dependency end, and one past its next incoming one
+  // (whose event's segment blocks).
+  std::vector<uint32_t> next_out(has_deps ? n : 0), next_in(has_deps ? n : 0);
+  for (uint32_t l = 0; l < next_out.size(); ++l) {
+    next_out[l] = deps_out.last(LocationId(l));
+    next_in[l] = deps_in.last(LocationId(l));
+  }
+  DependencyWaiters dep_waiters(has_deps ? n : 0);
   for (uint32_t l = 0; l < n; ++l) {
     cursors[l].next = static_cast<EventIndex>(t.events(LocationId(l)).size());
     cursors[l].coll_next = static_cast<uint32_t>(g.members_of(LocationId(l)).size());
@@ -268,6 +411,10 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
     const EventColumns& ev = t.events(loc);
     const std::vector<uint32_t>& members = g.members_of(loc);
     TimeNs* late = latest.data() + g.offset(loc);
+    uint32_t out_end = has_deps ? next_out[loc.value] : 0, in_end = has_deps ? next_in[loc.value] : 0;
+    const uint32_t out_first = deps_out.first(loc), in_first = deps_in.first(loc);
+    EventIndex out_at = out_end > out_first ? deps_out.event(out_end - 1) : kNoEvent;  // edges leave it
+    EventIndex in_at = in_end > in_first ? deps_in.event(in_end - 1) : kNoEvent;      // edges enter it
     while (cur.next > 0) {
       const EventIndex e = cur.next - 1;
       const EventKind kind = ev.kind[e];
@@ -275,8 +422,8 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
       if (e + 1 < ev.size()) {
         const EventKind next_kind = ev.kind[e + 1];
         uint32_t next_member = kNone;
-        if (next_kind == EventKind::kCollEnd) next_member = MemberEndingAt(g, members, cur.coll_next, e + 1);
-        l = late[e + 1] - model.Segment(loc, e + 1, IsBlocking(g, next_kind, next_member));
+        if (next_kind == EventKind::kCollEnd) next_member = g.MemberEndingAt(members, cur.coll_next, e + 1);
+        l = late[e + 1] - model.Segment(loc, e + 1, (kDeps && in_at == e + 1) || IsBlocking(g, next_kind, next_member));
       }
       uint32_t begin_member = kNone;
       if (kind == EventKind::kSend) {
@@ -300,9 +447,26 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
         const TimeNs out_l = output_latest(begin_member);  // edge costs already subtracted
         if (out_l != kInf) l = std::min(l, out_l);
       }
+      if (kDeps && e == out_at) [[unlikely]] {
+        TimeNs dep_l;
+        uint32_t row;
+        if (!DependencyOutput(g, model, out_end - 1, cursors, latest, &dep_l, &row)) {
+          cur.wait = Wait::kDependency;
+          cur.wait_id = row;
+          dep_waiters.Add(deps.to_location[row], loc.value);
+          break;
+        }
+        l = std::min(l, dep_l);
+        --out_end;
+        out_at = out_end > out_first ? deps_out.event(out_end - 1) : kNoEvent;
+      }
       late[e] = l;
       --cur.next;
       if (begin_member != kNone) --cur.coll_next;
+      if (kDeps && in_at == e + 1) [[unlikely]] {
+        --in_end;
+        in_at = in_end > in_first ? deps_in.event(in_end - 1) : kNoEvent;
+      }
 
       if (kind == EventKind::kRecv) {
         const uint32_t m = ev.arg[e];
@@ -314,7 +478,7 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
           }
         }
       } else if (kind == EventKind::kCollEnd) {
-        const uint32_t k = MemberEndingAt(g, members, cur.coll_next, e);
+        const uint32_t k = g.MemberEndingAt(members, cur.coll_next, e);
         if (k == kNone) continue;
         const CollectiveId c = g.instance_of(k);
         const TimeNs via = l - model.Collective(c, k);  // latest for a begin feeding this end
@@ -326,10 +490,30 @@ Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, 
         if (complete || root_out) WakeCollective(coll, c, cursors, ready);
       }
     }
+    if (has_deps) {
+      next_out[loc.value] = out_end;
+      next_in[loc.value] = in_end;
+      dep_waiters.Wake(loc, cursors, ready, [&](uint32_t row) { return cur.next <= deps.to_event[row]; });
+    }
   }
   for (uint32_t l = 0; l < n; ++l)
     if (cursors[l].next > 0) return StuckError(g, cursors, false);
   return latest;
+}
+
+}  // namespace sweep_internal
+
+template <class Model>
+Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
+  if (g.trace().dependencies().empty()) return sweep_internal::Forward<false>(g, model);
+  return sweep_internal::Forward<true>(g, model);
+}
+
+// Latest times: `latest[flat event]`, with every location's last event at `horizon`.
+template <class Model>
+Result<std::vector<TimeNs>> SweepBackward(const HbGraph& g, const Model& model, TimeNs horizon) {
+  if (g.trace().dependencies().empty()) return sweep_internal::Backward<false>(g, model, horizon);
+  return sweep_internal::Backward<true>(g, model, horizon);
 }
 
 }  // namespace grainscope

@@ -71,13 +71,11 @@ class EndScanner {
   }
 
   // Index into node_of_enter for an Enter event: locations' events laid end to end.
-  size_t EnterKey(LocationId loc, EventIndex i) const { return offsets_[loc.value] + i; }
-  void SetOffsets(std::vector<size_t> offsets) { offsets_ = std::move(offsets); }
+  size_t EnterKey(LocationId loc, EventIndex i) const { return trace_.flat_offset(loc) + i; }
 
  private:
   const Trace& trace_;
   const std::vector<int32_t>& node_of_enter_;
-  std::vector<size_t> offsets_;
 };
 
 }  // namespace
@@ -107,18 +105,14 @@ Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
   }
 
   // Node of each grain Enter event; -1 for other events.
-  std::vector<size_t> offsets(trace.locations().size() + 1, 0);
-  for (uint32_t l = 0; l < trace.locations().size(); ++l)
-    offsets[l + 1] = offsets[l] + trace.events(LocationId(l)).size();
-  std::vector<int32_t> node_of_enter(offsets.back(), -1);
+  std::vector<int32_t> node_of_enter(trace.event_count(), -1);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const GrainInstance& gi = g.nodes[n].grain;
-    node_of_enter[offsets[gi.location.value] + gi.enter] = static_cast<int32_t>(n);
+    node_of_enter[trace.flat_offset(gi.location) + gi.enter] = static_cast<int32_t>(n);
   }
   const MessageTable& msgs = trace.messages();
   std::vector<MessageEnd> sends(msgs.size()), recvs(msgs.size());
   EndScanner scanner(trace, node_of_enter);
-  scanner.SetOffsets(offsets);
   for (uint32_t l = 0; l < trace.locations().size(); ++l) scanner.Scan(LocationId(l), sends, recvs);
   const CallSites calls = FindCallSites(trace);
 

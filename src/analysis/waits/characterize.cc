@@ -7,7 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "analysis/replay/hb_graph.h"
+#include "model/hb_graph.h"
 #include "analysis/replay/measured_waits.h"
 #include "analysis/waits/class_search.h"
 

@@ -113,31 +113,30 @@ class Finder {
       if (first == last) continue;
       auto enter = [&](uint32_t k) { return Time(coll.member_location[k], cs_.member[k].enter); };
       auto leave = [&](uint32_t k) { return Time(coll.member_location[k], cs_.member[k].leave); };
-      uint32_t latest = first, root = UINT32_MAX;
+      uint32_t latest = first;
       TimeNs earliest_leave = leave(first);
       for (uint32_t k = first; k < last; ++k) {
         if (enter(k) > enter(latest)) latest = k;
         earliest_leave = std::min(earliest_leave, leave(k));
-        if (coll.root[c].valid() && coll.member_location[k] == coll.root[c]) root = k;
       }
-      CollectiveShape shape = ShapeOf(coll.op[c]);
-      if (shape == CollectiveShape::kOther || ((shape == CollectiveShape::kOneToAll || shape == CollectiveShape::kAllToOne) && root == UINT32_MAX))
-        shape = CollectiveShape::kAllToAll;
-      if (shape == CollectiveShape::kAllToAll) {
+      const CollectiveFlow flow = CollectiveFlow::Of(coll, CollectiveId(c));
+      if (flow.shape == CollectiveShape::kAllToAll) {
         const WaitKind kind = coll.op[c] == CollectiveOp::kBarrier ? WaitKind::kWaitAtBarrier : WaitKind::kWaitAtNxN;
         for (uint32_t k = first; k < last; ++k) {
           Add(kind, k, latest, std::min(enter(latest), leave(k)) - enter(k));
           Add(WaitKind::kBarrierCompletion, k, UINT32_MAX, leave(k) - std::max(earliest_leave, enter(latest)));
         }
-      } else if (shape == CollectiveShape::kOneToAll) {
+      } else if (flow.shape == CollectiveShape::kOneToAll) {
         for (uint32_t k = first; k < last; ++k)
-          if (k != root) Add(WaitKind::kLateBroadcast, k, root, std::min(enter(root), leave(k)) - enter(k));
+          if (flow.EndWaits(k)) Add(WaitKind::kLateBroadcast, k, flow.root, std::min(enter(flow.root), leave(k)) - enter(k));
       } else {  // all-to-one: the root waits for the last sender
         uint32_t last_sender = UINT32_MAX;
         for (uint32_t k = first; k < last; ++k)
-          if (k != root && (last_sender == UINT32_MAX || enter(k) > enter(last_sender))) last_sender = k;
+          if (k != flow.root && flow.Feeds(k, flow.root) && (last_sender == UINT32_MAX || enter(k) > enter(last_sender)))
+            last_sender = k;
         if (last_sender != UINT32_MAX)
-          Add(WaitKind::kEarlyReduce, root, last_sender, std::min(enter(last_sender), leave(root)) - enter(root));
+          Add(WaitKind::kEarlyReduce, flow.root, last_sender,
+              std::min(enter(last_sender), leave(flow.root)) - enter(flow.root));
       }
     }
   }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "analysis/waits/call_sites.h"
+#include "model/hb_graph.h"
 #include "model/trace.h"
 
 namespace grainscope {

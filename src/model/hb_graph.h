@@ -1,0 +1,121 @@
+// The happens-before graph of a Trace, as indexes over its tables — not a second copy of it.
+//
+// Edges: program order on each location (event i -> i+1), message edges (kSend -> kRecv of a
+// matched message) and collective edges (kCollBegin of a member -> kCollEnd of the members that
+// wait for it, by the operation's shape; CollectiveFlow below is the one rule):
+//   all-to-all (barrier, allreduce, ...): every begin -> every end
+//   one-to-all (broadcast, scatter):      the root's begin -> every other member's end
+//   all-to-one (reduce, gather):          every begin -> the root's end
+//   other (scan, unknown):                treated as all-to-all (conservative)
+// and the generic dependency edges (dependencies.h: lock hand-over, fork/join, GPU launch and
+// sync), from their `from` event to their `to` event, indexed by either end (DependencyEnds).
+// Event v of location l has the flat index Trace::flat_offset(l) + v, so per-event analysis state
+// can live in one array.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "model/trace.h"
+
+namespace grainscope {
+
+// "No collective member row".
+inline constexpr uint32_t kNoMember = std::numeric_limits<uint32_t>::max();
+
+// Who waits for whom in one collective instance: the one rule the happens-before graph, the
+// replay sweep and the wait states share.
+struct CollectiveFlow {
+  CollectiveShape shape;  // effective: kAllToAll, kOneToAll or kAllToOne (never kOther)
+  uint32_t root;          // the root's member row, or kNoMember
+
+  // kOther counts as all-to-all, and so does a rooted shape without its root among the members.
+  static CollectiveFlow Of(CollectiveOp op, uint32_t root_member) {
+    CollectiveShape s = ShapeOf(op);
+    if (s == CollectiveShape::kOther) s = CollectiveShape::kAllToAll;
+    if (s != CollectiveShape::kAllToAll && root_member == kNoMember) s = CollectiveShape::kAllToAll;
+    return {s, root_member};
+  }
+  // The flow of instance c, finding the root's row among its members.
+  static CollectiveFlow Of(const CollectiveTable& table, CollectiveId c);
+
+  // Does this member's end wait for other members' begins? (No: the root of a one-to-all, and
+  // the non-roots of an all-to-one.)
+  bool EndWaits(uint32_t member) const {
+    switch (shape) {
+      case CollectiveShape::kOneToAll: return member != root;
+      case CollectiveShape::kAllToOne: return member == root;
+      default: return true;
+    }
+  }
+  // Does `from`'s begin feed `to`'s end? (Both rows of this instance.)
+  bool Feeds(uint32_t from, uint32_t to) const {
+    switch (shape) {
+      case CollectiveShape::kOneToAll: return from == root && to != from;
+      case CollectiveShape::kAllToOne: return to == root;
+      default: return true;
+    }
+  }
+};
+
+class HbGraph {
+ public:
+  explicit HbGraph(const Trace& trace);
+
+  const Trace& trace() const { return trace_; }
+  size_t location_count() const { return location_count_; }
+  uint64_t event_count() const { return trace_.event_count(); }
+  // The trace's flat offsets (Trace::flat_offset), read through a plain pointer on hot paths.
+  uint64_t offset(LocationId l) const { return offsets_[l.value]; }
+  uint64_t flat(LocationId l, EventIndex e) const { return offsets_[l.value] + e; }
+
+  // Collective members (rows of CollectiveTable's member arrays) of a location in event order.
+  const std::vector<uint32_t>& members_of(LocationId l) const { return members_of_[l.value]; }
+  // How many of location l's members began before event e (binary search).
+  uint32_t MembersBegunBefore(LocationId l, EventIndex e) const;
+  // The member row of `l` whose kCollEnd is event `e`, or kNoMember.
+  uint32_t MemberEndingAt(LocationId l, EventIndex e) const {
+    return MemberEndingAt(members_of_[l.value], MembersBegunBefore(l, e), e);
+  }
+  // The same, when the caller knows how many of the location's members (`members`, from
+  // members_of) began before e: a location's collectives rarely overlap, so this looks at one or
+  // two rows. Blocking collectives end in the order they began.
+  uint32_t MemberEndingAt(const std::vector<uint32_t>& members, uint32_t begun, EventIndex e) const {
+    const std::vector<EventIndex>& end = trace_.collectives().member_end;
+    for (uint32_t i = begun; i-- > 0;)
+      if (end[members[i]] == e) return members[i];
+    return kNoMember;
+  }
+  // The instance a member row belongs to.
+  CollectiveId instance_of(uint32_t member) const { return CollectiveId(instance_of_[member]); }
+  // Row of the instance's root among its members, or kNoMember when it has none (or it is not a member).
+  uint32_t root_member(CollectiveId c) const { return root_member_[c.value]; }
+  // Dependency edges by the event they lead to, and by the event they leave.
+  const DependencyEnds& incoming() const { return incoming_; }
+  const DependencyEnds& outgoing() const { return outgoing_; }
+
+  // These three are out of line on purpose: the sweeps call them on collective events only, and
+  // inlined they would grow the sweeps' inner loops past what the compiler inlines models into.
+  CollectiveFlow flow(CollectiveId c) const;
+  // Does this member's kCollEnd wait for other members' begins? (CollectiveFlow::EndWaits)
+  bool end_has_inputs(uint32_t member) const;
+  // Does `from`'s begin feed `to`'s end? (Both rows of the same instance.)
+  bool feeds(uint32_t from, uint32_t to) const;
+
+ private:
+  const Trace& trace_;
+  size_t location_count_;
+  const uint64_t* offsets_;
+  std::vector<std::vector<uint32_t>> members_of_;
+  std::vector<uint32_t> instance_of_;
+  std::vector<uint32_t> root_member_;
+  DependencyEnds incoming_;
+  DependencyEnds outgoing_;
+};
+
+// The effective data-flow shape of an instance (CollectiveFlow::shape).
+CollectiveShape EffectiveShape(const HbGraph& g, CollectiveId c);
+
+}  // namespace grainscope
