@@ -13,7 +13,7 @@
 
 #include "base/status.h"
 #include "model/trace.h"
-#include "report/render.h"
+#include "report/render_options.h"
 
 namespace grainscope {
 

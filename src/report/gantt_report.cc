@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
-#include "report/render.h"
+#include "report/gantt_report.h"
 #include "report/rows.h"
 #include "report/svg.h"
 

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "model/diagnostic_kinds.h"
-#include "report/render.h"
+#include "report/info_report.h"
 
 namespace grainscope {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report/render.h"
+#include "report/predict_report.h"
 #include "report/svg.h"
 
 namespace grainscope {

@@ -3,7 +3,7 @@
 
 #include "report/notes.h"
 #include "report/regions_report.h"
-#include "report/render.h"
+#include "report/profile_report.h"
 #include "report/rows.h"
 
 namespace grainscope {

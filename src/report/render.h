@@ -1,69 +1,17 @@
-// Report writers: turn analysis results into text, JSON, CSV or the seed's file formats.
-// They never compute: every number comes from the result structs. Each returns the whole
-// output as a string, or an error when the format does not apply to that report.
-//
-// JSON follows the contract of SPEC.md §9 (docs/json.md): times are integer nanoseconds in keys
-// ending in _ns, relative to the trace's origin; ratios are plain numbers.
+// Every report writer, for the CLI: one header per report (report/<name>_report.h), each its own
+// library (gs_report_<name>); this umbrella is for code that wires them all up.
 #pragma once
 
-#include <string>
-#include <vector>
-
-#include "analysis/compensate/compensate.h"
-#include "analysis/critpath/critpath.h"
-#include "analysis/profile/profile.h"
-#include "analysis/regions/region_profile.h"
-#include "analysis/regions/time_classes.h"
-#include "analysis/replay/replay.h"
-#include "analysis/waits/characterize.h"
-#include "analysis/summary/summary.h"
-#include "analysis/taskgraph/taskgraph.h"
-#include "base/status.h"
+#include "report/compensate_report.h"
+#include "report/critpath_report.h"
+#include "report/gantt_report.h"
+#include "report/info_report.h"
 #include "report/notes.h"
+#include "report/predict_report.h"
+#include "report/profile_report.h"
+#include "report/render_options.h"
+#include "report/replay_report.h"
+#include "report/schedule_report.h"
+#include "report/taskgraph_report.h"
 #include "report/units.h"
-#include "schedule/portfolio.h"
-#include "schedule/predict.h"
-
-namespace grainscope {
-
-struct RenderOptions {
-  OutputFormat format = OutputFormat::kText;
-  int64_t unit_ns = 1'000'000;  // integer time unit of the seed's file formats
-  std::string source;           // the input's name, for headings
-  // The reader's notes on the trace (report/notes.h): JSON output carries them in "notes".
-  std::vector<std::string> notes;
-  size_t top = 20;  // rows of each long table in text output; 0 = all (JSON and CSV are complete)
-};
-
-Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& summary, const RenderOptions& o);
-Result<std::string> RenderProfile(const Trace& trace, const ExecutionProfile& p, const RenderOptions& o);
-
-// What `report` prints, for every trace: the EPA grain view (`epa`; null when the trace has no
-// grains, `epa_missing` then says why), the time per location and the region profile.
-// CSV is one table: `csv_table` picks it.
-enum class ReportTable { kDefault, kGrains, kLocations, kRegions };  // default: grains if any, else regions
-struct ReportInputs {
-  const ExecutionProfile* epa = nullptr;
-  std::string epa_missing;
-  const TimeBreakdown* time = nullptr;
-  const RegionProfile* regions = nullptr;
-  ReportTable csv_table = ReportTable::kDefault;
-};
-Result<std::string> RenderReport(const Trace& trace, const ReportInputs& in, const RenderOptions& o);
-Result<std::string> RenderTaskGraph(const Trace& trace, const TaskGraph& g, const RenderOptions& o);
-Result<std::string> RenderCriticalPath(const Trace& trace, const CriticalPath& cp, const RenderOptions& o);
-// `replayed_path` is the critical path of the replayed run; `what_if` describes the models.
-Result<std::string> RenderReplay(const Trace& trace, const ReplayResult& r, const CriticalPath& replayed_path,
-                                 const std::string& what_if, const RenderOptions& o);
-Result<std::string> RenderCompensation(const Trace& trace, const Compensation& c, const RenderOptions& o);
-Result<std::string> RenderWaits(const Trace& trace, const WaitStates& w, const Characterization& c,
-                                const RenderOptions& o);
-Result<std::string> RenderGantt(const Trace& trace, const std::vector<GanttLane>& lanes,
-                                const RenderOptions& o);
-// A projected schedule (`requested` is the heuristic asked for, e.g. "best"); `speedup` may be
-// empty. Times are in the graph's unit (ns for a trace's graph: seed output then uses unit_ns).
-Result<std::string> RenderSchedule(const TaskDag& g, const Schedule& s, std::string_view requested,
-                                   const std::vector<SpeedupPoint>& speedup, const RenderOptions& o);
-Result<std::string> RenderPrediction(const Prediction& p, const RenderOptions& o);
-
-}  // namespace grainscope
+#include "report/waits_report.h"

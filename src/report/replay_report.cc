@@ -1,7 +1,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
-#include "report/render.h"
+#include "report/replay_report.h"
 #include "report/rows.h"
 
 namespace grainscope {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report/render.h"
+#include "report/schedule_report.h"
 #include "report/rows.h"
 
 namespace grainscope {

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
-#include "report/render.h"
+#include "report/waits_report.h"
 #include "report/rows.h"
 
 namespace grainscope {

@@ -1,0 +1,16 @@
+// The `critpath` report: the chain of work that set the run time.
+// Writers never compute: every number comes from the result structs (report/render_options.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/critpath/critpath.h"
+#include "base/status.h"
+#include "report/render_options.h"
+
+namespace grainscope {
+
+Result<std::string> RenderCriticalPath(const Trace& trace, const CriticalPath& cp, const RenderOptions& o);
+
+}  // namespace grainscope

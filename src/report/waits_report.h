@@ -1,0 +1,17 @@
+// The `waits` report: wait states and their characterisation.
+// Writers never compute: every number comes from the result structs (report/render_options.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/waits/characterize.h"
+#include "base/status.h"
+#include "report/render_options.h"
+
+namespace grainscope {
+
+Result<std::string> RenderWaits(const Trace& trace, const WaitStates& w, const Characterization& c,
+                                const RenderOptions& o);
+
+}  // namespace grainscope
