@@ -48,24 +48,22 @@ TimeNs MeasuredWaits::Wait(LocationId l, EventIndex e) const {
   return std::min(a - prev, d);
 }
 
-TimeNs MeasuredWaits::MessageLatency(MessageId m) const {
+TimeNs MeasuredWaits::EdgeLatency(LocationId from, EventIndex from_event, LocationId to, EventIndex to_event) const {
   const Trace& t = g_.trace();
-  const MessageTable& msgs = t.messages();
-  const EventColumns& ev = t.events(msgs.receiver[m.value]);
-  const EventIndex r = msgs.recv_event[m.value];
-  const TimeNs send = t.events(msgs.sender[m.value]).time[msgs.send_event[m.value]];
-  const TimeNs start = r > 0 ? std::max(send, ev.time[r - 1]) : send;
-  return std::max<TimeNs>(0, ev.time[r] - start);
+  const EventColumns& ev = t.events(to);
+  const TimeNs sent = t.events(from).time[from_event];
+  const TimeNs start = to_event > 0 ? std::max(sent, ev.time[to_event - 1]) : sent;
+  return std::max<TimeNs>(0, ev.time[to_event] - start);
+}
+
+TimeNs MeasuredWaits::MessageLatency(MessageId m) const {
+  const MessageTable& msgs = g_.trace().messages();
+  return EdgeLatency(msgs.sender[m.value], msgs.send_event[m.value], msgs.receiver[m.value], msgs.recv_event[m.value]);
 }
 
 TimeNs MeasuredWaits::DependencyLatency(DependencyId id) const {
-  const Trace& t = g_.trace();
-  const DependencyTable& d = t.dependencies();
-  const EventColumns& ev = t.events(d.to_location[id.value]);
-  const EventIndex e = d.to_event[id.value];
-  const TimeNs from = t.events(d.from_location[id.value]).time[d.from_event[id.value]];
-  const TimeNs start = e > 0 ? std::max(from, ev.time[e - 1]) : from;
-  return std::max<TimeNs>(0, ev.time[e] - start);
+  const DependencyTable& d = g_.trace().dependencies();
+  return EdgeLatency(d.from_location[id.value], d.from_event[id.value], d.to_location[id.value], d.to_event[id.value]);
 }
 
 TimeNs MeasuredWaits::CollectiveLatency(CollectiveId c, uint32_t member) const {

@@ -34,6 +34,9 @@ class MeasuredWaits {
   TimeNs FeedTime(CollectiveId c) const { return feed_[c.value]; }
 
  private:
+  // The measured latency of an edge: its target's time after the later of the source's time and
+  // the target location's previous event (what the target did not spend waiting), at least 0.
+  TimeNs EdgeLatency(LocationId from, EventIndex from_event, LocationId to, EventIndex to_event) const;
   TimeNs Available(LocationId l, EventIndex e) const;  // a, for event e
 
   const HbGraph& g_;
