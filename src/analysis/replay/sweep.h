@@ -245,16 +245,21 @@ Result<ForwardSweep> Forward(const HbGraph& g, const Model& model) {
     uint32_t in_end = has_deps ? next_in[loc.value] : 0;
     const uint32_t in_last = deps_in.last(loc);
     EventIndex dep_at = in_end < in_last ? deps_in.event(in_end) : kNoEvent;  // next event with edges in
-    while (cur.next < ev.size()) {
-      const EventIndex e = cur.next;
-      const EventKind kind = ev.kind[e];
+    // Locals, not cur.next and ev's spans: the stores to value and cause below would otherwise
+    // make the compiler reload them every event. cur.next is still written every event, since
+    // the rare paths read other locations' cursors (and may read this one's).
+    const EventKind* const kinds = ev.kind.data();
+    const uint32_t* const args = ev.arg.data();
+    const EventIndex size = static_cast<EventIndex>(ev.size());
+    for (EventIndex e = cur.next; e < size;) {
+      const EventKind kind = kinds[e];
       uint32_t member = kNone;
       if (kind == EventKind::kCollEnd) member = g.MemberEndingAt(members, cur.coll_next, e);
       // First make sure every input of e exists, so that Segment is called once per event.
       TimeNs in = std::numeric_limits<TimeNs>::min();
       Cause in_cause = Cause::kProgramOrder;
       if (kind == EventKind::kRecv) {
-        const uint32_t m = ev.arg[e];
+        const uint32_t m = args[e];
         if (msgs.send_event[m] != kNoEvent) {
           const LocationId sender = msgs.sender[m];
           if (cursors[sender.value].next <= msgs.send_event[m]) {  // not sent yet
@@ -308,14 +313,14 @@ Result<ForwardSweep> Forward(const HbGraph& g, const Model& model) {
       }
       value[e] = v;
       cause[e] = why;
-      ++cur.next;
+      cur.next = e + 1;
       if (kDeps && e == dep_at) [[unlikely]] {
         ++in_end;
         dep_at = in_end < in_last ? deps_in.event(in_end) : kNoEvent;
       }
 
       if (kind == EventKind::kSend) {
-        const uint32_t m = ev.arg[e];
+        const uint32_t m = args[e];
         if (msgs.recv_event[m] != kNoEvent) {
           Cursor& r = cursors[msgs.receiver[m].value];
           if (r.wait == Wait::kMessage && r.wait_id == m) {
@@ -337,6 +342,7 @@ Result<ForwardSweep> Forward(const HbGraph& g, const Model& model) {
         if (root_in) out.collective_argmax[c.value] = k;
         if (complete || root_in) WakeCollective(coll, c, cursors, ready);
       }
+      ++e;
     }
     if (has_deps) {
       next_in[loc.value] = in_end;
