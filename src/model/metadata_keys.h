@@ -30,4 +30,19 @@ inline constexpr char kOnTheFlyMeasuredNs[] = "onthefly_measured_ns";
 inline constexpr char kOnTheFlyCompensatedNs[] = "onthefly_compensated_ns";
 inline constexpr char kOnTheFlyUnmatchedReceives[] = "onthefly_unmatched_receives";
 
+// What the readers add about the file itself. The .gst writer does not copy these into the
+// files it writes (they describe the file read, not the run): gst_writer.cc's ReaderMadeKey.
+inline constexpr char kGstVersion[] = "gst_version";
+inline constexpr char kClockOriginMonotonicNs[] = "clock_origin_monotonic_ns";  // first clock sample
+inline constexpr char kDroppedEvents[] = "dropped_events";  // a count, or "unknown"
+inline constexpr char kEnd[] = "end";                        // "exit", "signal N" or "missing"
+inline constexpr char kGstOmittedEvents[] = "gst_omitted_events";
+inline constexpr char kMpiRanks[] = "mpi_ranks";  // a .gst directory: its rank files
+// A .gst directory: "rank N clock_offset_init_ns" and "rank N clock_offset_finalize_ns".
+inline constexpr char kRankPrefix[] = "rank ";
+inline constexpr char kClockOffsetInitNs[] = "clock_offset_init_ns";
+inline constexpr char kClockOffsetFinalizeNs[] = "clock_offset_finalize_ns";
+inline constexpr char kTimeUnit[] = "time_unit";  // the seed text format's unit, "ms"
+inline constexpr char kCreator[] = "creator";     // OTF2: the tool that wrote the archive
+
 }  // namespace grainscope::metadata

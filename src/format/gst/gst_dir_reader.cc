@@ -17,6 +17,7 @@
 #include "format/limits.h"
 #include "model/collective_matcher.h"
 #include "model/message_matcher.h"
+#include "model/metadata_keys.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -299,13 +300,13 @@ class Merger {
         builder_.AddMetadata(files_.front().trace.str(m.key), files_.front().trace.str(m.value));
       }
     }
-    builder_.AddMetadata("mpi_ranks", std::to_string(files_.size()));
+    builder_.AddMetadata(metadata::kMpiRanks, std::to_string(files_.size()));
     for (const RankFile& file : files_) {
       if (file.labelled && !file.has_init) {
         builder_.diagnostics().Add("ranks_without_mpi_init", fmt::format("{}: rank {}", file.path, file.rank));
       }
-      if (file.init) builder_.AddMetadata(fmt::format("rank {} clock_offset_init_ns", file.rank), std::to_string(file.init->offset_ns));
-      if (file.finalize) builder_.AddMetadata(fmt::format("rank {} clock_offset_finalize_ns", file.rank), std::to_string(file.finalize->offset_ns));
+      if (file.init) builder_.AddMetadata(fmt::format("{}{} {}", metadata::kRankPrefix, file.rank, metadata::kClockOffsetInitNs), std::to_string(file.init->offset_ns));
+      if (file.finalize) builder_.AddMetadata(fmt::format("{}{} {}", metadata::kRankPrefix, file.rank, metadata::kClockOffsetFinalizeNs), std::to_string(file.finalize->offset_ns));
       for (const Diagnostic& d : file.trace.diagnostics().entries()) {
         if (d.name == "receives_without_send" || d.name == "sends_without_receive") continue;  // per file, meaningless
         builder_.diagnostics().AddCount(d.name, d.count, d.example);
@@ -371,7 +372,7 @@ std::vector<std::string> GstFiles(const std::string& dir) {
 void ReadRankLabels(RankFile& file) {
   const Trace& t = file.trace;
   int64_t origin = 0;
-  const std::string_view o = t.Metadata("clock_origin_monotonic_ns");
+  const std::string_view o = t.Metadata(metadata::kClockOriginMonotonicNs);
   if (!o.empty() && std::from_chars(o.data(), o.data() + o.size(), origin).ec == std::errc()) {
     file.origin_monotonic_ns = origin;
   }

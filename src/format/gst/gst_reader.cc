@@ -22,6 +22,7 @@
 #include "format/gst/gst_format.h"
 #include "format/limits.h"
 #include "model/message_matcher.h"
+#include "model/metadata_keys.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -605,22 +606,22 @@ class GstTraceBuilder {
   void AddMetadataAndDiagnostics() {
     builder_.SetOrigin(origin_.value_or(0));
     for (const auto& [key, value] : chunks_.metadata) builder_.AddMetadata(key, value);
-    builder_.AddMetadata("gst_version", fmt::format("{}.{}", chunks_.version_major, chunks_.version_minor));
+    builder_.AddMetadata(metadata::kGstVersion, fmt::format("{}.{}", chunks_.version_major, chunks_.version_minor));
     // Time zero's CLOCK_MONOTONIC reading: how the MPI directory reader puts ranks on one clock.
     if (!chunks_.clock_samples.empty()) {
-      builder_.AddMetadata("clock_origin_monotonic_ns", fmt::format("{}", chunks_.clock_samples.front().monotonic_ns));
+      builder_.AddMetadata(metadata::kClockOriginMonotonicNs, fmt::format("{}", chunks_.clock_samples.front().monotonic_ns));
     }
     Diagnostics& d = builder_.diagnostics();
     if (chunks_.end) {
-      builder_.AddMetadata("dropped_events", fmt::format("{}", chunks_.end->dropped_events));
-      builder_.AddMetadata("end", chunks_.end->reason == gst::kEndSignal ? fmt::format("signal {}", chunks_.end->signal) : "exit");
+      builder_.AddMetadata(metadata::kDroppedEvents, fmt::format("{}", chunks_.end->dropped_events));
+      builder_.AddMetadata(metadata::kEnd, chunks_.end->reason == gst::kEndSignal ? fmt::format("signal {}", chunks_.end->signal) : "exit");
       if (chunks_.end->dropped_events > 0) {
         d.AddCount("dropped_events", chunks_.end->dropped_events,
                    fmt::format("{}: the recording runtime could not record {} event(s)", file_, chunks_.end->dropped_events));
       }
     } else {
-      builder_.AddMetadata("dropped_events", "unknown");
-      builder_.AddMetadata("end", "missing");
+      builder_.AddMetadata(metadata::kDroppedEvents, "unknown");
+      builder_.AddMetadata(metadata::kEnd, "missing");
       d.Add("trace_not_finished", fmt::format("{}: trace not closed: no end-of-trace chunk (the recording process was "
                                               "killed, e.g. by SIGKILL, before it finished the trace, or it is still "
                                               "running); each thread's events after its last written block are lost and "

@@ -15,6 +15,7 @@
 #include "base/file.h"
 #include "format/gst/gst_format.h"
 #include "format/gst/gst_mpi_labels.h"
+#include "model/metadata_keys.h"
 
 namespace grainscope {
 namespace {
@@ -134,8 +135,9 @@ bool IsHelper(const Trace& t, uint32_t region, std::string_view name) {
 
 // Metadata the readers add themselves; written back they would appear twice.
 bool ReaderMadeKey(std::string_view key) {
-  return key == "gst_version" || key == "dropped_events" || key == "end" || key == "clock_origin_monotonic_ns" ||
-         key == "mpi_ranks" || key == "gst_omitted_events" || key.starts_with("rank ");
+  namespace m = metadata;
+  return key == m::kGstVersion || key == m::kDroppedEvents || key == m::kEnd || key == m::kClockOriginMonotonicNs ||
+         key == m::kMpiRanks || key == m::kGstOmittedEvents || key.starts_with(m::kRankPrefix);
 }
 
 uint64_t OmittedEvents(const Trace& t, bool rank_directory) {
@@ -322,7 +324,7 @@ std::vector<std::pair<std::string, std::string>> MetadataToWrite(const Trace& t,
   for (const MetadataEntry& m : t.metadata()) {
     if (!ReaderMadeKey(t.str(m.key))) out.emplace_back(t.str(m.key), t.str(m.value));
   }
-  if (omitted > 0) out.emplace_back("gst_omitted_events", std::to_string(omitted));
+  if (omitted > 0) out.emplace_back(metadata::kGstOmittedEvents, std::to_string(omitted));
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "format/otf2/otf2_events.h"
 #include "model/collective_matcher.h"
 #include "model/message_matcher.h"
+#include "model/metadata_keys.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -265,7 +266,7 @@ void AddMetadata(OTF2_Reader* reader, TraceBuilder& builder) {
   }
   char* creator = nullptr;
   if (OTF2_Reader_GetCreator(reader, &creator) == OTF2_SUCCESS && creator != nullptr) {
-    if (*creator != '\0') builder.AddMetadata("creator", creator);
+    if (*creator != '\0') builder.AddMetadata(metadata::kCreator, creator);
     std::free(creator);
   }
 }

@@ -12,6 +12,7 @@
 #include "base/numbers.h"
 #include "base/progress.h"
 #include "model/message_matcher.h"
+#include "model/metadata_keys.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -400,7 +401,7 @@ class SeedTextParser {
     const RegionId send_region = builder_.AddRegion("send", RegionRole::kPointToPoint, -1);
     const RegionId recv_region = builder_.AddRegion("receive", RegionRole::kPointToPoint, -1);
     builder_.SetOrigin(0);
-    builder_.AddMetadata("time_unit", "ms");
+    builder_.AddMetadata(metadata::kTimeUnit, "ms");
 
     std::vector<std::vector<PendingEvent>> pending(locations.size());
     for (const GrainRun& run : runs_) {
