@@ -29,7 +29,9 @@ struct GraphInput {
 // format/importer.h): the first sure one wins, else the first plausible one. So an extension
 // (.stg, .dot/.gv, .json) and a JSON object ('{', also a Chrome trace's) go to the task-graph
 // reader; Task_Graph, `digraph` and STG-like text to it unless a trace reader is sure (a *.otf2 or
-// *.gst name); anything else to the trace readers, as `info` reads it.
+// *.gst name); anything else to the trace readers, as `info` reads it. That is what the fixed rules
+// before the registry chose, but for such a *.otf2 or *.gst file (they read it as the task graph):
+// with one verdict per reader no order keeps both "an extension first" and "'{' before Chrome".
 Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view format = "auto");
 
 // The name of the reader "auto" would choose for a file `path` whose first bytes are `head`, or

@@ -24,7 +24,9 @@ inline constexpr std::string_view kJsonTaskGraphFormat = "taskgraph-json";
 
 struct TaskGraphImporter {
   std::string_view name;
-  // kSure for an extension (or a mark no trace has), kPlausible for text this reader would take.
+  // kSure for an extension, kPlausible for text this reader would take, so that a trace reader sure
+  // of the file (a *.otf2 or *.gst name) keeps it; the JSON reader is also sure of a '{'
+  // (readers.h says what each one looks at).
   Sniff (*sniff)(const TraceProbe& probe);
   // The file's content; `source` names it in messages.
   Result<TaskDag> (*read)(std::string_view content, const std::string& source);
