@@ -5,6 +5,7 @@
 // docs/contributing.md, "Adding a trace reader", walks through adding one.
 #pragma once
 
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -46,5 +47,20 @@ std::span<const Importer* const> Importers();
 
 // The reader named `name`, or nullptr.
 const Importer* FindImporter(std::string_view name);
+
+// How "auto" chooses: the first of `readers` (pointers to anything with a `sniff` like Importer's)
+// that is sure of `probe`, else the first that finds it plausible, else nullptr. ReadTrace asks the
+// trace readers; `schedule` asks the task-graph readers and the trace readers together
+// (schedule/io/graph_input.h).
+template <class Readers>
+std::ranges::range_value_t<Readers> MostSure(Readers&& readers, const TraceProbe& probe) {
+  std::ranges::range_value_t<Readers> plausible = nullptr;
+  for (auto reader : readers) {
+    const Sniff sniff = reader->sniff(probe);
+    if (sniff == Sniff::kSure) return reader;
+    if (sniff == Sniff::kPlausible && plausible == nullptr) plausible = reader;
+  }
+  return plausible;
+}
 
 }  // namespace grainscope

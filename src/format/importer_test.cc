@@ -3,16 +3,15 @@
 #include "format/importer.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <filesystem>
 #include <string>
-#include <thread>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/file.h"
+#include "base/test_files.h"
 #include "format/format_names.h"
 #include "format/gst/gst_format.h"
 #include "format/trace_reader.h"
@@ -20,7 +19,6 @@
 namespace grainscope {
 namespace {
 
-namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -29,28 +27,6 @@ Sniff SniffWith(std::string_view format, const std::string& path, std::string_vi
 }
 
 std::string GstMagic() { return std::string(reinterpret_cast<const char*>(gst::kMagic), sizeof gst::kMagic); }
-
-class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / ("gs_importer_test_" + std::to_string(getpid()))) {
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-void WriteFile(const std::string& path, const std::string& content) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  ASSERT_NE(f, nullptr);
-  std::fwrite(content.data(), 1, content.size(), f);
-  std::fclose(f);
-}
 
 TEST(Importers, EachFormatOnceByNameWithOneRead) {
   EXPECT_THAT(ReadableFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat));
@@ -81,32 +57,80 @@ TEST(Importers, SniffersSaySureOnlyForSignatures) {
   EXPECT_EQ(SniffWith(kGstFormat, "p", GstMagic(), true), Sniff::kSure);
 }
 
+// Readers that give the same answer whatever they see, to test MostSure's rule alone.
+struct FakeReader {
+  std::string_view name;
+  Sniff (*sniff)(const TraceProbe& probe);
+};
+constexpr FakeReader kNo{"no", [](const TraceProbe&) { return Sniff::kNo; }};
+constexpr FakeReader kPlausible1{"plausible1", [](const TraceProbe&) { return Sniff::kPlausible; }};
+constexpr FakeReader kPlausible2{"plausible2", [](const TraceProbe&) { return Sniff::kPlausible; }};
+constexpr FakeReader kSure1{"sure1", [](const TraceProbe&) { return Sniff::kSure; }};
+constexpr FakeReader kSure2{"sure2", [](const TraceProbe&) { return Sniff::kSure; }};
+
+TEST(Importers, MostSureTakesTheFirstSureElseTheFirstPlausible) {
+  const std::string path = "t";
+  const TraceProbe probe{path, ""};
+  auto most_sure = [&](std::vector<const FakeReader*> readers) {
+    const FakeReader* r = MostSure(readers, probe);
+    return r == nullptr ? std::string_view("none") : r->name;
+  };
+  EXPECT_EQ(most_sure({&kNo, &kPlausible1, &kSure1, &kPlausible2, &kSure2}), "sure1");
+  EXPECT_EQ(most_sure({&kPlausible1, &kNo, &kPlausible2}), "plausible1");
+  EXPECT_EQ(most_sure({&kNo}), "none");
+  EXPECT_EQ(most_sure({}), "none");
+}
+
+TEST(Importers, AutoAsksReadersOfPathsFirst) {
+  std::vector<std::string_view> names;
+  for (const Importer* importer : ImportersInDetectionOrder()) names.push_back(importer->name);
+  EXPECT_THAT(names, ElementsAre(kOtf2Format, kGstFormat, kSeedTextFormat, kChromeFormat));
+}
+
+TEST(ReadInputHead, ARegularFilesFirstBytesNothingElse) {
+  TempDir dir("importer_test");
+  const std::string big = dir / "big.txt";
+  ASSERT_TRUE(WriteTestFile(big, std::string(kHeadBytes + 10, 'x')));
+  const InputHead file = ReadInputHead(big);
+  EXPECT_EQ(file.head.size(), kHeadBytes);
+  EXPECT_FALSE(file.stream);
+  const std::string small = dir / "small.txt";
+  ASSERT_TRUE(WriteTestFile(small, " start 1 0 1\n"));
+  EXPECT_EQ(ReadInputHead(small).head, " start 1 0 1\n");
+  EXPECT_EQ(ReadInputHead(dir / "missing").head, "");
+  const InputHead directory = ReadInputHead(dir / "");
+  EXPECT_EQ(directory.head, "");
+  EXPECT_FALSE(directory.stream);
+  const std::string fifo = dir / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const InputHead pipe = ReadInputHead(fifo);  // not opened: that would block, and eat its bytes
+  EXPECT_TRUE(pipe.stream);
+  EXPECT_EQ(pipe.head, "");
+}
+
+TEST(ReadTraceContent, ReadsBytesReadBeforeWithTheGivenReader) {
+  Result<Trace> t = ReadTraceContent(" start 1 0 1\n stop 1 0 2\n", "t.json", *FindImporter(kSeedTextFormat));
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->format(), kSeedTextFormat);
+  EXPECT_EQ(t->event_count(), 2u);
+}
+
 TEST(ReadTrace, ASureReaderWinsOverAPlausibleOne) {
   // JSON whose second line is a seed text record: the Chrome reader's error, not seed text's.
-  TempDir dir;
+  TempDir dir("importer_test");
   const std::string path = dir / "both.txt";
-  WriteFile(path, "{\"traceEvents\": []}\n start 1 0 1\n stop 1 0 2\n");
+  ASSERT_TRUE(WriteTestFile(path, "{\"traceEvents\": []}\n start 1 0 1\n stop 1 0 2\n"));
   Result<Trace> t = ReadTrace(path);
   ASSERT_FALSE(t.ok());
   EXPECT_THAT(t.status().message(), HasSubstr("not valid JSON"));
 }
 
-// Writes `content` into the FIFO `path` from another thread while ReadTrace reads it.
 Result<Trace> ReadThroughPipe(const std::string& path, const std::string& content) {
-  if (::mkfifo(path.c_str(), 0600) != 0) return IoError("mkfifo failed");
-  std::thread writer([&] {
-    FILE* f = std::fopen(path.c_str(), "wb");
-    if (f == nullptr) return;
-    std::fwrite(content.data(), 1, content.size(), f);
-    std::fclose(f);
-  });
-  Result<Trace> t = ReadTrace(path);
-  writer.join();
-  return t;
+  return ReadThroughFifo(path, content, [](const std::string& p) { return ReadTrace(p); });
 }
 
 TEST(ReadTrace, APipeIsReadOnceAndNeverSniffedBefore) {
-  TempDir dir;
+  TempDir dir("importer_test");
   Result<Trace> t = ReadThroughPipe(dir / "seed.gst", " start 1 0 1\n stop 1 0 2\n");  // the name says nothing
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_EQ(t->format(), kSeedTextFormat);
@@ -114,7 +138,7 @@ TEST(ReadTrace, APipeIsReadOnceAndNeverSniffedBefore) {
 }
 
 TEST(ReadTrace, AGstTraceInAPipeIsRefusedByName) {
-  TempDir dir;
+  TempDir dir("importer_test");
   const std::string path = dir / "pipe";
   Result<Trace> t = ReadThroughPipe(path, GstMagic() + std::string(100, '\0'));
   ASSERT_FALSE(t.ok());

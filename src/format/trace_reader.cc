@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <ranges>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -16,29 +17,12 @@
 namespace grainscope {
 namespace {
 
-// The first bytes of `path` (fewer if the file is shorter, none if it cannot be read: the reader
-// chosen afterwards reports that properly).
-std::string ReadHead(const std::string& path, size_t size) {
-  std::string head(size, '\0');
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  ssize_t n = ::read(fd, head.data(), size);
-  ::close(fd);
-  head.resize(n > 0 ? static_cast<size_t>(n) : 0);
-  return head;
-}
+bool ReadsPaths(const Importer* importer) { return importer->read_path != nullptr; }
 
-// The reader of `kind` (paths or content) most sure of `probe`: the first sure one in registry
-// order, else the first plausible one, else nullptr.
+// The reader of `kind` (paths or content) most sure of `probe` (MostSure: importer.h).
 const Importer* Detect(const TraceProbe& probe, bool reads_paths) {
-  const Importer* plausible = nullptr;
-  for (const Importer* importer : Importers()) {
-    if ((importer->read_path != nullptr) != reads_paths) continue;
-    const Sniff sniff = importer->sniff(probe);
-    if (sniff == Sniff::kSure) return importer;
-    if (sniff == Sniff::kPlausible && plausible == nullptr) plausible = importer;
-  }
-  return plausible;
+  return MostSure(Importers() | std::views::filter([&](const Importer* i) { return ReadsPaths(i) == reads_paths; }),
+                  probe);
 }
 
 Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
@@ -53,22 +37,21 @@ Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
   // A pipe or device is read once (bounded: base/file.h), never sniffed before: that would eat its
   // first bytes. So readers of paths (a mapped .gst, an OTF2 archive, a directory of ranks) are
   // chosen from the name and a regular file's first bytes, before the content is read.
-  const bool stream = std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec) &&
-                      !std::filesystem::is_directory(path, ec);
   if (named != nullptr && named->read_path != nullptr) return named->read_path(path);
+  InputHead input;
   if (named == nullptr) {
-    const std::string head = stream ? std::string() : ReadHead(path, kHeadBytes);
-    if (const Importer* reader = Detect(TraceProbe{path, head, stream}, true)) return reader->read_path(path);
+    input = ReadInputHead(path);
+    if (const Importer* reader = Detect(TraceProbe{path, input.head, input.stream}, true)) {
+      return reader->read_path(path);
+    }
   }
+  const bool stream = input.stream;
   // What auto-detection decides from the first 64 KiB, checked before the rest is read, so that an
   // input that is no trace fails at once even when it never ends (/dev/zero).
   auto sniff = [&](std::string_view head) -> Status {
     if (named != nullptr || head.empty()) return OkStatus();
     const TraceProbe probe{path, head, stream};
-    if (const Importer* needs_file = stream ? Detect(probe, true) : nullptr) {
-      return DataLoss(fmt::format("{}: a {} trace from a pipe or device: the {} reader maps a file, save it to one",
-                                  path, needs_file->file_kind, needs_file->file_kind));
-    }
+    if (const Importer* needs_file = stream ? Detect(probe, true) : nullptr) return StreamNeedsAFile(path, *needs_file);
     if (Detect(probe, false) != nullptr) return OkStatus();
     // Kept word for word: golden tests and scripts match it. JSON and *.otf2 were ruled out above.
     return DataLoss(fmt::format(
@@ -87,6 +70,43 @@ Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
 }
 
 }  // namespace
+
+InputHead ReadInputHead(const std::string& path) {
+  InputHead input;
+  std::error_code ec;
+  input.stream = std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec) &&
+                 !std::filesystem::is_directory(path, ec);
+  if (input.stream) return input;
+  // Fewer bytes if the file is shorter, none if it cannot be read: the reader chosen afterwards
+  // reports that properly.
+  input.head.resize(kHeadBytes);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const ssize_t n = fd < 0 ? 0 : ::read(fd, input.head.data(), kHeadBytes);
+  if (fd >= 0) ::close(fd);
+  input.head.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  return input;
+}
+
+std::vector<const Importer*> ImportersInDetectionOrder() {
+  std::vector<const Importer*> order;
+  for (const bool paths : {true, false}) {
+    for (const Importer* importer : Importers())
+      if (ReadsPaths(importer) == paths) order.push_back(importer);
+  }
+  return order;
+}
+
+Result<Trace> ReadTraceContent(std::string_view content, const std::string& path, const Importer& reader) {
+  progress::Begin("reading", content.size());
+  Result<Trace> trace = reader.read_content(content, path);
+  progress::Begin("analysing", 0);
+  return trace;
+}
+
+Status StreamNeedsAFile(const std::string& path, const Importer& reader) {
+  return DataLoss(fmt::format("{}: a {} trace from a pipe or device: the {} reader maps a file, save it to one",
+                              path, reader.file_kind, reader.file_kind));
+}
 
 std::vector<std::string_view> ReadableFormats() {
   std::vector<std::string_view> names = {"auto"};

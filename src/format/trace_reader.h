@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "format/importer.h"
 #include "model/trace.h"
 
 namespace grainscope {
@@ -15,5 +16,26 @@ namespace grainscope {
 std::vector<std::string_view> ReadableFormats();
 
 Result<Trace> ReadTrace(const std::string& path, std::string_view format = "auto");
+
+// What auto-detection sees of `path` before anything is read (ReadTrace's, and `schedule`'s, which
+// asks the task-graph readers too: schedule/io/graph_input.h).
+struct InputHead {
+  // A regular file's first kHeadBytes (base/file.h); empty for a pipe or device (it is read once,
+  // never sniffed ahead of its reader: ReadFile's head check sees its first bytes), a directory and
+  // a file that cannot be read.
+  std::string head;
+  bool stream = false;  // a pipe or device
+};
+InputHead ReadInputHead(const std::string& path);
+
+// The trace readers in the order "auto" asks them: readers of paths (chosen before anything is
+// read), then readers of content, each in registry order.
+std::vector<const Importer*> ImportersInDetectionOrder();
+
+// A trace whose bytes were read already (a pipe is read once), by `reader`, a reader of content.
+Result<Trace> ReadTraceContent(std::string_view content, const std::string& path, const Importer& reader);
+
+// The error for a pipe or device whose first bytes only `reader`, a reader of paths, reads.
+Status StreamNeedsAFile(const std::string& path, const Importer& reader);
 
 }  // namespace grainscope

@@ -257,4 +257,14 @@ Result<TaskDag> ReadDotTaskGraph(std::string_view content, const std::string& so
   return DotParser(std::move(tokens), source).Parse();
 }
 
+namespace {
+Sniff SniffDot(const TraceProbe& probe) {
+  if (HasExtension(probe.path, ".dot") || HasExtension(probe.path, ".gv")) return Sniff::kSure;
+  const std::string_view word = FirstWord(probe.head);
+  return word == "digraph" || word == "strict" ? Sniff::kPlausible : Sniff::kNo;
+}
+}  // namespace
+
+constinit const TaskGraphImporter kDotImporter{kDotFormat, SniffDot, ReadDotTaskGraph};
+
 }  // namespace grainscope

@@ -1,15 +1,15 @@
 #include "schedule/io/graph_input.h"
 
 #include <algorithm>
-#include <cctype>
+#include <filesystem>
 #include <map>
+#include <ranges>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "analysis/taskgraph/taskgraph.h"
 #include "base/file.h"
-#include "base/numbers.h"
 #include "format/importer.h"
 #include "format/trace_reader.h"
 #include "model/diagnostic_kinds.h"
@@ -18,32 +18,86 @@
 namespace grainscope {
 namespace {
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  if (s.size() < suffix.size()) return false;
-  for (size_t i = 0; i < suffix.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
-  return true;
+// A reader `schedule` may choose: a task-graph reader or a trace reader.
+struct GraphReader {
+  std::string_view name;
+  Sniff (*sniff)(const TraceProbe& probe);
+  const TaskGraphImporter* graph = nullptr;
+  const Importer* trace = nullptr;
+  bool ReadsPaths() const { return trace != nullptr && trace->read_path != nullptr; }
+};
+
+// Every reader, in the order "auto" asks them (graph_input.h).
+const std::vector<GraphReader>& Readers() {
+  static const std::vector<GraphReader> readers = [] {
+    std::vector<GraphReader> all;
+    for (const TaskGraphImporter* g : TaskGraphImporters()) all.push_back({g->name, g->sniff, g, nullptr});
+    for (const Importer* t : ImportersInDetectionOrder()) all.push_back({t->name, t->sniff, nullptr, t});
+    return all;
+  }();
+  return readers;
 }
 
-std::string_view FirstWord(std::string_view s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  const size_t e = s.find_first_of(" \t\r\n{<", b);
-  return s.substr(b, (e == std::string_view::npos ? s.size() : e) - b);
+const GraphReader* Detect(const TraceProbe& probe) {
+  return MostSure(Readers() | std::views::transform([](const GraphReader& r) { return &r; }), probe);
 }
 
-// STG: a first line holding one integer, and a second line starting with "0 0" (the dummy task).
-bool LooksLikeStg(std::string_view s) {
-  const size_t nl = s.find('\n');
-  if (nl == std::string_view::npos) return false;
-  std::string_view first = s.substr(0, nl);
-  const size_t b = first.find_first_not_of(" \t\r"), e = first.find_last_not_of(" \t\r");
-  if (b == std::string_view::npos || !ParseNonNegativeInt(first.substr(b, e - b + 1))) return false;
-  std::string_view second = s.substr(nl + 1, s.find('\n', nl + 1) - nl - 1);
-  return FirstWord(second) == "0";
+Result<GraphInput> FromTrace(Result<Trace> read, const std::string& path) {
+  GS_ASSIGN_OR_RETURN(Trace trace, std::move(read));
+  GraphInput in;
+  GS_ASSIGN_OR_RETURN(TaskGraph tg, BuildTaskGraph(trace));
+  GS_ASSIGN_OR_RETURN(in.dag, DagFromTaskGraph(tg, path));
+  in.format = std::string(trace.format());
+  in.from_trace = true;
+  in.notes = DiagnosticNotes(trace.diagnostics());
+  return in;
 }
 
-bool IsTraceFormat(std::string_view format) { return FindImporter(format) != nullptr; }
+Result<GraphInput> FromTaskGraph(const TaskGraphImporter& reader, std::string_view content, const std::string& path) {
+  GraphInput in;
+  GS_ASSIGN_OR_RETURN(in.dag, reader.read(content, path));
+  if (in.dag.size() == 0) return FailedPrecondition(fmt::format("{}: the task graph has no tasks", path));
+  in.format = std::string(reader.name);
+  return in;
+}
+
+// --input-format NAME.
+Result<GraphInput> ReadNamed(const GraphReader& reader, const std::string& path) {
+  if (reader.trace != nullptr) return FromTrace(ReadTrace(path, reader.name), path);
+  GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
+  if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a task graph", path));
+  return FromTaskGraph(*reader.graph, content, path);
+}
+
+// "auto", as ReadTrace does it: a reader of paths (.gst, OTF2) is chosen before anything is read,
+// from the name and a regular file's first bytes; everything else is read once (a pipe too) and
+// chosen from its first bytes.
+Result<GraphInput> ReadDetected(const std::string& path) {
+  const InputHead input = ReadInputHead(path);
+  const GraphReader* reader = Detect(TraceProbe{path, input.head, input.stream});
+  // A missing, unreadable or empty file gets ReadFile's message and the one below, whatever its name.
+  std::error_code ec;
+  if (reader != nullptr && reader->ReadsPaths() && (!input.head.empty() || std::filesystem::is_directory(path, ec))) {
+    return FromTrace(ReadTrace(path, reader->name), path);
+  }
+  // Checked before the rest is read, so that what no reader takes fails at once, even when it
+  // never ends (/dev/zero). A pipe shows its first bytes only here: a reader of paths cannot read it.
+  auto sniff = [&](std::string_view head) -> Status {
+    if (head.empty()) return OkStatus();
+    reader = Detect(TraceProbe{path, head, input.stream});
+    if (reader == nullptr) {
+      return DataLoss(fmt::format("{}: neither a trace nor a task graph grainscope reads (a seed text trace, the "
+                                  "seed's Task_Graph, STG, DOT with Weight= attributes, taskgraph JSON); "
+                                  "--input-format names one",
+                                  path));
+    }
+    return reader->ReadsPaths() ? StreamNeedsAFile(path, *reader->trace) : OkStatus();
+  };
+  GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path, sniff));
+  if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a trace or a task graph", path));
+  if (reader->trace != nullptr) return FromTrace(ReadTraceContent(content, path, *reader->trace), path);
+  return FromTaskGraph(*reader->graph, content, path);
+}
 
 }  // namespace
 
@@ -58,67 +112,24 @@ Result<TaskDag> DagFromTaskGraph(const TaskGraph& tg, const std::string& source)
 
 std::vector<std::string_view> GraphInputFormats() {
   std::vector<std::string_view> formats = ReadableFormats();
-  for (std::string_view f : {kSeedTaskGraphFormat, kStgFormat, kDotFormat, kJsonTaskGraphFormat}) formats.push_back(f);
+  for (const TaskGraphImporter* reader : TaskGraphImporters()) formats.push_back(reader->name);
   return formats;
 }
 
-std::string_view DetectGraphFormat(const std::string& path, std::string_view content) {
-  if (EndsWith(path, ".stg")) return kStgFormat;
-  if (EndsWith(path, ".dot") || EndsWith(path, ".gv")) return kDotFormat;
-  if (EndsWith(path, ".json")) return kJsonTaskGraphFormat;
-  const std::string_view word = FirstWord(content);
-  if (word == "Task_Graph") return kSeedTaskGraphFormat;
-  if (word == "digraph" || word == "strict") return kDotFormat;
-  const size_t first = content.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && content[first] == '{') return kJsonTaskGraphFormat;
-  if (LooksLikeStg(content)) return kStgFormat;
-  return "trace";
+std::string_view DetectGraphFormat(const std::string& path, std::string_view head) {
+  const GraphReader* reader = Detect(TraceProbe{path, head});
+  return reader == nullptr ? std::string_view() : reader->name;
 }
 
 Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view format) {
-  const std::vector<std::string_view> known = GraphInputFormats();
-  if (std::find(known.begin(), known.end(), format) == known.end()) {
-    return InvalidArgument(fmt::format("unknown input format '{}' (known: {})", format, fmt::join(known, ", ")));
+  if (format == "auto") return ReadDetected(path);
+  const auto& readers = Readers();
+  const auto named = std::ranges::find(readers, format, &GraphReader::name);
+  if (named == readers.end()) {
+    return InvalidArgument(
+        fmt::format("unknown input format '{}' (known: {})", format, fmt::join(GraphInputFormats(), ", ")));
   }
-  GraphInput in;
-  if (IsTraceFormat(format)) {
-    in.format = std::string(format);
-  } else if (format == "auto") {
-    GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
-    if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a trace or a task graph", path));
-    in.format = std::string(DetectGraphFormat(path, content));
-  } else {
-    in.format = std::string(format);
-  }
-  if (in.format == "trace" || IsTraceFormat(in.format)) {
-    Result<Trace> read = ReadTrace(path, in.format == "trace" ? "auto" : in.format);
-    if (!read.ok() && in.format == "trace" && read.status().message().starts_with(path + ": unrecognised")) {
-      return DataLoss(fmt::format("{}: neither a trace nor a task graph grainscope reads (a seed text trace, the "
-                                  "seed's Task_Graph, STG, DOT with Weight= attributes, taskgraph JSON); "
-                                  "--input-format names one",
-                                  path));
-    }
-    GS_ASSIGN_OR_RETURN(Trace trace, std::move(read));
-    GS_ASSIGN_OR_RETURN(TaskGraph tg, BuildTaskGraph(trace));
-    GS_ASSIGN_OR_RETURN(in.dag, DagFromTaskGraph(tg, path));
-    in.format = std::string(trace.format());
-    in.from_trace = true;
-    in.notes = DiagnosticNotes(trace.diagnostics());
-    return in;
-  }
-  GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
-  if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a task graph", path));
-  if (in.format == kStgFormat) {
-    GS_ASSIGN_OR_RETURN(in.dag, ReadStg(content, path));
-  } else if (in.format == kDotFormat) {
-    GS_ASSIGN_OR_RETURN(in.dag, ReadDotTaskGraph(content, path));
-  } else if (in.format == kSeedTaskGraphFormat) {
-    GS_ASSIGN_OR_RETURN(in.dag, ReadSeedTaskGraph(content, path));
-  } else {
-    GS_ASSIGN_OR_RETURN(in.dag, ReadJsonTaskGraph(content, path));
-  }
-  if (in.dag.size() == 0) return FailedPrecondition(fmt::format("{}: the task graph has no tasks", path));
-  return in;
+  return ReadNamed(*named, path);
 }
 
 }  // namespace grainscope

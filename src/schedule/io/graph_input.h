@@ -8,16 +8,12 @@
 
 #include "base/status.h"
 #include "schedule/dag.h"
+#include "schedule/io/taskgraph_importer.h"
 
 namespace grainscope {
 
-inline constexpr std::string_view kSeedTaskGraphFormat = "seed-taskgraph";
-inline constexpr std::string_view kStgFormat = "stg";
-inline constexpr std::string_view kDotFormat = "dot";
-inline constexpr std::string_view kJsonTaskGraphFormat = "taskgraph-json";
-
-// Names accepted by ReadGraphInput: "auto", every trace format of ReadableFormats(), and the
-// four task-graph formats above.
+// Names accepted by ReadGraphInput: "auto", every trace format of ReadableFormats(), and every
+// task-graph reader's (TaskGraphImporters()).
 std::vector<std::string_view> GraphInputFormats();
 
 struct GraphInput {
@@ -27,12 +23,19 @@ struct GraphInput {
   std::vector<std::string> notes;  // a trace's reader diagnostics (model/diagnostic_kinds.h)
 };
 
-// "auto" picks the reader by extension (.stg, .dot/.gv, .json), else by content (a first word
-// Task_Graph; `digraph`; a '{'; a lone integer on the first line followed by STG records), and
-// otherwise hands the file to the trace readers.
+// A named format is read by the task-graph reader or the trace reader of that name. "auto" asks
+// the sniffers of the task-graph readers (registry order), then those of the trace readers (in
+// ReadTrace's order: ImportersInDetectionOrder), with the trace side's rule (MostSure,
+// format/importer.h): the first sure one wins, else the first plausible one. So an extension
+// (.stg, .dot/.gv, .json) and a JSON object ('{', also a Chrome trace's) go to the task-graph
+// reader; Task_Graph, `digraph` and STG-like text to it unless a trace reader is sure (a *.otf2 or
+// *.gst name); anything else to the trace readers, as `info` reads it. That is what the fixed rules
+// before the registry chose, but for such a *.otf2 or *.gst file (they read it as the task graph):
+// with one verdict per reader no order keeps both "an extension first" and "'{' before Chrome".
 Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view format = "auto");
 
-// The format "auto" would choose for this content and file name ("trace" for a trace).
-std::string_view DetectGraphFormat(const std::string& path, std::string_view content);
+// The name of the reader "auto" would choose for a file `path` whose first bytes are `head`, or
+// an empty name when none would.
+std::string_view DetectGraphFormat(const std::string& path, std::string_view head);
 
 }  // namespace grainscope

@@ -116,4 +116,14 @@ Result<TaskDag> ReadJsonTaskGraph(std::string_view content, const std::string& s
   return std::move(b).Build();
 }
 
+namespace {
+Sniff SniffJsonTaskGraph(const TraceProbe& probe) {
+  if (HasExtension(probe.path, ".json")) return Sniff::kSure;
+  const size_t first = probe.head.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && probe.head[first] == '{' ? Sniff::kSure : Sniff::kNo;
+}
+}  // namespace
+
+constinit const TaskGraphImporter kJsonTaskGraphImporter{kJsonTaskGraphFormat, SniffJsonTaskGraph, ReadJsonTaskGraph};
+
 }  // namespace grainscope

@@ -55,4 +55,12 @@ Result<TaskDag> ReadSeedTaskGraph(std::string_view content, const std::string& s
   return std::move(b).Build();
 }
 
+namespace {
+Sniff SniffSeedTaskGraph(const TraceProbe& probe) {
+  return FirstWord(probe.head) == "Task_Graph" ? Sniff::kPlausible : Sniff::kNo;
+}
+}  // namespace
+
+constinit const TaskGraphImporter kSeedTaskGraphImporter{kSeedTaskGraphFormat, SniffSeedTaskGraph, ReadSeedTaskGraph};
+
 }  // namespace grainscope

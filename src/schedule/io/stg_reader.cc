@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "format/limits.h"
+#include "base/numbers.h"
 #include "schedule/io/readers.h"
 #include "schedule/io/text_cursor.h"
 
@@ -62,5 +63,26 @@ Result<TaskDag> ReadStg(std::string_view content, const std::string& source) {
     if (!dropped(from) && !dropped(to)) b.AddEdge(index[from], index[to], 0);
   return std::move(b).Build();
 }
+
+namespace {
+// A first line holding one integer (the number of tasks), and a second starting with "0" (the
+// dummy entry task's record).
+bool LooksLikeStg(std::string_view head) {
+  const size_t nl = head.find('\n');
+  if (nl == std::string_view::npos) return false;
+  std::string_view first = head.substr(0, nl);
+  const size_t b = first.find_first_not_of(" \t\r"), e = first.find_last_not_of(" \t\r");
+  if (b == std::string_view::npos || !ParseNonNegativeInt(first.substr(b, e - b + 1))) return false;
+  std::string_view second = head.substr(nl + 1, head.find('\n', nl + 1) - nl - 1);
+  return FirstWord(second) == "0";
+}
+
+Sniff SniffStg(const TraceProbe& probe) {
+  if (HasExtension(probe.path, ".stg")) return Sniff::kSure;
+  return LooksLikeStg(probe.head) ? Sniff::kPlausible : Sniff::kNo;
+}
+}  // namespace
+
+constinit const TaskGraphImporter kStgImporter{kStgFormat, SniffStg, ReadStg};
 
 }  // namespace grainscope
