@@ -3,11 +3,14 @@
 //
 // {"ph":"X","name":"grain 1","cat":"grain","ts":290000.000,"dur":20000.000,"pid":1,"tid":1}
 //
-// Mapping (docs/formats/chrome.md): one location per (pid, tid) track, named by thread_name
-// metadata; a region per (name, cat) of "X" and "B"/"E" slices, its role from the category when
-// that is a role name (grainscope's writer) and kFunction otherwise; flow events ("s"/"f") paired
-// by (cat, id) become messages; instant events markers. Counter, async, sample and other
-// events are counted under "skipped_records". Times: "ts" microseconds -> ns (rounded).
+// Mapping (docs/formats/chrome.md): one location per (pid, tid) track (integers or names), named
+// by thread_name / process_name / process_labels metadata and ordered by the sort indices; a
+// region per (name, cat) of "X" and "B"/"E" slices, its role from the category when that is a
+// role name (grainscope's writer) and kFunction otherwise; async "b"/"e" slices packed into lanes
+// per process; grainscope's message flows paired by (cat, id) become messages, every other flow
+// chain ("s" -> "t" -> "f") dependency edges (Kineto's "ac2g": GPU launches); instant events
+// markers. Times: "ts" microseconds -> ns, exactly (chrome_json.h), from the trace's origin.
+// Records that cannot be read and phases not modelled are counted, never fatal.
 #pragma once
 
 #include <string_view>
