@@ -5,7 +5,6 @@
 // docs/contributing.md, "Adding a trace reader", walks through adding one.
 #pragma once
 
-#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,10 +51,12 @@ const Importer* FindImporter(std::string_view name);
 // that is sure of `probe`, else the first that finds it plausible, else nullptr. ReadTrace asks the
 // trace readers; `schedule` asks the task-graph readers and the trace readers together
 // (schedule/io/graph_input.h).
-template <class Readers>
-std::ranges::range_value_t<Readers> MostSure(Readers&& readers, const TraceProbe& probe) {
-  std::ranges::range_value_t<Readers> plausible = nullptr;
-  for (auto reader : readers) {
+// (A span of pointers, not any range: clang, which builds the fuzz targets, cannot compile
+// libstdc++ 12's range adaptors.)
+template <class Reader>
+const Reader* MostSure(std::span<const Reader* const> readers, const TraceProbe& probe) {
+  const Reader* plausible = nullptr;
+  for (const Reader* reader : readers) {
     const Sniff sniff = reader->sniff(probe);
     if (sniff == Sniff::kSure) return reader;
     if (sniff == Sniff::kPlausible && plausible == nullptr) plausible = reader;

@@ -72,7 +72,7 @@ TEST(Importers, MostSureTakesTheFirstSureElseTheFirstPlausible) {
   const std::string path = "t";
   const TraceProbe probe{path, ""};
   auto most_sure = [&](std::vector<const FakeReader*> readers) {
-    const FakeReader* r = MostSure(readers, probe);
+    const FakeReader* r = MostSure<FakeReader>(readers, probe);
     return r == nullptr ? std::string_view("none") : r->name;
   };
   EXPECT_EQ(most_sure({&kNo, &kPlausible1, &kSure1, &kPlausible2, &kSure2}), "sure1");

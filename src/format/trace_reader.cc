@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <ranges>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -21,8 +21,10 @@ bool ReadsPaths(const Importer* importer) { return importer->read_path != nullpt
 
 // The reader of `kind` (paths or content) most sure of `probe` (MostSure: importer.h).
 const Importer* Detect(const TraceProbe& probe, bool reads_paths) {
-  return MostSure(Importers() | std::views::filter([&](const Importer* i) { return ReadsPaths(i) == reads_paths; }),
-                  probe);
+  std::vector<const Importer*> kind;
+  for (const Importer* i : Importers())
+    if (ReadsPaths(i) == reads_paths) kind.push_back(i);
+  return MostSure<Importer>(kind, probe);
 }
 
 Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {

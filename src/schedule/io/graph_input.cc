@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <ranges>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -39,7 +38,12 @@ const std::vector<GraphReader>& Readers() {
 }
 
 const GraphReader* Detect(const TraceProbe& probe) {
-  return MostSure(Readers() | std::views::transform([](const GraphReader& r) { return &r; }), probe);
+  static const std::vector<const GraphReader*> pointers = [] {
+    std::vector<const GraphReader*> all;
+    for (const GraphReader& r : Readers()) all.push_back(&r);
+    return all;
+  }();
+  return MostSure<GraphReader>(pointers, probe);
 }
 
 Result<GraphInput> FromTrace(Result<Trace> read, const std::string& path) {
@@ -124,7 +128,7 @@ std::string_view DetectGraphFormat(const std::string& path, std::string_view hea
 Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view format) {
   if (format == "auto") return ReadDetected(path);
   const auto& readers = Readers();
-  const auto named = std::ranges::find(readers, format, &GraphReader::name);
+  const auto named = std::find_if(readers.begin(), readers.end(), [&](const GraphReader& r) { return r.name == format; });
   if (named == readers.end()) {
     return InvalidArgument(
         fmt::format("unknown input format '{}' (known: {})", format, fmt::join(GraphInputFormats(), ", ")));
