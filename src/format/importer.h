@@ -39,6 +39,9 @@ struct Importer {
   Result<Trace> (*read_content)(std::string_view content, std::string_view file_name);
   // For a reader of paths: how a message calls its files (".gst"), when a pipe holds one.
   std::string_view file_kind = {};
+  // What a person calls the format ("Chrome JSON"): the message for an input no reader takes
+  // lists them all.
+  std::string_view description = {};
 };
 
 // Every reader, in the order --help lists them (registry.cc).

@@ -19,6 +19,40 @@ namespace {
 
 bool ReadsPaths(const Importer* importer) { return importer->read_path != nullptr; }
 
+// "seed text, OTF2, Chrome JSON, .gst": every format a message may say grainscope reads.
+std::string FormatList() {
+  std::vector<std::string_view> names;
+  for (const Importer* i : Importers()) names.push_back(i->description);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// Detection found no reader. The seed text is the one format without a signature, so what its
+// records look like is spelled out.
+Status NoReaderTakes(const std::string& path, std::string_view head) {
+  const std::string_view what =
+      head.starts_with(std::string_view("SQLite format 3\0", 16)) ? " (it is an SQLite database; Nsight Systems exports are not read yet)" : "";
+  return DataLoss(fmt::format("{}: not a trace grainscope reads ({}){}: no known header in its first {} KiB, and no "
+                              "seed text record (a line starting with start, stop, sendBegin, sendEnd, recvBegin or "
+                              "recvEnd)",
+                              path, FormatList(), what, kHeadBytes / 1024));
+}
+
+// A directory no reader of paths claims. Formats people often have that grainscope does not read
+// yet are named, so that the message says what the directory is.
+Status NotATraceDirectory(const std::string& path) {
+  std::error_code ec;
+  std::string what;
+  for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name == "trace.db" || name == "experiment.xml") what = " (it looks like an HPCToolkit database)";
+    if (name.ends_with(".sts")) what = " (it looks like Charm++ Projections logs)";
+  }
+  return DataLoss(fmt::format("{}: a directory that is not a trace grainscope reads{}: an OTF2 archive is read "
+                              "through its *.otf2 anchor file, an MPI .gst trace is a directory of rank-N.gst files; "
+                              "grainscope reads {}",
+                              path, what, FormatList()));
+}
+
 // The reader of `kind` (paths or content) most sure of `probe` (MostSure: importer.h).
 const Importer* Detect(const TraceProbe& probe, bool reads_paths) {
   std::vector<const Importer*> kind;
@@ -55,12 +89,9 @@ Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
     const TraceProbe probe{path, head, stream};
     if (const Importer* needs_file = stream ? Detect(probe, true) : nullptr) return StreamNeedsAFile(path, *needs_file);
     if (Detect(probe, false) != nullptr) return OkStatus();
-    // Kept word for word: golden tests and scripts match it. JSON and *.otf2 were ruled out above.
-    return DataLoss(fmt::format(
-        "{}: unrecognised trace format: no seed text record (a line starting with start, stop, "
-        "sendBegin, sendEnd, recvBegin or recvEnd) in its first {} KiB",
-        path, kHeadBytes / 1024));
+    return NoReaderTakes(path, head);
   };
+  if (named == nullptr && std::filesystem::is_directory(path, ec)) return NotATraceDirectory(path);
   GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path, sniff));
   if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a trace", path));
   const Importer* reader = named;

@@ -846,6 +846,6 @@ namespace {
 Sniff SniffChromeJson(const TraceProbe& probe) { return LooksLikeChromeJson(probe.head) ? Sniff::kSure : Sniff::kNo; }
 }  // namespace
 
-constinit const Importer kChromeImporter{kChromeFormat, SniffChromeJson, nullptr, ReadChromeJson};
+constinit const Importer kChromeImporter{kChromeFormat, SniffChromeJson, nullptr, ReadChromeJson, {}, "Chrome JSON"};
 
 }  // namespace grainscope

@@ -702,6 +702,6 @@ Result<Trace> ReadGstPath(const std::string& path) {
 }
 }  // namespace
 
-constinit const Importer kGstImporter{kGstFormat, SniffGst, ReadGstPath, nullptr, ".gst"};
+constinit const Importer kGstImporter{kGstFormat, SniffGst, ReadGstPath, nullptr, ".gst", ".gst"};
 
 }  // namespace grainscope

@@ -327,6 +327,6 @@ Sniff SniffOtf2(const TraceProbe& probe) {
 }
 }  // namespace
 
-constinit const Importer kOtf2Importer{kOtf2Format, SniffOtf2, ReadOtf2, nullptr, "OTF2"};
+constinit const Importer kOtf2Importer{kOtf2Format, SniffOtf2, ReadOtf2, nullptr, "OTF2", "OTF2"};
 
 }  // namespace grainscope

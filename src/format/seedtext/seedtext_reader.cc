@@ -534,6 +534,6 @@ namespace {
 Sniff SniffSeedText(const TraceProbe& probe) { return LooksLikeSeedText(probe.head) ? Sniff::kPlausible : Sniff::kNo; }
 }  // namespace
 
-constinit const Importer kSeedTextImporter{kSeedTextFormat, SniffSeedText, nullptr, ReadSeedText};
+constinit const Importer kSeedTextImporter{kSeedTextFormat, SniffSeedText, nullptr, ReadSeedText, {}, "seed text"};
 
 }  // namespace grainscope
