@@ -14,30 +14,29 @@ std::shared_ptr<TraceIndexSlot> NewTraceIndexSlot() { return std::make_shared<Tr
 
 const TraceIndex& Trace::index() const {
   TraceIndexSlot& slot = *body_->index_slot;
-  std::call_once(slot.once, [&] { slot.index.emplace(TraceIndex::Build(*body_)); });
+  std::call_once(slot.once, [&] { slot.index.emplace(TraceIndex::Build(*this)); });
   return *slot.index;
 }
 
-TraceIndex TraceIndex::Build(const TraceBody& body) {
+TraceIndex TraceIndex::Build(const Trace& trace) {
   TraceIndex x;
-  x.kinds_ = body.kinds;
-  x.args_ = body.args;
-  x.offsets_ = body.flat_offsets;
-  uint64_t events = 0;
-  for (const std::vector<EventKind>& k : body.kinds) events += k.size();
-  x.enclosing_.resize(events);
-  EventIndex* out = x.enclosing_.data();
-  for (const std::vector<EventKind>& kinds : body.kinds) {
+  x.offsets_ = trace.flat_offsets();
+  x.enclosing_.resize(trace.event_count());
+  x.kinds_.reserve(trace.locations().size());
+  x.args_.reserve(trace.locations().size());
+  for (uint32_t l = 0; l < trace.locations().size(); ++l) {
+    const EventColumns& ev = trace.events(LocationId(l));
+    x.kinds_.push_back(ev.kind);
+    x.args_.push_back(ev.arg);
     // `open` is the innermost open call; the column itself links each call to its parent, so
     // closing a call is one load instead of a stack pop.
-    EventIndex* enclosing = out;
+    EventIndex* enclosing = x.enclosing_.data() + x.offsets_[l];
     EventIndex open = kNoEvent;
-    for (EventIndex i = 0; i < kinds.size(); ++i) {
+    for (EventIndex i = 0; i < ev.size(); ++i) {
       enclosing[i] = open;
-      if (kinds[i] == EventKind::kEnter) open = i;
-      else if (kinds[i] == EventKind::kLeave && open != kNoEvent) open = enclosing[open];
+      if (ev.kind[i] == EventKind::kEnter) open = i;
+      else if (ev.kind[i] == EventKind::kLeave && open != kNoEvent) open = enclosing[open];
     }
-    out += kinds.size();
   }
   return x;
 }

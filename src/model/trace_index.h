@@ -63,20 +63,22 @@ class TraceIndex {
  public:
   // One pass over every location's event kinds (no stack: the column is itself the chain of
   // open calls). Trace::index() calls it once per body; benchmarks call it to time the build.
-  static TraceIndex Build(const TraceBody& body);
+  static TraceIndex Build(const Trace& trace);
 
   CallNesting nesting(LocationId loc) const {
-    const uint64_t first = offsets_[loc.value];
-    return CallNesting(kinds_[loc.value], args_[loc.value],
-                       std::span<const EventIndex>(enclosing_).subspan(first, kinds_[loc.value].size()));
+    const std::span<const EventKind> kind = kinds_[loc.value];
+    return CallNesting(kind, args_[loc.value], std::span<const EventIndex>(enclosing_).subspan(offsets_[loc.value], kind.size()));
   }
   // Heap bytes the index holds (its columns).
-  size_t bytes() const { return enclosing_.capacity() * sizeof(EventIndex); }
+  size_t bytes() const {
+    return enclosing_.capacity() * sizeof(EventIndex) + kinds_.capacity() * sizeof(kinds_[0]) + args_.capacity() * sizeof(args_[0]);
+  }
 
  private:
-  // Views into the body that owns this index (so they live as long as it does).
-  std::span<const std::vector<EventKind>> kinds_;
-  std::span<const std::vector<uint32_t>> args_;
+  // Per location, views into the trace body (shared by every trace that shares the body, which
+  // owns this index: they live as long as it does).
+  std::vector<std::span<const EventKind>> kinds_;
+  std::vector<std::span<const uint32_t>> args_;
   std::span<const uint64_t> offsets_;
   std::vector<EventIndex> enclosing_;  // flat: Trace::flat_offset order
 };
