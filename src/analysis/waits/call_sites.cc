@@ -41,15 +41,17 @@ CallSites FindCallSites(const Trace& t) {
       while (c != kNoEvent && comm[args[c]]) c = nesting.Parent(c);
       return nesting.RegionOf(c);
     };
-    RegionId open;  // the innermost open region, or none
+    EventIndex call = kNoEvent;  // the innermost open call (its Enter): nesting.Enclosing(i)
+    RegionId open;               // its region
     for (EventIndex i = 0; i < n; ++i) {
       const EventKind kind = kinds[i];
       if (kind == EventKind::kEnter) {
+        call = i;
         open = RegionId(args[i]);
       } else if (kind == EventKind::kLeave) {
-        const EventIndex enter = nesting.EnterOf(i);
-        for (; !pending.empty() && pending.back()->enter == enter; pending.pop_back()) pending.back()->leave = i;
-        open = nesting.RegionOf(nesting.Parent(enter));
+        for (; !pending.empty() && pending.back()->enter == call; pending.pop_back()) pending.back()->leave = i;
+        call = nesting.Parent(call);
+        open = nesting.RegionOf(call);
       } else if (kind == EventKind::kSend || kind == EventKind::kRecv || kind == EventKind::kCollBegin) {
         CallSite* site = nullptr;
         if (kind == EventKind::kSend) site = &cs.send[args[i]];
@@ -57,7 +59,6 @@ CallSites FindCallSites(const Trace& t) {
         uint32_t row = UINT32_MAX;
         if (kind == EventKind::kCollBegin && next_row < mine.size()) site = &cs.member[row = mine[next_row++]];
         if (site != nullptr) {
-          const EventIndex call = nesting.Enclosing(i);
           site->caller = caller_of(call);
           if (call != kNoEvent && comm[args[call]]) {
             site->call = RegionId(args[call]);
