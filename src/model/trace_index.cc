@@ -21,7 +21,8 @@ const TraceIndex& Trace::index() const {
 TraceIndex TraceIndex::Build(const Trace& trace) {
   TraceIndex x;
   x.offsets_ = trace.flat_offsets();
-  x.enclosing_.resize(trace.event_count());
+  x.events_ = trace.event_count();
+  x.enclosing_ = std::make_unique_for_overwrite<EventIndex[]>(x.events_);
   x.kinds_.reserve(trace.locations().size());
   x.args_.reserve(trace.locations().size());
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
@@ -30,7 +31,7 @@ TraceIndex TraceIndex::Build(const Trace& trace) {
     x.args_.push_back(ev.arg);
     // `open` is the innermost open call; the column itself links each call to its parent, so
     // closing a call is one load instead of a stack pop.
-    EventIndex* enclosing = x.enclosing_.data() + x.offsets_[l];
+    EventIndex* enclosing = x.enclosing_.get() + x.offsets_[l];
     EventIndex open = kNoEvent;
     for (EventIndex i = 0; i < ev.size(); ++i) {
       enclosing[i] = open;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -53,6 +54,26 @@ class CallNesting {
   // The innermost region open during the segment after event e; invalid when none is.
   RegionId RegionAfter(EventIndex e) const { return RegionOf(OpenAfter(e)); }
 
+  // f(e, RegionAfter(e)) for every segment e -> e+1 with e in [from, to), in order: a scan that
+  // follows the nesting (one load at each Leave) instead of looking every segment up.
+  template <typename F>
+  void ForEachSegment(EventIndex from, EventIndex to, F&& f) const {
+    if (from >= to) return;
+    EventIndex open = OpenAfter(from);
+    RegionId region = RegionOf(open);
+    for (EventIndex e = from;;) {
+      f(e, region);
+      if (++e == to) return;
+      if (kind_[e] == EventKind::kEnter) {
+        open = e;
+        region = RegionId(arg_[e]);
+      } else if (kind_[e] == EventKind::kLeave) {
+        open = enclosing_[open];
+        region = RegionOf(open);
+      }
+    }
+  }
+
  private:
   std::span<const EventKind> kind_;
   std::span<const uint32_t> arg_;
@@ -67,11 +88,11 @@ class TraceIndex {
 
   CallNesting nesting(LocationId loc) const {
     const std::span<const EventKind> kind = kinds_[loc.value];
-    return CallNesting(kind, args_[loc.value], std::span<const EventIndex>(enclosing_).subspan(offsets_[loc.value], kind.size()));
+    return CallNesting(kind, args_[loc.value], std::span<const EventIndex>(enclosing_.get() + offsets_[loc.value], kind.size()));
   }
   // Heap bytes the index holds (its columns).
   size_t bytes() const {
-    return enclosing_.capacity() * sizeof(EventIndex) + kinds_.capacity() * sizeof(kinds_[0]) + args_.capacity() * sizeof(args_[0]);
+    return events_ * sizeof(EventIndex) + kinds_.capacity() * sizeof(kinds_[0]) + args_.capacity() * sizeof(args_[0]);
   }
 
  private:
@@ -80,7 +101,9 @@ class TraceIndex {
   std::vector<std::span<const EventKind>> kinds_;
   std::vector<std::span<const uint32_t>> args_;
   std::span<const uint64_t> offsets_;
-  std::vector<EventIndex> enclosing_;  // flat: Trace::flat_offset order
+  // Flat, in Trace::flat_offset order; allocated without zeroing (the build writes every entry).
+  std::unique_ptr<EventIndex[]> enclosing_;
+  uint64_t events_ = 0;
 };
 
 }  // namespace grainscope

@@ -102,6 +102,16 @@ TEST(TraceIndex, MatchesARegionStackWalk) {
     const CallNesting n = t.index().nesting(LocationId(l));
     EXPECT_THAT(Column(n, &CallNesting::Enclosing), ElementsAreArray(enclosing));
     EXPECT_THAT(Column(n, &CallNesting::OpenAfter), ElementsAreArray(after));
+    // A scan from anywhere follows the same nesting as the lookups.
+    for (EventIndex from : {EventIndex{0}, EventIndex{1}, static_cast<EventIndex>(n.size() / 3)}) {
+      std::vector<EventIndex> scanned, looked_up;
+      n.ForEachSegment(from, static_cast<EventIndex>(n.size() - 1), [&](EventIndex e, RegionId region) {
+        scanned.push_back(e);
+        EXPECT_EQ(region, n.RegionAfter(e)) << "segment " << e << " of location " << l;
+      });
+      for (EventIndex e = from; e + 1 < n.size(); ++e) looked_up.push_back(e);
+      EXPECT_EQ(scanned, looked_up);
+    }
   }
   EXPECT_GE(t.index().bytes(), t.event_count() * sizeof(EventIndex));
   EXPECT_LE(t.index().bytes(), t.event_count() * sizeof(EventIndex) + 4 * 2 * sizeof(std::span<const uint32_t>));

@@ -92,8 +92,7 @@ std::vector<Run> WalkBack(const HbGraph& g, const ForwardSweep& f, LocationId lo
 void LabelRun(const HbGraph& g, const ForwardSweep& f, const Run& run, std::vector<PathSegment>& out) {
   const EventColumns& ev = g.trace().events(run.location);
   const CallNesting nesting = g.trace().index().nesting(run.location);
-  for (EventIndex i = run.first; i < run.last; ++i) {  // segment i -> i+1 is on the path
-    const RegionId region = nesting.RegionAfter(i);
+  nesting.ForEachSegment(run.first, run.last, [&](EventIndex i, RegionId region) {  // i -> i+1 is on the path
     const TimeNs cost = f.value[g.flat(run.location, i + 1)] - f.value[g.flat(run.location, i)];
     if (!out.empty() && out.back().region == region) {
       out.back().end_ns = ev.time[i + 1];
@@ -101,7 +100,7 @@ void LabelRun(const HbGraph& g, const ForwardSweep& f, const Run& run, std::vect
     } else {
       out.push_back({run.location, region, ev.time[i], ev.time[i + 1], cost});
     }
-  }
+  });
 }
 
 // Labels the runs' segments with their innermost region; merges neighbours with the same region
@@ -137,12 +136,12 @@ void ComputeWork(const HbGraph& g, const CritPathModel& model, CriticalPath& cp,
     const size_t n = t.events(loc).size();
     const CallNesting nesting = t.index().nesting(loc);
     BlockingSegments blocking(g, loc);
-    for (EventIndex i = 1; i < n; ++i) {
-      const TimeNs cost = model.Segment(loc, i, blocking.At(i));
+    const EventIndex last = n == 0 ? 0 : static_cast<EventIndex>(n - 1);
+    nesting.ForEachSegment(0, last, [&](EventIndex e, RegionId region) {  // segment e -> e+1
+      const TimeNs cost = model.Segment(loc, e + 1, blocking.At(e + 1));
       cp.compute_ns[l] += cost;
-      const RegionId region = nesting.RegionAfter(i - 1);
       region_total[region.valid() ? region.value : outside] += cost;
-    }
+    });
   }
 }
 

@@ -13,11 +13,9 @@ CallSites FindCallSites(const Trace& t) {
   cs.send.resize(msgs.size());
   cs.recv.resize(msgs.size());
   cs.member.resize(coll.member_location.size());
-  cs.innermost.resize(t.event_count());
   // Region roles looked up once: the scan below asks for every enter and message event.
   std::vector<uint8_t> comm(t.regions().size());
   for (uint32_t r = 0; r < comm.size(); ++r) comm[r] = IsCommunication(t.regions()[r].role);
-  RegionId* innermost = cs.innermost.data();
 
   // Member rows by (location, begin event): rows of a location in begin order.
   std::vector<std::vector<uint32_t>> rows(t.locations().size());
@@ -31,7 +29,7 @@ CallSites FindCallSites(const Trace& t) {
     std::sort(mine.begin(), mine.end(), [&](uint32_t a, uint32_t b) { return coll.member_begin[a] < coll.member_begin[b]; });
     size_t next_row = 0;
     pending.clear();
-    // The event columns through plain pointers: the stores into innermost below would otherwise
+    // The event columns through plain pointers: the stores into the sites below would otherwise
     // make the compiler reload the vectors' sizes and data on every event.
     const EventKind* kinds = ev.kind.data();
     const uint32_t* args = ev.arg.data();
@@ -42,16 +40,13 @@ CallSites FindCallSites(const Trace& t) {
       return nesting.RegionOf(c);
     };
     EventIndex call = kNoEvent;  // the innermost open call (its Enter): nesting.Enclosing(i)
-    RegionId open;               // its region
     for (EventIndex i = 0; i < n; ++i) {
       const EventKind kind = kinds[i];
       if (kind == EventKind::kEnter) {
         call = i;
-        open = RegionId(args[i]);
       } else if (kind == EventKind::kLeave) {
         for (; !pending.empty() && pending.back()->enter == call; pending.pop_back()) pending.back()->leave = i;
         call = nesting.Parent(call);
-        open = nesting.RegionOf(call);
       } else if (kind == EventKind::kSend || kind == EventKind::kRecv || kind == EventKind::kCollBegin) {
         CallSite* site = nullptr;
         if (kind == EventKind::kSend) site = &cs.send[args[i]];
@@ -71,7 +66,6 @@ CallSites FindCallSites(const Trace& t) {
           }
         }
       }
-      *innermost++ = open;
     }
   }
   return cs;
