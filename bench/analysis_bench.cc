@@ -2,13 +2,15 @@
 // per analysis and trace size. Targets: critical-path sweep >= 30 M events/s with <= 16 bytes
 // of state per event (issue 5); latency+bandwidth replay >= 20 M events/s (issue 6); wait states
 // + characterisation >= 10 M events/s with at most the loaded trace's memory again (issue 8).
+// "trace_index_build" times the shared call-nesting index (model/trace_index.h) the analyses
+// build on first use: the other lines' medians run with it already built.
 //
 // The waits lines come with their baseline from the same run: loading the same trace from OTF2
 // ("load_otf2": time, and the heap the loaded Trace holds). Heap figures count every byte
 // allocated through operator new in this process (the replacement below), so "peak_bytes" is
 // the analysis's own high-water mark above what was live before it started.
 //
-//   analysis_bench [--smoke] [--events N[,N...]] [--repeat R] [--only critpath|replay|waits]
+//   analysis_bench [--smoke] [--events N[,N...]] [--repeat R] [--only index|critpath|replay|waits]
 // Times are medians over R runs on one core; the trace is generated once per size.
 #include <algorithm>
 #include <chrono>
@@ -32,6 +34,7 @@
 #include "bench/synthetic/synthetic_trace.h"
 #include "format/otf2/otf2_writer.h"
 #include "format/trace_reader.h"
+#include "model/trace_index.h"
 
 // Heap accounting: live bytes and their high-water mark (single-threaded benchmark).
 namespace {
@@ -218,6 +221,15 @@ int Run(uint64_t events, int repeat, const std::string& only) {
   const Trace& t = *trace;
   const double n = static_cast<double>(t.event_count());
   char extra[256];
+  if (only.empty() || only == "index") {
+    size_t bytes = 0;
+    const double s = Time(repeat, [&] {
+      bytes = TraceIndex::Build(t).bytes();
+      return true;
+    });
+    std::snprintf(extra, sizeof extra, ", \"index_bytes_per_event\": %.2f", static_cast<double>(bytes) / n);
+    Print("trace_index_build", t, repeat, s, extra);
+  }
   if (only.empty() || only == "critpath") {
     HbGraph g(t);
     size_t state = 0;
@@ -294,7 +306,7 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: analysis_bench [--smoke] [--events N[,N...]] [--repeat R] [--only critpath|replay|waits]\n");
+      std::fprintf(stderr, "usage: analysis_bench [--smoke] [--events N[,N...]] [--repeat R] [--only index|critpath|replay|waits]\n");
       return 2;
     }
   }

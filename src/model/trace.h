@@ -139,6 +139,12 @@ struct CollectiveTable {
   }
 };
 
+// Where a body keeps its TraceIndex (trace_index.h), built on first use: created with the body,
+// so the index is built once however many traces share the body.
+struct TraceIndexSlot;
+std::shared_ptr<TraceIndexSlot> NewTraceIndexSlot();
+class TraceIndex;
+
 struct MetadataEntry {
   StringId key;
   StringId value;
@@ -146,6 +152,11 @@ struct MetadataEntry {
 
 // Everything a trace holds but its times: shared, never copied, by a trace and its retimed views.
 struct TraceBody {
+  TraceBody() = default;
+  TraceBody(TraceBody&&) = default;
+  TraceBody& operator=(TraceBody&&) = default;
+  TraceBody(const TraceBody&) = delete;  // a copy would share the index slot of another body
+
   StringPool strings;
   std::vector<Location> locations;
   std::vector<Region> regions;
@@ -159,6 +170,7 @@ struct TraceBody {
   std::vector<MetadataEntry> metadata;
   Diagnostics diagnostics;
   TimeNs origin_ns = 0;
+  std::shared_ptr<TraceIndexSlot> index_slot = NewTraceIndexSlot();
 };
 
 class Trace {
@@ -183,6 +195,9 @@ class Trace {
   uint64_t flat_offset(LocationId id) const { return body_->flat_offsets[id.value]; }
   std::span<const uint64_t> flat_offsets() const { return body_->flat_offsets; }
   const Timeline& timeline() const { return timeline_; }
+  // The derived per-event columns (call nesting; trace_index.h), built on the first call and
+  // shared with every trace that shares this one's body (its retimed views). Thread-safe.
+  const TraceIndex& index() const;
   const MessageTable& messages() const { return body_->messages; }
   const CollectiveTable& collectives() const { return body_->collectives; }
   // Every other cross-location edge: lock hand-over, fork/join, GPU launch and sync (dependencies.h).

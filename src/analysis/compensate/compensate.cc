@@ -9,6 +9,7 @@
 
 #include "analysis/accuracy/short_grains.h"
 #include "base/numbers.h"
+#include "model/trace_index.h"
 
 namespace grainscope {
 namespace {
@@ -17,16 +18,13 @@ namespace {
 std::vector<RegionCompensation> RegionTimes(const Trace& t, const Timeline& compensated) {
   std::vector<RegionCompensation> out(t.regions().size());
   for (uint32_t r = 0; r < out.size(); ++r) out[r].region = RegionId(r);
-  std::vector<EventIndex> open;
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
     const EventColumns& ev = t.events(LocationId(l));
     const std::span<const TimeNs> times = compensated.at(LocationId(l));
-    open.clear();
+    const CallNesting nesting = t.index().nesting(LocationId(l));
     for (EventIndex i = 0; i < ev.size(); ++i) {
-      if (ev.kind[i] == EventKind::kEnter) open.push_back(i);
       if (ev.kind[i] != EventKind::kLeave) continue;
-      const EventIndex enter = open.back();
-      open.pop_back();
+      const EventIndex enter = nesting.EnterOf(i);
       RegionCompensation& rc = out[ev.arg[i]];
       rc.instances++;
       rc.measured_ns += ev.time[i] - ev.time[enter];

@@ -1,10 +1,9 @@
 #include "analysis/critpath/critpath.h"
 
-#include "analysis/replay/measured_waits.h"
-
 #include <algorithm>
-#include <map>
 
+#include "analysis/replay/measured_waits.h"
+#include "model/trace_index.h"
 
 namespace grainscope {
 namespace {
@@ -88,42 +87,31 @@ std::vector<Run> WalkBack(const HbGraph& g, const ForwardSweep& f, LocationId lo
   }
 }
 
-// Labels each run's segments with their innermost region (one forward pass per location, with
-// the runs of that location in order) and merges neighbours with the same region.
-std::vector<PathSegment> LabelRuns(const HbGraph& g, const ForwardSweep& f, const std::vector<Run>& runs) {
-  const Trace& t = g.trace();
-  std::map<uint32_t, std::vector<size_t>> runs_by_location;  // run indices, in event order
-  for (size_t r = 0; r < runs.size(); ++r) runs_by_location[runs[r].location.value].push_back(r);
-  std::vector<std::vector<PathSegment>> pieces(runs.size());
-  std::vector<uint32_t> stack;
-  for (auto& [l, indices] : runs_by_location) {
-    std::sort(indices.begin(), indices.end(), [&](size_t a, size_t b) { return runs[a].first < runs[b].first; });
-    const LocationId loc(l);
-    const EventColumns& ev = t.events(loc);
-    stack.clear();
-    size_t next = 0;
-    for (EventIndex i = 0; i < ev.size() && next < indices.size(); ++i) {
-      if (ev.kind[i] == EventKind::kEnter) stack.push_back(ev.arg[i]);
-      if (ev.kind[i] == EventKind::kLeave) stack.pop_back();
-      while (next < indices.size() && runs[indices[next]].last <= i) ++next;
-      if (next == indices.size()) break;
-      const Run& run = runs[indices[next]];
-      if (i < run.first) continue;
-      // segment i -> i+1 is on the path
-      const RegionId region = stack.empty() ? RegionId() : RegionId(stack.back());
-      const TimeNs cost = f.value[g.flat(loc, i + 1)] - f.value[g.flat(loc, i)];
-      std::vector<PathSegment>& out = pieces[indices[next]];
-      if (!out.empty() && out.back().region == region) {
-        out.back().end_ns = ev.time[i + 1];
-        out.back().time_ns += cost;
-      } else {
-        out.push_back({loc, region, ev.time[i], ev.time[i + 1], cost});
-      }
+// The region labels of one run's segments: its innermost region each, neighbours with the same
+// region merged.
+void LabelRun(const HbGraph& g, const ForwardSweep& f, const Run& run, std::vector<PathSegment>& out) {
+  const EventColumns& ev = g.trace().events(run.location);
+  const CallNesting nesting = g.trace().index().nesting(run.location);
+  nesting.ForEachSegment(run.first, run.last, [&](EventIndex i, RegionId region) {  // i -> i+1 is on the path
+    const TimeNs cost = f.value[g.flat(run.location, i + 1)] - f.value[g.flat(run.location, i)];
+    if (!out.empty() && out.back().region == region) {
+      out.back().end_ns = ev.time[i + 1];
+      out.back().time_ns += cost;
+    } else {
+      out.push_back({run.location, region, ev.time[i], ev.time[i + 1], cost});
     }
-  }
+  });
+}
+
+// Labels the runs' segments with their innermost region; merges neighbours with the same region
+// across runs, and drops segments that cost nothing.
+std::vector<PathSegment> LabelRuns(const HbGraph& g, const ForwardSweep& f, const std::vector<Run>& runs) {
   std::vector<PathSegment> path;
-  for (const std::vector<PathSegment>& p : pieces)
-    for (const PathSegment& s : p)
+  std::vector<PathSegment> pieces;
+  for (const Run& run : runs) {
+    pieces.clear();
+    LabelRun(g, f, run, pieces);
+    for (const PathSegment& s : pieces)
       if (s.time_ns > 0) {
         if (!path.empty() && path.back().location == s.location && path.back().region == s.region &&
             path.back().end_ns == s.start_ns) {
@@ -133,29 +121,27 @@ std::vector<PathSegment> LabelRuns(const HbGraph& g, const ForwardSweep& f, cons
           path.push_back(s);
         }
       }
+  }
   return path;
 }
 
 // Per location its non-waiting time, and per region the non-waiting time summed over locations.
 void ComputeWork(const HbGraph& g, const CritPathModel& model, CriticalPath& cp, std::vector<TimeNs>& region_total) {
   const Trace& t = g.trace();
-  std::vector<uint32_t> stack;
+  const size_t outside = t.regions().size();  // the slot of segments outside any region
   cp.compute_ns.assign(g.location_count(), 0);
-  region_total.assign(t.regions().size() + 1, 0);  // last slot: outside any region
+  region_total.assign(outside + 1, 0);
   for (uint32_t l = 0; l < g.location_count(); ++l) {
     const LocationId loc(l);
-    const EventColumns& ev = t.events(loc);
+    const size_t n = t.events(loc).size();
+    const CallNesting nesting = t.index().nesting(loc);
     BlockingSegments blocking(g, loc);
-    stack.clear();
-    for (EventIndex i = 0; i < ev.size(); ++i) {
-      if (i > 0) {
-        const TimeNs cost = model.Segment(loc, i, blocking.At(i));
-        cp.compute_ns[l] += cost;
-        region_total[stack.empty() ? t.regions().size() : stack.back()] += cost;
-      }
-      if (ev.kind[i] == EventKind::kEnter) stack.push_back(ev.arg[i]);
-      if (ev.kind[i] == EventKind::kLeave) stack.pop_back();
-    }
+    const EventIndex last = n == 0 ? 0 : static_cast<EventIndex>(n - 1);
+    nesting.ForEachSegment(0, last, [&](EventIndex e, RegionId region) {  // segment e -> e+1
+      const TimeNs cost = model.Segment(loc, e + 1, blocking.At(e + 1));
+      cp.compute_ns[l] += cost;
+      region_total[region.valid() ? region.value : outside] += cost;
+    });
   }
 }
 

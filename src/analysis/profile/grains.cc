@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/trace_index.h"
+
 namespace grainscope {
 
 bool HasGrainRegions(const Trace& trace) {
@@ -12,24 +14,18 @@ bool HasGrainRegions(const Trace& trace) {
 std::vector<GrainInstance> CollectGrains(const Trace& trace) {
   const bool by_role = HasGrainRegions(trace);
   std::vector<GrainInstance> grains;
-  std::vector<EventIndex> open;  // enter events of the regions open at the current event
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
     const LocationId loc(l);
     const EventColumns& ev = trace.events(loc);
+    const CallNesting nesting = trace.index().nesting(loc);
     const size_t first = grains.size();
-    open.clear();
     for (EventIndex i = 0; i < ev.size(); ++i) {
-      if (ev.kind[i] == EventKind::kEnter) {
-        open.push_back(i);
-        continue;
-      }
       if (ev.kind[i] != EventKind::kLeave) continue;
-      const EventIndex enter = open.back();  // the builder guarantees proper nesting
-      open.pop_back();
+      const EventIndex enter = nesting.EnterOf(i);
       const RegionId region(ev.arg[i]);
       const Region& def = trace.region(region);
-      const bool is_grain =
-          by_role ? def.role == RegionRole::kGrain : (open.empty() && def.role == RegionRole::kFunction);
+      const bool top_level = nesting.Parent(enter) == kNoEvent;
+      const bool is_grain = by_role ? def.role == RegionRole::kGrain : (top_level && def.role == RegionRole::kFunction);
       if (is_grain) grains.push_back({loc, region, ev.time[enter], ev.time[i], enter, i});
     }
     // Leaves come innermost first; order this location's grains by start.

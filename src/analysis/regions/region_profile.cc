@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/trace_index.h"
+
 namespace grainscope {
 
 TimeNs RegionStats::mean_ns() const {
@@ -28,11 +30,6 @@ void RegionStats::Merge(const RegionStats& o) {
 }
 
 RegionProfile ComputeRegionProfile(const Trace& trace) {
-  struct Open {
-    uint32_t region;
-    TimeNs enter;
-    TimeNs children = 0;  // inclusive time of the calls directly inside
-  };
   struct Entry {
     uint32_t region;
     LocationId location;
@@ -40,23 +37,19 @@ RegionProfile ComputeRegionProfile(const Trace& trace) {
   };
   std::vector<RegionStats> stats(trace.regions().size());  // of the current location
   std::vector<uint32_t> touched;
-  std::vector<Open> stack;
   std::vector<Entry> entries;
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
     const EventColumns& ev = trace.events(LocationId(l));
-    stack.clear();
+    const CallNesting nesting = trace.index().nesting(LocationId(l));
     for (EventIndex i = 0; i < ev.size(); ++i) {
-      if (ev.kind[i] == EventKind::kEnter) {
-        stack.push_back({ev.arg[i], ev.time[i]});
-      } else if (ev.kind[i] == EventKind::kLeave && !stack.empty()) {
-        const Open call = stack.back();
-        stack.pop_back();
-        const TimeNs inclusive = ev.time[i] - call.enter;
-        RegionStats& s = stats[call.region];
-        if (s.calls == 0) touched.push_back(call.region);
-        s.Add(inclusive, inclusive - call.children);
-        if (!stack.empty()) stack.back().children += inclusive;
-      }
+      // Exclusive time: each segment belongs to the call innermost during it (every call on the
+      // location ends, so its region is touched below).
+      const EventIndex open = i > 0 ? nesting.OpenAfter(i - 1) : kNoEvent;
+      if (open != kNoEvent) stats[ev.arg[open]].exclusive_ns += ev.time[i] - ev.time[i - 1];
+      if (ev.kind[i] != EventKind::kLeave) continue;
+      RegionStats& s = stats[ev.arg[i]];
+      if (s.calls == 0) touched.push_back(ev.arg[i]);
+      s.Add(ev.time[i] - ev.time[nesting.EnterOf(i)], 0);
     }
     for (uint32_t r : touched) {
       entries.push_back({r, LocationId(l), stats[r]});

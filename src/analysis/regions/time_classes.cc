@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "analysis/profile/grains.h"
+#include "model/trace_index.h"
 
 namespace grainscope {
 namespace {
@@ -56,7 +57,7 @@ TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
   region_class.reserve(trace.regions().size());
   for (uint32_t r = 0; r < trace.regions().size(); ++r) region_class.push_back(RegionTimeClass(trace, RegionId(r)));
   const bool grains = HasGrainRegions(trace);
-  std::vector<TimeClass> stack;  // the class of the time inside each open region
+  std::vector<TimeClass> call_class;  // per Enter event: the class of the time inside that call
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
     LocationTime lt{LocationId(l)};
     const EventColumns& ev = trace.events(LocationId(l));
@@ -68,16 +69,18 @@ TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
       const TimeClass outside = worker || grains ? TimeClass::kIdle : TimeClass::kComputation;
       add(TimeClass::kIdle, ev.time[0] - trace.start_ns());
       add(TimeClass::kIdle, trace.end_ns() - ev.time.back());
-      stack.clear();
+      const CallNesting nesting = trace.index().nesting(LocationId(l));
+      call_class.resize(ev.size());
       for (EventIndex i = 0; i < ev.size(); ++i) {
-        if (i > 0) add(stack.empty() ? outside : stack.back(), ev.time[i] - ev.time[i - 1]);
-        if (ev.kind[i] == EventKind::kEnter) {
-          const TimeClass own = region_class[ev.arg[i]];
-          // Inside a call, everything is the call's time; in code, the innermost region's.
-          stack.push_back(!stack.empty() && stack.back() != TimeClass::kComputation ? stack.back() : own);
-        } else if (ev.kind[i] == EventKind::kLeave) {
-          stack.pop_back();  // the builder guarantees proper nesting
+        if (i > 0) {
+          const EventIndex open = nesting.OpenAfter(i - 1);
+          add(open == kNoEvent ? outside : call_class[open], ev.time[i] - ev.time[i - 1]);
         }
+        if (ev.kind[i] != EventKind::kEnter) continue;
+        // Inside a call, everything is the call's time; in code, the innermost region's.
+        const EventIndex parent = nesting.Parent(i);
+        call_class[i] = parent != kNoEvent && call_class[parent] != TimeClass::kComputation ? call_class[parent]
+                                                                                            : region_class[ev.arg[i]];
       }
     }
     for (int c = 0; c < kTimeClassCount; ++c) out.total[c] += lt.ns[c];

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "analysis/waits/call_sites.h"
+#include "model/trace_index.h"
 
 namespace grainscope {
 namespace {
@@ -26,14 +27,13 @@ class EndScanner {
 
   void Scan(LocationId loc, std::vector<MessageEnd>& sends, std::vector<MessageEnd>& recvs) {
     const EventColumns& ev = trace_.events(loc);
-    std::vector<EventIndex> stack;  // enter events of the open regions
+    const CallNesting nesting = trace_.index().nesting(loc);
     std::vector<MessageEnd*> waiting_for_next_grain;
     std::vector<int32_t> open_grains;
     int32_t last_finished = -1;
     for (EventIndex i = 0; i < ev.size(); ++i) {
       switch (ev.kind[i]) {
         case EventKind::kEnter: {
-          stack.push_back(i);
           const int32_t node = node_of_enter_[EnterKey(loc, i)];
           if (node >= 0) {
             open_grains.push_back(node);
@@ -43,8 +43,7 @@ class EndScanner {
           break;
         }
         case EventKind::kLeave: {
-          const EventIndex enter = stack.back();
-          stack.pop_back();
+          const EventIndex enter = nesting.EnterOf(i);
           if (!open_grains.empty() && node_of_enter_[EnterKey(loc, enter)] == open_grains.back()) {
             last_finished = open_grains.back();
             open_grains.pop_back();

@@ -24,9 +24,7 @@ struct CallSites {
   std::vector<CallSite> send;    // per message, around its kSend (enter/leave kNoEvent if unsent)
   std::vector<CallSite> recv;    // per message, around its kRecv
   std::vector<CallSite> member;  // per collective member row, around its kCollBegin
-  // Per location, per event: the innermost region open after the event (the region of the
-  // segment that follows it), invalid when none. Laid end to end in Trace::flat_offset order.
-  std::vector<RegionId> innermost;
+  // (The innermost region of every segment is the trace index's: CallNesting::RegionAfter.)
 };
 
 CallSites FindCallSites(const Trace& trace);

@@ -10,6 +10,7 @@
 #include "model/hb_graph.h"
 #include "analysis/replay/measured_waits.h"
 #include "analysis/waits/class_search.h"
+#include "model/trace_index.h"
 
 namespace grainscope {
 
@@ -323,20 +324,22 @@ class Characterizer {
   void ScanPlainTime(LocationId l, EventIndex from, EventIndex to) {
     // Plain pointers: the loop's stores into scratch_ would otherwise make the compiler reload
     // the vectors' data on every event.
-    const RegionId* innermost = cs_.innermost.data() + g_.offset(l);
+    const CallNesting nesting = t_.index().nesting(l);
     const TimeNs* time = t_.events(l).time.data();
     const uint32_t* run_step = run_step_.data();
-    for (EventIndex e = from; e < to; ++e) Add(run_step[SlotAfter(innermost, e)], time[e + 1] - time[e]);
+    nesting.ForEachSegment(from, to, [&](EventIndex e, RegionId r) { Add(run_step[Slot(r)], time[e + 1] - time[e]); });
   }
 
-  // The slot of the segment after event e: invalid (outside any region) is the largest value.
-  uint32_t SlotAfter(const RegionId* innermost, EventIndex e) const { return std::min(innermost[e].value, slots_ - 1); }
+  // The slot of the segment after event e: its innermost region; invalid (outside any region) is
+  // the largest value.
+  uint32_t SlotAfter(const CallNesting& nesting, EventIndex e) const { return Slot(nesting.RegionAfter(e)); }
+  uint32_t Slot(RegionId region) const { return std::min(region.value, slots_ - 1); }
 
   // The waiting inside the path's blocking segments (those ending at a receive or a collective
   // end), moved from the segment's region to its wait step or to the nested wait's explanation.
   void MoveWaiting(LocationId l, EventIndex from, EventIndex to) {
     const uint64_t base = g_.offset(l);
-    const RegionId* innermost = cs_.innermost.data() + base;
+    const CallNesting nesting = t_.index().nesting(l);
     const TimeNs* time = t_.events(l).time.data();
     const std::vector<SyncEvent>& sync = sync_events_[l.value];
     auto it = std::upper_bound(sync.begin(), sync.end(), from,
@@ -347,7 +350,7 @@ class Characterizer {
     for (; it != sync.end() && it->event <= to; ++it) {
       if (it->kind == EventKind::kSend || it->event == done) continue;
       const EventIndex x = done = it->event;
-      const uint32_t slot = SlotAfter(innermost, x - 1);
+      const uint32_t slot = SlotAfter(nesting, x - 1);
       const TimeNs waited = Blocked(l, x, base, slot, nested, time[x] - time[x - 1]);
       Add(run_step_[slot], -waited);
     }
@@ -369,7 +372,7 @@ class Characterizer {
     for (uint32_t l = 0; l < locations; ++l) {
       const EventColumns& ev = t_.events(LocationId(l));
       if (ev.size() == 0) continue;
-      const RegionId* innermost = cs_.innermost.data() + g_.offset(LocationId(l));
+      const CallNesting nesting = t_.index().nesting(LocationId(l));
       std::fill(running.begin(), running.end(), 0);
       TimeNs* out = &checkpoints_[first_checkpoint_[l] * slots_];
       const TimeNs* time = ev.time.data();
@@ -377,7 +380,7 @@ class Characterizer {
       for (EventIndex begin = 0; begin <= last; begin += every_) {
         out = std::copy(running.begin(), running.end(), out);
         const EventIndex end = std::min<EventIndex>(begin + every_, last);
-        for (EventIndex e = begin; e < end; ++e) running[SlotAfter(innermost, e)] += time[e + 1] - time[e];
+        nesting.ForEachSegment(begin, end, [&](EventIndex e, RegionId r) { running[Slot(r)] += time[e + 1] - time[e]; });
       }
     }
   }
