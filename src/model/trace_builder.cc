@@ -227,6 +227,8 @@ TraceBuilder::NestingRepairs TraceBuilder::RepairNesting(LocationId loc) {
     new_kind.push_back(k);
     new_arg.push_back(a);
   };
+  // Times in the notes as reports show them: from the trace's origin.
+  auto since = [&](TimeNs t) { return t - body_.origin_ns; };
   NestingRepairs r;
   std::vector<EventIndex> new_index(n);
   std::vector<uint32_t> open;
@@ -238,13 +240,13 @@ TraceBuilder::NestingRepairs TraceBuilder::RepairNesting(LocationId loc) {
       auto it = std::find(open.rbegin(), open.rend(), arg[i]);
       if (it == open.rend()) {
         if (r.dropped_leaves++ == 0)
-          r.first_dropped = fmt::format("event {} at {} ns leaves '{}', which is not open", i, time[i], RegionName(arg[i]));
+          r.first_dropped = fmt::format("leaves '{}' at {} ns, which is not open", RegionName(arg[i]), since(time[i]));
         continue;
       }
       const size_t depth = open.size() - 1 - static_cast<size_t>(it - open.rbegin());  // of the region left
       if (depth + 1 < open.size() && r.closed_early == 0) {
-        r.first_closed_early = fmt::format("event {} at {} ns leaves '{}' while '{}' is open", i, time[i],
-                                           RegionName(arg[i]), RegionName(open.back()));
+        r.first_closed_early = fmt::format("leaves '{}' at {} ns while '{}' is open", RegionName(arg[i]),
+                                           since(time[i]), RegionName(open.back()));
       }
       for (; open.size() > depth + 1; open.pop_back(), ++r.closed_early) emit(time[i], EventKind::kLeave, open.back());
       open.pop_back();
@@ -253,7 +255,7 @@ TraceBuilder::NestingRepairs TraceBuilder::RepairNesting(LocationId loc) {
   }
   if (!open.empty()) {
     const TimeNs last = new_time.back();
-    r.first_closed_at_end = fmt::format("'{}' open at the last event ({} ns)", RegionName(open.back()), last);
+    r.first_closed_at_end = fmt::format("'{}' open at the last event, {} ns", RegionName(open.back()), since(last));
     for (; !open.empty(); open.pop_back(), ++r.closed_at_end) emit(last, EventKind::kLeave, open.back());
   }
   time = std::move(new_time);

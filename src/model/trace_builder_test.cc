@@ -186,7 +186,7 @@ TEST(TraceBuilder, RepairsLeaveOfOuterRegion) {
   EXPECT_EQ(Events(*t, q), "E a@1 E c@2 L c@4 L a@4");
   EXPECT_EQ(t->diagnostics().Count("improper_nesting_repaired"), 3u);
   ASSERT_EQ(t->diagnostics().entries().size(), 1u);
-  EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 2 closed early (event 3 at 5 ns leaves 'a' while 'd' is open); q: 1");
+  EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 2 closed early (leaves 'a' at 5 ns while 'd' is open); q: 1");
 }
 
 // A Leave of a region that is not open is dropped; what referred to the events after it follows them.
@@ -218,7 +218,7 @@ TEST(TraceBuilder, DropsLeaveOfRegionNotOpenAndRenumbers) {
   EXPECT_THAT(t->collectives().member_end, ElementsAre(3u));
   EXPECT_EQ(t->dependencies().from_event[0], 1u);
   EXPECT_EQ(t->diagnostics().Count("unmatched_leaves_dropped"), 1u);
-  EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 1 dropped (event 1 at 2 ns leaves 'c', which is not open)");
+  EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 1 dropped (leaves 'c' at 2 ns, which is not open)");
 }
 
 // Regions still open at a location's end are closed at its last timestamp, innermost first.
@@ -235,7 +235,7 @@ TEST(TraceBuilder, ClosesRegionsOpenAtTheEnd) {
   const std::string events = Events(*t, l);
   EXPECT_EQ(events.substr(events.size() - 11), "L c@9 L a@9");
   EXPECT_EQ(t->diagnostics().Count("unclosed_regions"), 2u);
-  EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 2 closed at the end ('c' open at the last event (9 ns))");
+  EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 2 closed at the end ('c' open at the last event, 9 ns)");
 }
 
 TEST(TraceBuilder, RejectsHalfCollective) {
