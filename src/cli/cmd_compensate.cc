@@ -27,7 +27,7 @@ CommandBody AddCompensateCommand(CLI::App& app) {
   return [o, overhead] {
     return Run("compensate", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       CompensateOptions options;
       if (overhead->has_value()) options.overhead_per_event_ns = ParseMilliDecimal(**overhead).value_or(0);
       GS_ASSIGN_OR_RETURN(Compensation c, Compensate(trace, options));

@@ -15,6 +15,7 @@ CommandBody AddConvertCommand(CLI::App& app) {
   struct Flags {
     std::string in, out, input_format = "auto", to = "auto";
     bool force = false;
+    bool strict = false;
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
@@ -30,6 +31,7 @@ CommandBody AddConvertCommand(CLI::App& app) {
   for (std::string_view s : WritableFormats()) outputs.emplace_back(s);
   cmd->add_option("--input-format", f->input_format, "Format of IN (default: detected from its content)")
       ->check(CLI::IsMember(inputs));
+  AddStrictOption(*cmd, f->strict);
   cmd->add_option("--to", f->to, "Format of OUT (default: from its extension)")->check(CLI::IsMember(outputs));
   AddForceOption(*cmd, f->force);
   cmd->footer(std::string(kExitCodesHelp));
@@ -37,7 +39,7 @@ CommandBody AddConvertCommand(CLI::App& app) {
     return Run("convert", [&]() -> Status {
       RenderOptions reader;  // collects the trace's notes
       reader.source = f->in;
-      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(f->in, f->input_format, reader));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(f->in, f->input_format, ReadOptions{f->strict}, reader));
       GS_RETURN_IF_ERROR(WriteTrace(trace, f->out, f->to, OutputOptions{f->force, {f->in}}, &reader.notes));
       PrintNotes(reader.notes);
       fmt::print("{}: {} events on {} locations, {} messages -> {}\n", f->in, trace.event_count(),

@@ -19,7 +19,7 @@ CommandBody AddCritPathCommand(CLI::App& app) {
   return [o, latency] {
     return Run("critpath", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       CritPathOptions options;
       options.message_latency_ns = *latency;
       GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(trace, options));

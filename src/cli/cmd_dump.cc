@@ -23,7 +23,7 @@ CommandBody AddDumpCommand(CLI::App& app) {
   return [o] {
     return Run("dump", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format, ReadOptions{o->strict}));
       GS_ASSIGN_OR_RETURN(std::string out, RenderDump(trace, r));
       return Emit(out, *o, {}) /* the dump lists the diagnostics itself */;
     });

@@ -16,7 +16,7 @@ CommandBody AddGanttCommand(CLI::App& app) {
   return [o] {
     return Run("gantt", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       std::vector<GanttLane> lanes = BuildGantt(trace);
       GS_ASSIGN_OR_RETURN(std::string out, RenderGantt(trace, lanes, r));
       return Emit(out, *o, r.notes);

@@ -23,6 +23,7 @@ namespace {
 struct HtmlOptions {
   std::string trace;
   std::string input_format = "auto";
+  bool strict = false;
   std::string output;  // empty: <trace name>.html in the current directory; "-": stdout
   bool force = false;
   std::vector<std::string> actual;
@@ -63,10 +64,10 @@ Status RunHtml(const HtmlOptions& o) {
   }
   RenderOptions reader;  // collects the traces' notes
   reader.source = o.trace;
-  GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o.trace, o.input_format, reader));
+  GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o.trace, o.input_format, ReadOptions{o.strict}, reader));
   std::vector<Trace> others;
   for (const std::string& file : o.actual) {
-    GS_ASSIGN_OR_RETURN(Trace t, LoadTrace(file, o.input_format, reader));
+    GS_ASSIGN_OR_RETURN(Trace t, LoadTrace(file, o.input_format, ReadOptions{o.strict}, reader));
     others.push_back(std::move(t));
   }
   HtmlReportInputs in;
@@ -130,6 +131,7 @@ CommandBody AddHtmlCommand(CLI::App& app) {
   for (std::string_view f : ReadableFormats()) inputs.emplace_back(f);
   cmd->add_option("--input-format", o->input_format, "Format of TRACE (default: detected from its content)")
       ->check(CLI::IsMember(inputs));
+  AddStrictOption(*cmd, o->strict);
   cmd->add_option("-o,--output", o->output,
                   "Write the page to this file (default: the trace's name with .html for its extension, in the "
                   "current directory: pi.gst -> pi.html; - for stdout); atomically, and an existing file is "

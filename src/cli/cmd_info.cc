@@ -16,7 +16,7 @@ CommandBody AddInfoCommand(CLI::App& app) {
   return [o] {
     return Run("info", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format));
+      GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(o->trace, o->input_format, ReadOptions{o->strict}));
       GS_ASSIGN_OR_RETURN(std::string out, RenderInfo(trace, Summarize(trace), r));
       return Emit(out, *o, {}) /* info lists the diagnostics itself */;
     });

@@ -22,10 +22,10 @@ Status RunPredict(const PredictOptions& o) {
   GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(o.common));
   std::optional<std::pair<uint32_t, uint32_t>> range = ParseProcessorRange(o.processors);
   if (!range) return InvalidArgument(fmt::format("-p expects N or A..B processors, got '{}'", o.processors));
-  GS_ASSIGN_OR_RETURN(Trace measured, LoadTrace(o.common.trace, o.common.input_format, r));
+  GS_ASSIGN_OR_RETURN(Trace measured, LoadTrace(o.common.trace, o.common.input_format, ReadOptions{o.common.strict}, r));
   std::vector<Trace> others;
   for (const std::string& file : o.actual) {
-    GS_ASSIGN_OR_RETURN(Trace t, LoadTrace(file, o.common.input_format, r));
+    GS_ASSIGN_OR_RETURN(Trace t, LoadTrace(file, o.common.input_format, ReadOptions{o.common.strict}, r));
     others.push_back(std::move(t));
   }
   std::vector<NamedTrace> actual;

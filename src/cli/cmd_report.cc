@@ -26,7 +26,7 @@ CommandBody AddReportCommand(CLI::App& app) {
   return [o, table] {
     return Run("report", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       ReportInputs in;
       Result<ExecutionProfile> epa = ComputeProfile(trace);
       if (epa.ok()) in.epa = &*epa;

@@ -60,7 +60,7 @@ Status RunSchedule(const ScheduleOptions& o) {
   PortfolioOptions po;
   if (o.node_limit != kNoNodeLimitGiven) po.exact.node_limit = po.best_node_limit = o.node_limit;
   po.exact.time_limit_s = o.time_limit_s;
-  GS_ASSIGN_OR_RETURN(GraphInput in, ReadGraphInput(o.common.trace, o.common.input_format));
+  GS_ASSIGN_OR_RETURN(GraphInput in, ReadGraphInput(o.common.trace, o.common.input_format, ReadOptions{o.common.strict}));
   r.notes = in.notes;
   GS_ASSIGN_OR_RETURN(Schedule s, RunHeuristic(in.dag, m, h, po));
   std::vector<SpeedupPoint> curve;
@@ -86,6 +86,7 @@ CommandBody AddScheduleCommand(CLI::App& app) {
   cmd->add_option("--input-format", o->common.input_format,
                   "Format of GRAPH (default: detected from its extension and content)")
       ->check(CLI::IsMember(inputs));
+  AddStrictOption(*cmd, o->common.strict);
   AddIntegerOption(*cmd, "-p,--processors", o->processors, 1, kMaxProcessors, "processors", "Number of processors")
       ->required();
   cmd->add_option("--heuristic", o->heuristic,

@@ -24,7 +24,7 @@ CommandBody AddWaitsCommand(CLI::App& app) {
   return [o, threshold, eager] {
     return Run("waits", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, r));
+      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       const CallSites calls = FindCallSites(trace);
       WaitStateOptions wo;
       wo.eager_limit_bytes = *eager;

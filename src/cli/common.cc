@@ -39,6 +39,7 @@ void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::st
   for (std::string_view f : ReadableFormats()) inputs.emplace_back(f);
   cmd.add_option("--input-format", o.input_format, "Format of TRACE (default: detected from its content)")
       ->check(CLI::IsMember(inputs));
+  AddStrictOption(cmd, o.strict);
   cmd.add_option("-f,--format", o.format, "Output format")
       ->check(CLI::IsMember(formats))
       ->capture_default_str();
@@ -143,8 +144,14 @@ Result<RenderOptions> MakeRenderOptions(const CommonOptions& o) {
   return r;
 }
 
-Result<Trace> LoadTrace(const std::string& path, std::string_view format, RenderOptions& r) {
-  GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(path, format));
+void AddStrictOption(CLI::App& cmd, bool& strict) {
+  cmd.add_flag("--strict", strict,
+               "Refuse a trace with defects the reader would repair and count (improper nesting, a "
+               "missing OTF2 location file) instead of analysing it");
+}
+
+Result<Trace> LoadTrace(const std::string& path, std::string_view format, const ReadOptions& read, RenderOptions& r) {
+  GS_ASSIGN_OR_RETURN(Trace trace, ReadTrace(path, format, read));
   for (std::string& note : DiagnosticNotes(trace.diagnostics()))
     r.notes.push_back(path == r.source ? std::move(note) : fmt::format("{}: {}", path, note));
   return trace;

@@ -12,6 +12,7 @@
 
 #include "base/output_target.h"
 #include "base/status.h"
+#include "format/read_options.h"
 #include "model/trace.h"
 #include "report/render.h"
 
@@ -35,9 +36,10 @@ struct CommonOptions {
   uint64_t top = 20;   // rows of each long table in text output
   bool all = false;    // --all: every row
   bool force = false;  // -o may replace an existing output of its kind (base/output_target.h)
+  bool strict = false; // --strict: refuse what the readers would repair (format/read_options.h)
 };
 
-// Adds TRACE, --input-format, --format (restricted to `formats`), -o, --force, --top/--all and,
+// Adds TRACE, --input-format, --strict, --format (restricted to `formats`), -o, --force, --top/--all and,
 // when `with_unit`, --unit. Without `with_output`, the command defines -o itself (replay writes a
 // trace there).
 void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::string>& formats,
@@ -63,10 +65,13 @@ CLI::Option* AddIntegerOption(CLI::App& cmd, const std::string& name, uint64_t& 
 CLI::Option* AddNumberOption(CLI::App& cmd, const std::string& name, double& value, double min, double max,
                              bool min_excluded, const std::string& help);
 
+// --strict, the same for every command that reads a trace.
+void AddStrictOption(CLI::App& cmd, bool& strict);
+
 // Reads a trace the command analyses and keeps its reader's diagnostics as notes in `r.notes`
 // (prefixed with the path when it is not the command's main trace, `r.source`), for JSON output
 // and for the "note:" lines Emit prints.
-Result<Trace> LoadTrace(const std::string& path, std::string_view format, RenderOptions& r);
+Result<Trace> LoadTrace(const std::string& path, std::string_view format, const ReadOptions& read, RenderOptions& r);
 
 // Prints each note as "note: <note>" on stderr (after clearing the progress bar).
 void PrintNotes(const std::vector<std::string>& notes);

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "format/read_options.h"
 #include "model/trace.h"
 
 namespace grainscope {
@@ -35,8 +36,9 @@ struct Importer {
   // Exactly one of the two reads. A reader of paths opens the path itself (maps a file, reads a
   // directory): it is chosen before anything is read. A reader of content gets the file's bytes,
   // read once by ReadTrace (pipes and devices too); `file_name` is only used in messages.
-  Result<Trace> (*read_path)(const std::string& path);
-  Result<Trace> (*read_content)(std::string_view content, std::string_view file_name);
+  // `options` (read_options.h): what --strict asks.
+  Result<Trace> (*read_path)(const std::string& path, const ReadOptions& options);
+  Result<Trace> (*read_content)(std::string_view content, std::string_view file_name, const ReadOptions& options);
   // For a reader of paths: how a message calls its files (".gst"), when a pipe holds one.
   std::string_view file_kind = {};
   // What a person calls the format ("Chrome JSON"): the message for an input no reader takes

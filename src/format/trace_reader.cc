@@ -61,7 +61,7 @@ const Importer* Detect(const TraceProbe& probe, bool reads_paths) {
   return MostSure<Importer>(kind, probe);
 }
 
-Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
+Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format, const ReadOptions& options) {
   const Importer* named = format == "auto" ? nullptr : FindImporter(format);
   if (format != "auto" && named == nullptr) {
     return InvalidArgument(fmt::format("unknown input format '{}' (known: {})", format,
@@ -73,12 +73,12 @@ Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
   // A pipe or device is read once (bounded: base/file.h), never sniffed before: that would eat its
   // first bytes. So readers of paths (a mapped .gst, an OTF2 archive, a directory of ranks) are
   // chosen from the name and a regular file's first bytes, before the content is read.
-  if (named != nullptr && named->read_path != nullptr) return named->read_path(path);
+  if (named != nullptr && named->read_path != nullptr) return named->read_path(path, options);
   InputHead input;
   if (named == nullptr) {
     input = ReadInputHead(path);
     if (const Importer* reader = Detect(TraceProbe{path, input.head, input.stream}, true)) {
-      return reader->read_path(path);
+      return reader->read_path(path, options);
     }
   }
   const bool stream = input.stream;
@@ -99,7 +99,7 @@ Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format) {
   // Nothing claims it (the sniff above rules that out): the seed text reader's errors say what a
   // record looks like.
   if (reader == nullptr) reader = FindImporter(kSeedTextFormat);
-  return reader->read_content(content, path);
+  return reader->read_content(content, path, options);
 }
 
 }  // namespace
@@ -129,9 +129,10 @@ std::vector<const Importer*> ImportersInDetectionOrder() {
   return order;
 }
 
-Result<Trace> ReadTraceContent(std::string_view content, const std::string& path, const Importer& reader) {
+Result<Trace> ReadTraceContent(std::string_view content, const std::string& path, const Importer& reader,
+                               const ReadOptions& options) {
   progress::Begin("reading", content.size());
-  Result<Trace> trace = reader.read_content(content, path);
+  Result<Trace> trace = reader.read_content(content, path, options);
   progress::Begin("analysing", 0);
   return trace;
 }
@@ -147,8 +148,8 @@ std::vector<std::string_view> ReadableFormats() {
   return names;
 }
 
-Result<Trace> ReadTrace(const std::string& path, std::string_view format) {
-  Result<Trace> trace = ReadAnyFormat(path, format);
+Result<Trace> ReadTrace(const std::string& path, std::string_view format, const ReadOptions& options) {
+  Result<Trace> trace = ReadAnyFormat(path, format, options);
   progress::Begin("analysing", 0);  // what a command does next; it may name its steps itself
   return trace;
 }

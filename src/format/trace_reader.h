@@ -15,7 +15,7 @@ namespace grainscope {
 // Names accepted by ReadTrace's `format` ("auto" included).
 std::vector<std::string_view> ReadableFormats();
 
-Result<Trace> ReadTrace(const std::string& path, std::string_view format = "auto");
+Result<Trace> ReadTrace(const std::string& path, std::string_view format = "auto", const ReadOptions& options = {});
 
 // What auto-detection sees of `path` before anything is read (ReadTrace's, and `schedule`'s, which
 // asks the task-graph readers too: schedule/io/graph_input.h).
@@ -33,7 +33,8 @@ InputHead ReadInputHead(const std::string& path);
 std::vector<const Importer*> ImportersInDetectionOrder();
 
 // A trace whose bytes were read already (a pipe is read once), by `reader`, a reader of content.
-Result<Trace> ReadTraceContent(std::string_view content, const std::string& path, const Importer& reader);
+Result<Trace> ReadTraceContent(std::string_view content, const std::string& path, const Importer& reader,
+                               const ReadOptions& options = {});
 
 // The error for a pipe or device whose first bytes only `reader`, a reader of paths, reads.
 Status StreamNeedsAFile(const std::string& path, const Importer& reader);

@@ -25,11 +25,16 @@ constexpr std::array kKinds = {
     DiagnosticKind{"grain_end_mismatch", S::kSuspect,
                    "grain end(s) naming another grain id than their begin (kept as the begin's grain)"},
     DiagnosticKind{"ignored_attributes", S::kIgnored, "record attribute(s) not kept (not analysed)"},
+    DiagnosticKind{"improper_nesting_repaired", S::kRepaired,
+                   "region(s) still open when a region entered before them was left, closed at that Leave"},
     DiagnosticKind{"incomplete_receives", S::kDataLoss, "non-blocking receive(s) posted but never completed"},
     DiagnosticKind{"invalid_records", S::kSkipped,
                    "record(s) that could not be read (a field missing, of the wrong type or out of range), skipped"},
     DiagnosticKind{"missing_blocks", S::kDataLoss,
                    "event block(s) missing from a thread's stream; its events after the gap are not analysed"},
+    DiagnosticKind{"missing_location_files", S::kDataLoss,
+                   "location(s) whose event file is missing or unreadable; analysed as empty, messages to "
+                   "and from them unmatched"},
     DiagnosticKind{"ranks_without_mpi_init", S::kDataLoss,
                    "MPI rank(s) recorded without their MPI_Init region (an older libgrainscope-mpi): each "
                    "timeline starts at the rank's first MPI call, its computation before it is not counted"},
@@ -64,6 +69,8 @@ constexpr std::array kKinds = {
     DiagnosticKind{"unknown_ranks", S::kDataLoss, "communicator member(s) naming a rank that left no trace file"},
     DiagnosticKind{"unknown_requests", S::kRepaired,
                    "request completion(s) of a request that was never started, ignored"},
+    DiagnosticKind{"unmatched_leaves_dropped", S::kRepaired,
+                   "Leave(s) of a region that is not open on their location, dropped"},
     DiagnosticKind{"unpaired_flows", S::kDataLoss, "flow event(s) without a partner or a peer, dropped"},
     DiagnosticKind{"unreadable_rank_files", S::kDataLoss, "rank file(s) that could not be read; those ranks are missing"},
 };

@@ -3,6 +3,13 @@
 //
 // The builder's checks are the last line of defence: a reader that knows line numbers or byte
 // offsets should catch bad input first and say where it is.
+//
+// Improper nesting is the one defect real tools write that the builder repairs rather than refuses
+// (unless SetRepairNesting(false), `--strict`), so that every reader gets the same rule: a Leave of
+// a region with regions opened after it still open closes those first, at the Leave's time
+// (improper_nesting_repaired); a Leave of a region that is not open is dropped
+// (unmatched_leaves_dropped); regions still open at a location's end are closed at its last
+// timestamp (unclosed_regions). Each is counted per location in the trace's diagnostics.
 #pragma once
 
 #include <string>
@@ -37,6 +44,9 @@ class TraceBuilder {
   CommunicatorId AddCommunicator(std::string_view name, std::vector<LocationId> members);
   void SetOrigin(TimeNs origin) { body_.origin_ns = origin; }
   void AddMetadata(std::string_view key, std::string_view value);
+  // true (the default): Finish repairs improper nesting as the header comment says; false
+  // (`--strict`): Finish refuses it.
+  void SetRepairNesting(bool repair) { repair_nesting_ = repair; }
   Diagnostics& diagnostics() { return body_.diagnostics; }
 
   size_t location_count() const { return body_.locations.size(); }
@@ -87,18 +97,30 @@ class TraceBuilder {
     uint64_t bytes_received = 0;
   };
 
+  // What repairing one location's nesting did (counts of the three repairs).
+  struct NestingRepairs {
+    uint64_t closed_early = 0, dropped_leaves = 0, closed_at_end = 0;
+    std::string first_closed_early, first_dropped, first_closed_at_end;  // the first of each
+  };
+
   EventIndex Append(LocationId loc, TimeNs t, EventKind kind, uint32_t arg);
-  Status CheckLocation(LocationId loc) const;
+  // With repair_nesting_, a nesting defect only sets *improper (the rest is still checked).
+  Status CheckLocation(LocationId loc, bool* improper) const;
+  NestingRepairs RepairNesting(LocationId loc);
+  void RenumberEvents(LocationId loc, const std::vector<EventIndex>& new_index);
+  void ReportNestingRepairs(const std::vector<std::pair<LocationId, NestingRepairs>>& repairs);
   Status BuildCollectiveTable();
   Status CheckDependencies();
   void MakeLocationIdsUnique();
 
   std::string_view str(StringId id) const { return body_.strings.Get(id); }
+  std::string_view RegionName(uint32_t region) const;  // "?" for an unknown one
 
   std::string format_;
   TraceBody body_;
   std::vector<std::vector<TimeNs>> times_;  // per location; the trace's timeline once finished
   std::vector<CollectiveMember> members_;
+  bool repair_nesting_ = true;
 };
 
 }  // namespace grainscope

@@ -119,8 +119,10 @@ TEST(TraceBuilder, RejectsTimeGoingBackwards) {
   EXPECT_THAT(b.Finish(), StatusIs(StatusCode::kDataLoss, HasSubstr("p: event 1 at 9 ns is earlier")));
 }
 
-TEST(TraceBuilder, RejectsImproperNesting) {
+// --strict: the builder refuses what it would otherwise repair, with the message it always had.
+TEST(TraceBuilder, StrictRejectsImproperNesting) {
   TraceBuilder b("test");
+  b.SetRepairNesting(false);
   LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);
   RegionId a = b.AddRegion("a", RegionRole::kFunction, 0);
   RegionId c = b.AddRegion("c", RegionRole::kFunction, 1);
@@ -128,16 +130,115 @@ TEST(TraceBuilder, RejectsImproperNesting) {
   b.Enter(l, 2, c);
   b.Leave(l, 3, a);
   b.Leave(l, 4, c);
-  EXPECT_THAT(b.Finish(), StatusIs(StatusCode::kDataLoss, HasSubstr("leaves region 'a' which is not the innermost")));
+  EXPECT_THAT(b.Finish(),
+              StatusIs(StatusCode::kDataLoss, HasSubstr("p: event 2 at 3 ns leaves region 'a' which is not the innermost")));
 }
 
-TEST(TraceBuilder, RejectsUnclosedRegionAndHalfCollective) {
+TEST(TraceBuilder, StrictRejectsUnclosedRegionAndLeaveOfNothing) {
   {
     TraceBuilder b("test");
+    b.SetRepairNesting(false);
     LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);
     b.Enter(l, 1, b.AddRegion("a", RegionRole::kFunction, 0));
     EXPECT_THAT(b.Finish(), StatusIs(StatusCode::kDataLoss, HasSubstr("'a' is entered but never left")));
   }
+  {
+    TraceBuilder b("test");
+    b.SetRepairNesting(false);
+    LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);
+    b.Leave(l, 1, b.AddRegion("a", RegionRole::kFunction, 0));
+    EXPECT_THAT(b.Finish(), StatusIs(StatusCode::kDataLoss, HasSubstr("leaves region 'a' which is not the innermost")));
+  }
+}
+
+// A location's events as "E a@1 L a@3 x 0@4" (Enter, Leave, anything else with its arg) for compact checks.
+std::string Events(const Trace& t, LocationId l) {
+  const EventColumns& e = t.events(l);
+  std::string out;
+  for (size_t i = 0; i < e.size(); ++i) {
+    if (!out.empty()) out += ' ';
+    const bool region = e.kind[i] == EventKind::kEnter || e.kind[i] == EventKind::kLeave;
+    const char* kind = e.kind[i] == EventKind::kEnter ? "E" : e.kind[i] == EventKind::kLeave ? "L" : "x";
+    const std::string arg = region ? std::string(t.str(t.regions()[e.arg[i]].name)) : std::to_string(e.arg[i]);
+    out += std::string(kind) + " " + arg + "@" + std::to_string(e.time[i]);
+  }
+  return out;
+}
+
+// A Leave of an outer region closes the regions opened after it, at its time, counted per location.
+TEST(TraceBuilder, RepairsLeaveOfOuterRegion) {
+  TraceBuilder b("test");
+  LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);
+  LocationId q = b.AddLocation("q", LocationKind::kProcessor, 1);
+  RegionId a = b.AddRegion("a", RegionRole::kFunction, 0);
+  RegionId c = b.AddRegion("c", RegionRole::kFunction, 1);
+  RegionId d = b.AddRegion("d", RegionRole::kFunction, 2);
+  b.Enter(l, 1, a);
+  b.Enter(l, 2, c);
+  b.Enter(l, 3, d);
+  b.Leave(l, 5, a);  // c and d still open
+  b.Enter(q, 1, a);
+  b.Enter(q, 2, c);
+  b.Leave(q, 4, a);  // c still open
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  EXPECT_EQ(Events(*t, l), "E a@1 E c@2 E d@3 L d@5 L c@5 L a@5");
+  EXPECT_EQ(Events(*t, q), "E a@1 E c@2 L c@4 L a@4");
+  EXPECT_EQ(t->diagnostics().Count("improper_nesting_repaired"), 3u);
+  ASSERT_EQ(t->diagnostics().entries().size(), 1u);
+  EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 2 closed early (leaves 'a' at 5 ns while 'd' is open); q: 1");
+}
+
+// A Leave of a region that is not open is dropped; what referred to the events after it follows them.
+TEST(TraceBuilder, DropsLeaveOfRegionNotOpenAndRenumbers) {
+  TraceBuilder b("test");
+  LocationId l = b.AddLocation("p", LocationKind::kRank, 0);
+  LocationId r = b.AddLocation("r", LocationKind::kRank, 1);
+  RegionId a = b.AddRegion("a", RegionRole::kFunction, 0);
+  RegionId c = b.AddRegion("c", RegionRole::kFunction, 1);
+  MessageInfo info;
+  info.sender = l;
+  info.receiver = r;
+  const MessageId m = b.AddMessage(info);
+  const CollectiveId coll = b.AddCollective(CollectiveOp::kBarrier, CommunicatorId(), LocationId());
+  b.Enter(l, 1, a);
+  b.Leave(l, 2, c);  // c is not open: dropped
+  b.Send(l, 3, m);
+  b.CollBegin(l, 4, coll, 0, 0);
+  b.CollEnd(l, 5, coll);
+  b.Leave(l, 6, a);
+  b.Recv(r, 7, m);
+  b.AddDependency(DependencyKind::kLockHandover, l, 2, r, 0);  // from the Send
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  EXPECT_EQ(Events(*t, l), "E a@1 x 0@3 x 0@4 x 0@5 L a@6");
+  EXPECT_EQ(t->messages().send_event[0], 1u);
+  EXPECT_EQ(t->messages().recv_event[0], 0u);
+  EXPECT_THAT(t->collectives().member_begin, ElementsAre(2u));
+  EXPECT_THAT(t->collectives().member_end, ElementsAre(3u));
+  EXPECT_EQ(t->dependencies().from_event[0], 1u);
+  EXPECT_EQ(t->diagnostics().Count("unmatched_leaves_dropped"), 1u);
+  EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 1 dropped (leaves 'c' at 2 ns, which is not open)");
+}
+
+// Regions still open at a location's end are closed at its last timestamp, innermost first.
+TEST(TraceBuilder, ClosesRegionsOpenAtTheEnd) {
+  TraceBuilder b("test");
+  LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);
+  RegionId a = b.AddRegion("a", RegionRole::kFunction, 0);
+  RegionId c = b.AddRegion("c", RegionRole::kFunction, 1);
+  b.Enter(l, 1, a);
+  b.Enter(l, 2, c);
+  b.Marker(l, 9, b.Intern("last"));
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  const std::string events = Events(*t, l);
+  EXPECT_EQ(events.substr(events.size() - 11), "L c@9 L a@9");
+  EXPECT_EQ(t->diagnostics().Count("unclosed_regions"), 2u);
+  EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 2 closed at the end ('c' open at the last event, 9 ns)");
+}
+
+TEST(TraceBuilder, RejectsHalfCollective) {
   {
     TraceBuilder b("test");
     LocationId l = b.AddLocation("p", LocationKind::kProcessor, 0);

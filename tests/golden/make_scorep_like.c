@@ -6,6 +6,9 @@
  * clock with a global offset and a resolution other than 1 ns, and a "main" region around it all.
  *
  *   make_scorep_like OUTDIR
+ * writes scorep_like.otf2 and scorep_improper.otf2: the same run with the nesting defects real tools
+ * write (TraceR, APEX; issue 19): rank 2 leaves "solve" while the MPI_Wait it entered inside is
+ * still open, then leaves MPI_Irecv, which it never entered; rank 1 never leaves "main".
  * 3 ranks: rank 0 sends rank 1 a message with MPI_Isend, rank 1 receives it with MPI_Irecv and
  * MPI_Wait; then MPI_Bcast rooted at rank 1, MPI_Reduce on {0, 2} rooted at its rank 1 (world
  * rank 2), MPI_Barrier. Times below are in ticks of 10 ns after the global offset.
@@ -139,16 +142,20 @@ static void WriteDefinitions(OTF2_Archive* archive, const uint64_t* events) {
   Check(OTF2_Archive_CloseGlobalDefWriter(archive, g), "closing definitions");
 }
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: make_scorep_like OUTDIR\n");
-    return 2;
-  }
-  OTF2_Archive* archive = OTF2_Archive_Open(argv[1], "scorep_like", OTF2_FILEMODE_WRITE, 1024 * 1024,
+/* Rank 2's improper nesting (times after its last collective, before MPI_Finalize). */
+static void ImproperNesting(OTF2_EvtWriter* w) {
+  Check(OTF2_EvtWriter_Enter(w, NULL, T(505), kSolve), "enter");
+  Check(OTF2_EvtWriter_Enter(w, NULL, T(506), kWait), "enter");
+  Check(OTF2_EvtWriter_Leave(w, NULL, T(508), kSolve), "leave"); /* MPI_Wait still open */
+  Check(OTF2_EvtWriter_Leave(w, NULL, T(509), kIrecv), "leave"); /* never entered */
+}
+
+static void WriteArchive(const char* dir, const char* name, int improper) {
+  OTF2_Archive* archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1024 * 1024,
                                             4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (archive == NULL) {
-    fprintf(stderr, "make_scorep_like: cannot create %s/scorep_like.otf2\n", argv[1]);
-    return 1;
+    fprintf(stderr, "make_scorep_like: cannot create %s/%s.otf2\n", dir, name);
+    exit(1);
   }
   Check(OTF2_Archive_SetFlushCallbacks(archive, &kFlush, NULL), "flush callbacks");
   Check(OTF2_Archive_SetSerialCollectiveCallbacks(archive), "collective callbacks");
@@ -160,8 +167,9 @@ int main(int argc, char** argv) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, r);
     Check(OTF2_EvtWriter_Enter(w, NULL, T(0), kMain), "enter");
     ranks[r](w);
+    if (improper && r == 2) ImproperNesting(w);
     Region(w, kFinalize, 510, 520);
-    Check(OTF2_EvtWriter_Leave(w, NULL, T(530), kMain), "leave");
+    if (!improper || r != 1) Check(OTF2_EvtWriter_Leave(w, NULL, T(530), kMain), "leave");
     Check(OTF2_EvtWriter_GetNumberOfEvents(w, &events[r]), "event count");
     Check(OTF2_Archive_CloseEvtWriter(archive, w), "closing events");
   }
@@ -174,5 +182,14 @@ int main(int argc, char** argv) {
   Check(OTF2_Archive_CloseDefFiles(archive), "closing definition files");
   WriteDefinitions(archive, events);
   Check(OTF2_Archive_Close(archive), "closing the archive");
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: make_scorep_like OUTDIR\n");
+    return 2;
+  }
+  WriteArchive(argv[1], "scorep_like", 0);
+  WriteArchive(argv[1], "scorep_improper", 1);
   return 0;
 }

@@ -833,7 +833,7 @@ void ChromeParser::ReportDiagnostics() {
 
 }  // namespace
 
-Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_name) {
+Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_name, const ReadOptions&) {
   return ChromeParser(content, file_name).Run();
 }
 

@@ -23,7 +23,9 @@
 namespace grainscope {
 
 // `file_name` is only used in messages ("trace.json: byte 17: ...").
-Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_name);
+// `options`: this reader repairs (and counts) what it meets itself and hands the builder properly
+// nested events, so --strict changes nothing here yet.
+Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_name, const ReadOptions& options = {});
 
 // True when the first non-blank character of `head` opens a JSON object or array.
 bool LooksLikeChromeJson(std::string_view head);

@@ -43,21 +43,52 @@ std::vector<fs::path> EventFiles(const std::string& anchor) {
   return out;
 }
 
+// Issue 19 item 2: the other locations are analysed, the lost one is named, its messages stay
+// unmatched; --strict refuses, naming the file.
 TEST(Otf2Damage, MissingLocationFile) {
   const std::string anchor = WriteFigure("missing");
   const auto files = EventFiles(anchor);
   ASSERT_GE(files.size(), 2u);
+  Result<Trace> whole = ReadOtf2(anchor);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
   fs::remove(files[1]);
   Result<Trace> r = ReadOtf2(anchor);
-  if (r.ok()) {
-    // Read without that location's events: it must say so.
-    EXPECT_FALSE(r->diagnostics().empty()) << "a missing location file was not reported";
-  } else {
-    EXPECT_NE(r.status().message().find("trace.otf2"), std::string::npos) << r.status().message();
-  }
-  std::printf("[ otf2     ] missing %s: %s\n", files[1].filename().c_str(),
-              r.ok() ? r->diagnostics().entries()[0].example.c_str() : r.status().message().c_str());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->diagnostics().Count("missing_location_files"), 1u);
+  const std::string missing = files[1].string();
+  bool named = false;
+  for (const Diagnostic& d : r->diagnostics().entries())
+    named = named || (d.name == "missing_location_files" && d.example.find(missing) != std::string::npos);
+  EXPECT_TRUE(named) << "the note does not name " << missing;
+  EXPECT_EQ(r->locations().size(), whole->locations().size());
+  EXPECT_LT(r->event_count(), whole->event_count());
+  EXPECT_GT(r->diagnostics().Count("sends_without_receive") + r->diagnostics().Count("receives_without_send"), 0u)
+      << "messages to or from the lost location should be unmatched";
+
+  Result<Trace> strict = ReadOtf2(anchor, ReadOptions{.strict = true});
+  ASSERT_FALSE(strict.ok());
+  EXPECT_NE(strict.status().message().find(missing), std::string::npos) << strict.status().message();
   fs::remove_all(fs::path(anchor).parent_path());
+}
+
+// The same on a real archive: a copy of TraceR's stencil trace (32 ranks) in a temporary
+// directory with rank 0's event file removed (the corpus itself is never modified or copied in).
+TEST(Otf2Damage, MissingLocationFileOfARealArchive) {
+  const fs::path corpus = fs::path(GRAINSCOPE_CORPUS_DIR) / "otf2-real/tracer-stencil4d-32";
+  if (!fs::exists(corpus)) GTEST_SKIP() << "corpus trace " << corpus << " is absent (../shared/corpus)";
+  const fs::path dir = fs::path(::testing::TempDir()) / fmt::format("gs-otf2-damage-real-{}", getpid());
+  fs::remove_all(dir);
+  fs::copy(corpus, dir, fs::copy_options::recursive);
+  ASSERT_TRUE(fs::remove(dir / "traces/0.evt"));
+  Result<Trace> r = ReadOtf2((dir / "traces.otf2").string());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->diagnostics().Count("missing_location_files"), 1u);
+  EXPECT_EQ(r->locations().size(), 32u);
+  EXPECT_GT(r->diagnostics().Count("sends_without_receive") + r->diagnostics().Count("receives_without_send"), 0u);
+  Result<Trace> strict = ReadOtf2((dir / "traces.otf2").string(), ReadOptions{.strict = true});
+  ASSERT_FALSE(strict.ok());
+  EXPECT_NE(strict.status().message().find("traces/0.evt"), std::string::npos) << strict.status().message();
+  fs::remove_all(dir);
 }
 
 TEST(Otf2Damage, TruncatedDefinitions) {

@@ -57,6 +57,7 @@ struct ReadState {
   uint64_t ignored_attributes = 0;
   uint64_t unknown_requests = 0;
   uint64_t unclosed_regions = 0;
+  bool strict = false;  // --strict: refuse improper nesting here, as before the builder repaired it
   std::array<StringId, 4> thread_labels;  // fork, join, team begin, team end
 };
 
@@ -182,23 +183,27 @@ OTF2_CallbackCode OnEnter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, void
   if (region >= regions.size() || !regions[region].valid())
     return r->Fail(pos, r->Ns(t), fmt::format("enters undefined region {}", region));
   r->ScanAttributes(attrs, nullptr);
-  r->open_regions.push_back(regions[region].value);
+  if (r->state->strict) r->open_regions.push_back(regions[region].value);
   r->events->Append(r->Ns(t), EventKind::kEnter, regions[region].value);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 // LEAVE 0 7397467395127294 Region: "int main(int, char**)" <3>
+// Improper nesting (a Leave of an outer region, or of one not open) is repaired by the
+// TraceBuilder, the same for every reader; only --strict refuses it here, where the record is known.
 OTF2_CallbackCode OnLeave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, void* user,
                           OTF2_AttributeList* attrs, OTF2_RegionRef region) {
   LocationReader* r = Loc(user);
   const std::vector<RegionId>& regions = r->state->defs->region_of_ref;
   const uint32_t id = region < regions.size() ? regions[region].value : kNone;
-  if (r->open_regions.empty() || r->open_regions.back() != id) {
-    return r->Fail(pos, r->Ns(t),
-                   fmt::format("leaves region {} which is not the innermost open region", region));
+  if (r->state->strict) {
+    if (r->open_regions.empty() || r->open_regions.back() != id) {
+      return r->Fail(pos, r->Ns(t),
+                     fmt::format("leaves region {} which is not the innermost open region", region));
+    }
+    r->open_regions.pop_back();
   }
   r->ScanAttributes(attrs, nullptr);
-  r->open_regions.pop_back();
   r->events->Append(r->Ns(t), EventKind::kLeave, id);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -412,16 +417,51 @@ void ReportSkipped(const ReadState& s, TraceBuilder& builder, std::string_view f
   builder.diagnostics().AddCount(
       "unknown_requests", s.unknown_requests,
       fmt::format("{}: MpiIsendComplete of a request no MpiIsend opened", file));
+  // With --strict (else the builder closes them, counted per location).
   builder.diagnostics().AddCount(
       "unclosed_regions", s.unclosed_regions,
       fmt::format("{}: regions still open at a location's last event were closed there", file));
 }
 
+// Location event files that are missing or unreadable: `--strict` refuses the first, else they are
+// counted as missing_location_files, named in the note.
+struct MissingFiles {
+  const Otf2Definitions& defs;
+  std::string_view anchor;
+  bool strict;
+  std::vector<std::string> names;
+
+  // The file of location `l`: ARCHIVE/REF.evt beside the anchor ARCHIVE.otf2.
+  std::string FileOf(size_t l) const {
+    std::string_view stem = anchor.substr(0, anchor.size() - (anchor.ends_with(".otf2") ? 5 : 0));
+    return fmt::format("{}/{}.evt", stem, defs.location_refs[l]);
+  }
+
+  Status Add(size_t l, uint32_t events_read, std::string_view why) {
+    if (strict) {
+      return DataLoss(fmt::format("{}: the events of location {} ({}) cannot be read: {}", anchor,
+                                  defs.location_refs[l], FileOf(l), why));
+    }
+    std::string name = FileOf(l);
+    if (events_read > 0) name += fmt::format(" (its first {} events kept)", events_read);
+    names.push_back(std::move(name));
+    return OkStatus();
+  }
+
+  void Report(TraceBuilder& builder) const {
+    if (names.empty()) return;
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    builder.diagnostics().AddCount("missing_location_files", names.size(), fmt::format("{}: {}", anchor, list));
+  }
+};
+
 }  // namespace
 
 Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBuilder& builder,
-                      std::string_view file, Otf2Events* out) {
+                      std::string_view file, bool strict, Otf2Events* out) {
   ReadState state{&defs, &builder, out};
+  state.strict = strict;
   state.thread_labels = {builder.Intern("thread fork"), builder.Intern("thread join"),
                          builder.Intern("thread team begin"), builder.Intern("thread team end")};
   const size_t n = defs.location_refs.size();
@@ -447,6 +487,7 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
     if (rc != OTF2_SUCCESS) return Otf2Error(rc, fmt::format("{}: opening the event files", file));
   }
   OTF2_EvtReaderCallbacks* callbacks = NewCallbacks();
+  MissingFiles missing{defs, file, strict};
   Status status;
   progress::Begin("reading locations", n);
   for (size_t l = 0; l < n && status.ok(); ++l) {
@@ -461,8 +502,8 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
     OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, defs.location_refs[l]);
     if (events == nullptr && expected == 0) continue;  // a location that recorded nothing
     if (events == nullptr) {
-      status = DataLoss(fmt::format("{}: cannot open the events of location {}", file, defs.location_refs[l]));
-      break;
+      status = missing.Add(l, 0, "cannot be opened");
+      continue;
     }
     OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &loc);
     uint64_t count = 0;
@@ -471,8 +512,10 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
     if (!loc.status.ok()) {
       status = DataLoss(fmt::format("{}: {}", file, loc.status.message()));
     } else if (rc != OTF2_SUCCESS) {
-      status = Otf2Error(rc, fmt::format("{}: events of location {}", file, defs.location_refs[l]));
-    } else if (!loc.open_regions.empty()) {
+      // A location file never written or lost (APEX's 8.evt), or damaged part way: the other
+      // locations are analysed, with what this one held before the damage.
+      status = missing.Add(l, loc.events->size(), OTF2_Error_GetDescription(rc));
+    } else if (strict && !loc.open_regions.empty()) {
       // A trace cut short (a crashed run): close what is open at the last event.
       const TimeNs last = loc.events->time.back();
       state.unclosed_regions += loc.open_regions.size();
@@ -486,6 +529,7 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
   if (n > 0) OTF2_Reader_CloseEvtFiles(reader);
   GS_RETURN_IF_ERROR(status);
   ReportSkipped(state, builder, file);
+  missing.Report(builder);
   return OkStatus();
 }
 

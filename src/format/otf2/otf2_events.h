@@ -78,8 +78,11 @@ struct Otf2Events {
 };
 
 // Reads every location's events. Records the model has no place for are counted in the
-// builder's diagnostics ("skipped_records", "ignored_attributes"), never fatal.
+// builder's diagnostics ("skipped_records", "ignored_attributes"), never fatal. A location whose
+// event file is missing or unreadable keeps what was read of it (nothing, for a missing file) and
+// is named under "missing_location_files"; its messages stay unmatched. With `strict` (--strict)
+// that, and improper nesting, is refused as before these repairs existed.
 Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBuilder& builder,
-                      std::string_view file, Otf2Events* out);
+                      std::string_view file, bool strict, Otf2Events* out);
 
 }  // namespace grainscope::otf2

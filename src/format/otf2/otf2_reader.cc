@@ -289,7 +289,7 @@ Result<std::string> FindOtf2Anchor(const std::string& path) {
   return anchors.front();
 }
 
-Result<Trace> ReadOtf2(const std::string& anchor_path) {
+Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& options) {
   GS_ASSIGN_OR_RETURN(std::string anchor, FindOtf2Anchor(anchor_path));
   if (!otf2::HasOtf2Signature(anchor)) {
     return DataLoss(fmt::format("{}: not an OTF2 anchor file (no OTF2 signature in its first bytes)", anchor));
@@ -304,9 +304,10 @@ Result<Trace> ReadOtf2(const std::string& anchor_path) {
   if (rc != OTF2_SUCCESS) return otf2::Otf2Error(rc, fmt::format("{}: not a readable OTF2 archive", anchor));
 
   TraceBuilder builder{std::string(kOtf2Format)};
+  builder.SetRepairNesting(!options.strict);
   GS_ASSIGN_OR_RETURN(Otf2Definitions defs, otf2::ReadOtf2Definitions(reader.get(), builder, anchor));
   Otf2Events events;
-  GS_RETURN_IF_ERROR(otf2::ReadOtf2Events(reader.get(), defs, builder, anchor, &events));
+  GS_RETURN_IF_ERROR(otf2::ReadOtf2Events(reader.get(), defs, builder, anchor, options.strict, &events));
   builder.SetOrigin(OriginOf(defs, events));
   AddMetadata(reader.get(), builder);
   GS_RETURN_IF_ERROR(Otf2TraceAssembler(builder, defs, events, anchor).Run());

@@ -25,7 +25,9 @@
 namespace grainscope {
 
 // `anchor_path` is the archive's anchor file (traces.otf2) or a directory holding exactly one.
-Result<Trace> ReadOtf2(const std::string& anchor_path);
+// Improper nesting is repaired by the TraceBuilder (trace_builder.h) and a missing or unreadable
+// location file counted ("missing_location_files"); `options.strict` refuses both.
+Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& options = {});
 
 // The anchor file `path` names: itself, or the one .otf2 file in the directory `path`.
 Result<std::string> FindOtf2Anchor(const std::string& path);

@@ -166,3 +166,34 @@ TEST(Otf2Reader, NotAnArchiveIsACleanError) {
 
 }  // namespace
 }  // namespace grainscope
+
+namespace grainscope {
+namespace {
+
+// Issue 19 item 1: TraceR's stencil trace leaves region 82 on rank 0 while inner regions are open
+// (event 133), and APEX leaves regions it never entered. Both load with the repairs counted;
+// --strict refuses them with the message they always had.
+TEST(Otf2Reader, ImproperNestingIsRepairedUnlessStrict) {
+  const std::string stencil = std::string(GRAINSCOPE_CORPUS_DIR) + "/otf2-real/tracer-stencil4d-32/traces.otf2";
+  const std::string apex = std::string(GRAINSCOPE_CORPUS_DIR) + "/otf2-real/apex-converter-head/APEX.otf2";
+  SKIP_WITHOUT(stencil);
+  SKIP_WITHOUT(apex);
+  Result<Trace> t = ReadTrace(stencil);
+  ASSERT_THAT(t, IsOk());
+  EXPECT_EQ(t->locations().size(), 32u);
+  EXPECT_EQ(t->diagnostics().Count("improper_nesting_repaired"), 3u);
+  EXPECT_EQ(t->diagnostics().Count("unmatched_leaves_dropped"), 1u);
+  EXPECT_THAT(ReadTrace(stencil, "auto", ReadOptions{.strict = true}),
+              StatusIs(StatusCode::kDataLoss,
+                       HasSubstr("location 0, event 133 at 1048265073212215 ns: leaves region 82 which is not the "
+                                 "innermost open region")));
+  Result<Trace> a = ReadTrace(apex);
+  ASSERT_THAT(a, IsOk());
+  EXPECT_EQ(a->diagnostics().Count("unmatched_leaves_dropped"), 2399u);
+  EXPECT_EQ(a->diagnostics().Count("unclosed_regions"), 2399u);
+  EXPECT_THAT(ReadTrace(apex, "auto", ReadOptions{.strict = true}),
+              StatusIs(StatusCode::kDataLoss, HasSubstr("location 1, event 780 at 120682000 ns: leaves region 0")));
+}
+
+}  // namespace
+}  // namespace grainscope

@@ -514,7 +514,7 @@ class SeedTextParser {
 
 }  // namespace
 
-Result<Trace> ReadSeedText(std::string_view content, std::string_view file_name) {
+Result<Trace> ReadSeedText(std::string_view content, std::string_view file_name, const ReadOptions&) {
   return SeedTextParser(content, file_name).Run();
 }
 

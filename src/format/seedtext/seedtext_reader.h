@@ -32,7 +32,9 @@
 namespace grainscope {
 
 // `file_name` is only used in messages ("trace.txt:7: ...").
-Result<Trace> ReadSeedText(std::string_view content, std::string_view file_name);
+// `options`: this reader repairs (and counts) what it meets itself and hands the builder properly
+// nested events, so --strict changes nothing here yet.
+Result<Trace> ReadSeedText(std::string_view content, std::string_view file_name, const ReadOptions& options = {});
 
 // True when the first trace-like line of `head` starts with one of the six keywords.
 bool LooksLikeSeedText(std::string_view head);

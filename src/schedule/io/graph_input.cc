@@ -66,8 +66,8 @@ Result<GraphInput> FromTaskGraph(const TaskGraphImporter& reader, std::string_vi
 }
 
 // --input-format NAME.
-Result<GraphInput> ReadNamed(const GraphReader& reader, const std::string& path) {
-  if (reader.trace != nullptr) return FromTrace(ReadTrace(path, reader.name), path);
+Result<GraphInput> ReadNamed(const GraphReader& reader, const std::string& path, const ReadOptions& read) {
+  if (reader.trace != nullptr) return FromTrace(ReadTrace(path, reader.name, read), path);
   GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
   if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a task graph", path));
   return FromTaskGraph(*reader.graph, content, path);
@@ -76,13 +76,13 @@ Result<GraphInput> ReadNamed(const GraphReader& reader, const std::string& path)
 // "auto", as ReadTrace does it: a reader of paths (.gst, OTF2) is chosen before anything is read,
 // from the name and a regular file's first bytes; everything else is read once (a pipe too) and
 // chosen from its first bytes.
-Result<GraphInput> ReadDetected(const std::string& path) {
+Result<GraphInput> ReadDetected(const std::string& path, const ReadOptions& read) {
   const InputHead input = ReadInputHead(path);
   const GraphReader* reader = Detect(TraceProbe{path, input.head, input.stream});
   // A missing, unreadable or empty file gets ReadFile's message and the one below, whatever its name.
   std::error_code ec;
   if (reader != nullptr && reader->ReadsPaths() && (!input.head.empty() || std::filesystem::is_directory(path, ec))) {
-    return FromTrace(ReadTrace(path, reader->name), path);
+    return FromTrace(ReadTrace(path, reader->name, read), path);
   }
   // Checked before the rest is read, so that what no reader takes fails at once, even when it
   // never ends (/dev/zero). A pipe shows its first bytes only here: a reader of paths cannot read it.
@@ -99,7 +99,7 @@ Result<GraphInput> ReadDetected(const std::string& path) {
   };
   GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path, sniff));
   if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a trace or a task graph", path));
-  if (reader->trace != nullptr) return FromTrace(ReadTraceContent(content, path, *reader->trace), path);
+  if (reader->trace != nullptr) return FromTrace(ReadTraceContent(content, path, *reader->trace, read), path);
   return FromTaskGraph(*reader->graph, content, path);
 }
 
@@ -125,15 +125,15 @@ std::string_view DetectGraphFormat(const std::string& path, std::string_view hea
   return reader == nullptr ? std::string_view() : reader->name;
 }
 
-Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view format) {
-  if (format == "auto") return ReadDetected(path);
+Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view format, const ReadOptions& read) {
+  if (format == "auto") return ReadDetected(path, read);
   const auto& readers = Readers();
   const auto named = std::find_if(readers.begin(), readers.end(), [&](const GraphReader& r) { return r.name == format; });
   if (named == readers.end()) {
     return InvalidArgument(
         fmt::format("unknown input format '{}' (known: {})", format, fmt::join(GraphInputFormats(), ", ")));
   }
-  return ReadNamed(*named, path);
+  return ReadNamed(*named, path, read);
 }
 
 }  // namespace grainscope

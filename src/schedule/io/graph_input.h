@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "format/read_options.h"
 #include "schedule/dag.h"
 #include "schedule/io/taskgraph_importer.h"
 
@@ -32,7 +33,9 @@ struct GraphInput {
 // *.gst name); anything else to the trace readers, as `info` reads it. That is what the fixed rules
 // before the registry chose, but for such a *.otf2 or *.gst file (they read it as the task graph):
 // with one verdict per reader no order keeps both "an extension first" and "'{' before Chrome".
-Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view format = "auto");
+// `read` (--strict) is passed to a trace reader (format/read_options.h).
+Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view format = "auto",
+                                  const ReadOptions& read = {});
 
 // The name of the reader "auto" would choose for a file `path` whose first bytes are `head`, or
 // an empty name when none would.
