@@ -139,33 +139,25 @@ TEST(TraceIndex, BuiltOnceAndSharedWithRetimedViews) {
 // The index's contract rests on the builder: no trace with improper nesting is ever handed out.
 // The index relies on proper nesting: the builder repairs what would break it (and counts it).
 TEST(TraceIndex, BuilderRepairsWhatTheIndexCannotNest) {
-  {
-    TraceBuilder b("crossed");
-    LocationId l = b.AddLocation("0", LocationKind::kThread, 0);
-    RegionId x = b.AddRegion("x", RegionRole::kFunction, 0), y = b.AddRegion("y", RegionRole::kFunction, 1);
-    b.Enter(l, 0, x), b.Enter(l, 1, y), b.Leave(l, 2, x), b.Leave(l, 3, y);
+  // The count of `diagnostic` after Finish on one location whose events `add` appends.
+  auto repairs = [](std::string_view diagnostic, auto add) -> uint64_t {
+    TraceBuilder b("improper");
+    const LocationId l = b.AddLocation("0", LocationKind::kThread, 0);
+    add(b, l, b.AddRegion("x", RegionRole::kFunction, 0), b.AddRegion("y", RegionRole::kFunction, 1));
     Result<Trace> t = b.Finish();
-    ASSERT_THAT(t, IsOk());
-    EXPECT_EQ(t->diagnostics().Count("improper_nesting_repaired"), 1u);
-  }
-  {
-    TraceBuilder b("unclosed");
-    LocationId l = b.AddLocation("0", LocationKind::kThread, 0);
-    RegionId x = b.AddRegion("x", RegionRole::kFunction, 0);
-    b.Enter(l, 0, x);
-    Result<Trace> t = b.Finish();
-    ASSERT_THAT(t, IsOk());
-    EXPECT_EQ(t->diagnostics().Count("unclosed_regions"), 1u);
-  }
-  {
-    TraceBuilder b("unopened");
-    LocationId l = b.AddLocation("0", LocationKind::kThread, 0);
-    RegionId x = b.AddRegion("x", RegionRole::kFunction, 0);
-    b.Leave(l, 0, x);
-    Result<Trace> t = b.Finish();
-    ASSERT_THAT(t, IsOk());
-    EXPECT_EQ(t->diagnostics().Count("unmatched_leaves_dropped"), 1u);
-  }
+    EXPECT_THAT(t, IsOk());
+    return t.ok() ? t->diagnostics().Count(diagnostic) : 0;
+  };
+  EXPECT_EQ(repairs("improper_nesting_repaired",
+                    [](TraceBuilder& b, LocationId l, RegionId x, RegionId y) {
+                      b.Enter(l, 0, x), b.Enter(l, 1, y), b.Leave(l, 2, x), b.Leave(l, 3, y);  // crossed
+                    }),
+            1u);
+  EXPECT_EQ(repairs("unclosed_regions", [](TraceBuilder& b, LocationId l, RegionId x, RegionId) { b.Enter(l, 0, x); }),
+            1u);
+  EXPECT_EQ(repairs("unmatched_leaves_dropped",
+                    [](TraceBuilder& b, LocationId l, RegionId x, RegionId) { b.Leave(l, 0, x); }),
+            1u);
 }
 
 }  // namespace

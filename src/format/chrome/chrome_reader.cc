@@ -180,6 +180,7 @@ class ChromeParser {
     SortTracks();
     AddLocations();
     GS_RETURN_IF_ERROR(AddCommunicators(gs != nullptr ? Field(*gs, "communicators") : nullptr));
+    GroupFlowChannels();
     GS_RETURN_IF_ERROR(AddMessages());
     GS_RETURN_IF_ERROR(AddCollectives());
     for (Track& t : tracks_) BuildTrack(t);
@@ -238,30 +239,24 @@ class ChromeParser {
       return std::nullopt;
     }
     TimeNs ns = 0;
-    bool ok = false;
-    if (v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
-      ok = false;
-    } else if (v->is_number_integer()) {
-      ok = !__builtin_mul_overflow(v->get<int64_t>(), int64_t{1000}, &ns);
-    } else if (v->is_string()) {
-      ok = chrome::MicrosToNs(v->get_ref<const std::string&>(), &ns);
-      if (!ok) {
-        // Not a number at all, or one outside int64 nanoseconds.
-        const std::string& s = v->get_ref<const std::string&>();
-        const bool numeric = !s.empty() && s.find_first_not_of("+-0123456789.eE") == std::string::npos;
-        *why = numeric ? fmt::format("'{}' is out of range: {}", key, s)
-                       : fmt::format("'{}' must be a number of microseconds, got {}", key, v->dump());
-        return std::nullopt;
+    if (v->is_number_integer()) {  // unsigned above INT64_MAX included
+      if (!v->is_number_unsigned() || v->get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) {
+        if (!__builtin_mul_overflow(v->get<int64_t>(), int64_t{1000}, &ns)) return ns;
       }
-    } else {
-      *why = fmt::format("'{}' must be a number of microseconds, got {}", key, v->dump());
-      return std::nullopt;
-    }
-    if (!ok) {
       *why = fmt::format("'{}' is out of range: {}", key, v->dump());
       return std::nullopt;
     }
-    return ns;
+    if (v->is_string()) {
+      const std::string& s = v->get_ref<const std::string&>();
+      if (chrome::MicrosToNs(s, &ns)) return ns;
+      // A number outside int64 nanoseconds, or not a number at all.
+      if (!s.empty() && s.find_first_not_of("+-0123456789.eE") == std::string::npos) {
+        *why = fmt::format("'{}' is out of range: {}", key, s);
+        return std::nullopt;
+      }
+    }
+    *why = fmt::format("'{}' must be a number of microseconds, got {}", key, v->dump());
+    return std::nullopt;
   }
 
   RegionId RegionFor(std::string_view name, std::string_view cat) {
@@ -531,19 +526,18 @@ class ChromeParser {
 
   // The flows of one (cat, id) in time order: message flows pair their k-th "s" with their k-th
   // "f"; other flows form chains s -> t -> ... -> f, an arrow between consecutive ends.
-  std::vector<std::vector<uint32_t>> FlowChannels() const {
-    std::vector<std::vector<uint32_t>> channels(flow_channels_.size());
-    for (uint32_t i = 0; i < flows_.size(); ++i) channels[flow_keys_[i]].push_back(i);
-    for (auto& c : channels)
+  void GroupFlowChannels() {
+    channels_.assign(flow_channels_.size(), {});
+    for (uint32_t i = 0; i < flows_.size(); ++i) channels_[flow_keys_[i]].push_back(i);
+    for (auto& c : channels_)
       std::stable_sort(c.begin(), c.end(), [&](uint32_t a, uint32_t b) { return flows_[a].time < flows_[b].time; });
-    return channels;
   }
 
   // grainscope's message flows become messages. A flow with no partner stays an unmatched
   // message when it names its peer track (grainscope's writer does), else it is dropped.
   Status AddMessages() {
     FifoMessageMatcher<uint32_t> matcher;
-    for (const std::vector<uint32_t>& channel : FlowChannels()) {
+    for (const std::vector<uint32_t>& channel : channels_) {
       for (uint32_t i : channel) {
         if (!flows_[i].message_category || flows_[i].phase == 't') continue;
         if (flows_[i].phase == 's') {
@@ -603,7 +597,7 @@ class ChromeParser {
   // pointing back in time are dropped and counted (kept, with program order they could close a
   // cycle no analysis can order).
   void AddFlowDependencies() {
-    for (const std::vector<uint32_t>& channel : FlowChannels()) {
+    for (const std::vector<uint32_t>& channel : channels_) {
       const Flow* from = nullptr;
       for (uint32_t i : channel) {
         const Flow& f = flows_[i];
@@ -668,6 +662,7 @@ class ChromeParser {
   // Flow channels are (cat, id), in order of first appearance; flow_keys_[i] is flow i's.
   ChannelIds<std::string> flow_channels_;
   std::vector<uint32_t> flow_keys_;
+  std::vector<std::vector<uint32_t>> channels_;  // per channel, its flows in time order (GroupFlowChannels)
   std::map<int64_t, MessageId> message_of_flow_id_;
   std::map<int64_t, const json*> collective_args_;
   std::map<int64_t, CollectiveId> collective_ids_;
