@@ -64,6 +64,12 @@ std::string GanttCsv(const Trace& t, const std::vector<GanttLane>& lanes) {
   return out;
 }
 
+// Where column `c` of `width` starts, `span * c / width` without overflow: a trace whose time
+// zero lies far before its events (epoch clocks) has spans near the int64 range.
+TimeNs ColumnStart(TimeNs span, int c, int width) {
+  return static_cast<TimeNs>(static_cast<__int128>(span) * c / width);
+}
+
 // A chart of `width` columns per lane from the origin to the last stop: '#' where a grain runs
 // during most of the column's time span, '.' where the processor is idle.
 std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const RenderOptions& o) {
@@ -82,13 +88,14 @@ std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const
     std::vector<TimeNs> busy(kWidth, 0);
     for (const GrainInstance& g : lane.tasks) {
       for (int c = 0; c < kWidth; ++c) {
-        const TimeNs c0 = t.origin_ns() + span * c / kWidth, c1 = t.origin_ns() + span * (c + 1) / kWidth;
+        const TimeNs c0 = t.origin_ns() + ColumnStart(span, c, kWidth);
+        const TimeNs c1 = t.origin_ns() + ColumnStart(span, c + 1, kWidth);
         busy[c] += std::max<TimeNs>(0, std::min(c1, g.stop) - std::max(c0, g.start));
       }
     }
     std::string bar;
     for (int c = 0; c < kWidth; ++c) {
-      const TimeNs width = span * (c + 1) / kWidth - span * c / kWidth;
+      const TimeNs width = ColumnStart(span, c + 1, kWidth) - ColumnStart(span, c, kWidth);
       bar += 2 * busy[c] >= width && busy[c] > 0 ? '#' : '.';
     }
     out += fmt::format("  {:<{}} |{}|\n", t.str(t.location(lane.location).name), name_width, bar);

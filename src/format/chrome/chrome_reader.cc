@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <charconv>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -169,13 +170,17 @@ class ChromeParser {
     }
     const json* gs = Field(doc_, "grainscope");
     // grainscope's writer keeps its origin; Kineto's "ts" count from "baseTimeNanoseconds".
+    const bool origin_given = (gs != nullptr && Field(*gs, "origin_ns") != nullptr) ||
+                              Field(doc_, "baseTimeNanoseconds") != nullptr;
     origin_ = IntField(gs, "origin_ns", IntField(&doc_, "baseTimeNanoseconds", 0));
-    builder_.SetOrigin(origin_);
     if (const json* other = Field(doc_, "otherData"); other != nullptr && other->is_object()) {
       for (auto& [key, value] : other->items())
         if (value.is_string()) builder_.AddMetadata(key, value.get_ref<const std::string&>());
     }
     for (size_t i = 0; i < events->size(); ++i) ReadEvent((*events)[i], i);
+    // A file that names no time zero (older Kineto traces count "ts" from the Unix epoch) starts
+    // the run at its earliest event, as Perfetto and HTA show it; 1970 would be no one's time zero.
+    builder_.SetOrigin(origin_given || earliest_ == kNoEvent ? origin_ : earliest_);
     LayAsyncSlices();
     SortTracks();
     AddLocations();
@@ -330,6 +335,7 @@ class ChromeParser {
     if (!ts) return invalid_.Add(why, index);
     Item item{0, ItemKind::kMarker};
     if (__builtin_add_overflow(origin_, *ts, &item.time)) return invalid_.Add("'ts' is out of range", index);
+    earliest_ = std::min(earliest_, item.time);
     const std::string_view name = StringField(ev, "name");
     const std::string_view cat = StringField(ev, "cat");
     if (ph == "b" || ph == "e") return ReadAsync(ev, ph == "b", item.time, name, cat, index);
@@ -651,6 +657,8 @@ class ChromeParser {
   TraceBuilder builder_;
   json doc_;
   TimeNs origin_ = 0;
+  static constexpr TimeNs kNoEvent = std::numeric_limits<TimeNs>::max();
+  TimeNs earliest_ = kNoEvent;  // of the events read, for a file that names no time zero
   std::vector<Track> tracks_;
   std::map<std::pair<TrackPart, TrackPart>, uint32_t> track_index_;
   std::map<TrackPart, Process> processes_;

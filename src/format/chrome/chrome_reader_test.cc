@@ -86,6 +86,7 @@ TEST(ChromeReader, ReadsKinetoTraces) {
   for (const Location& l : t.locations()) names.push_back(t.str(l.name));
   EXPECT_THAT(names, ElementsAre("python3", "GPU 0 stream 7", "GPU 1 stream 7", "Spans PyTorch Profiler", "pid \"\" tid \"\""));
   // baseTimeNanoseconds + exact decimal microseconds.
+  EXPECT_EQ(t.origin_ns(), 1711964646000000000);
   EXPECT_EQ(t.events(LocationId(0)).time[0], 1711964646000000000 + 4458676522690655);
   EXPECT_EQ(t.events(LocationId(1)).time[0], 1711964646000000000 + 4458676522700250);
   EXPECT_EQ(t.events(LocationId(1)).time[1], 1711964646000000000 + 4458676522710750);
@@ -108,6 +109,8 @@ TEST(ChromeReader, UnixEpochMicrosecondsFit) {
   ASSERT_EQ(r->locations().size(), 1u);  // "1" is pid 1
   EXPECT_THAT(r->events(LocationId(0)).time, ElementsAre(1694039968955744000, 1694039968955747000,
                                                          1694039968955748123, 1694039968955749123));
+  // The file names no time zero: the run starts at its earliest event, not in 1970.
+  EXPECT_EQ(r->origin_ns(), 1694039968955744000);
 }
 
 // rocprofiler's first entry is {}; other tools write phases grainscope does not model. Neither
