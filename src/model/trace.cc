@@ -25,8 +25,20 @@ std::string_view LocationKindName(LocationKind kind) {
     case LocationKind::kProcess: return "process";
     case LocationKind::kThread: return "thread";
     case LocationKind::kRank: return "rank";
+    case LocationKind::kOpenMpThread: return "openmp thread";
+    case LocationKind::kGpuStream: return "gpu stream";
   }
   return "unknown";
+}
+
+bool ParseLocationKind(std::string_view name, LocationKind* kind) {
+  for (LocationKind k : kLocationKinds) {
+    if (LocationKindName(k) == name) {
+      *kind = k;
+      return true;
+    }
+  }
+  return false;
 }
 
 std::string_view RegionRoleName(RegionRole role) {

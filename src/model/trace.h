@@ -44,8 +44,16 @@ enum class EventKind : uint8_t {
 inline constexpr int kEventKindCount = 9;
 std::string_view EventKindName(EventKind kind);
 
-enum class LocationKind : uint8_t { kProcessor, kProcess, kThread, kRank };
+// What a location is. OpenMP threads and GPU (accelerator) streams have kinds of their own: an
+// OpenMP team thread runs forked work of its process, a GPU stream runs kernels and copies that
+// a CPU location launched, and users tell them apart from ranks and plain threads in every view.
+enum class LocationKind : uint8_t { kProcessor, kProcess, kThread, kRank, kOpenMpThread, kGpuStream };
+inline constexpr LocationKind kLocationKinds[] = {LocationKind::kProcessor, LocationKind::kProcess,
+                                                  LocationKind::kThread,    LocationKind::kRank,
+                                                  LocationKind::kOpenMpThread, LocationKind::kGpuStream};
 std::string_view LocationKindName(LocationKind kind);
+// The kind LocationKindName(kind) names; false (and `kind` untouched) for any other text.
+bool ParseLocationKind(std::string_view name, LocationKind* kind);
 
 // What a region stands for; analyses use it to tell computation from communication.
 enum class RegionRole : uint8_t {

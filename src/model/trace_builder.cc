@@ -365,9 +365,13 @@ void TraceBuilder::MakeLocationIdsUnique() {
   int64_t next = std::numeric_limits<int64_t>::min();
   for (const Location& l : locs) next = std::max(next, l.external_id);
   std::vector<uint32_t> clashing;
-  for (int pass = 0; pass < 2; ++pass) {  // pass 0: ranks, processes, processors; pass 1: threads
+  // Pass 0: ranks, processes, processors; pass 1: threads and streams, whose ids mean least.
+  auto second = [](LocationKind k) {
+    return k == LocationKind::kThread || k == LocationKind::kOpenMpThread || k == LocationKind::kGpuStream;
+  };
+  for (int pass = 0; pass < 2; ++pass) {
     for (uint32_t i = 0; i < locs.size(); ++i) {
-      if ((locs[i].kind == LocationKind::kThread) != (pass == 1)) continue;
+      if (second(locs[i].kind) != (pass == 1)) continue;
       if (!used.insert(locs[i].external_id).second) clashing.push_back(i);
     }
   }

@@ -13,12 +13,18 @@ Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const 
     j["file"] = o.source;
     j["format"] = s.format;
     j["locations"] = s.locations;
+    nlohmann::ordered_json by_kind = nlohmann::ordered_json::object();
+    for (LocationKind k : kLocationKinds)
+      if (uint64_t n = s.locations_by_kind[static_cast<int>(k)]; n > 0) by_kind[std::string(LocationKindName(k))] = n;
+    j["locations_by_kind"] = by_kind;
     j["regions"] = s.regions;
     j["grains"] = s.grains;
     j["events"] = s.events;
     j["messages"] = s.messages;
     j["unmatched_messages"] = s.unmatched_messages;
     j["message_bytes"] = s.message_bytes;
+    j["bytes_sent"] = s.bytes_sent;
+    j["bytes_received"] = s.bytes_received;
     j["collectives"] = s.collectives;
     j["origin_ns"] = s.origin_ns;
     j["start_ns"] = s.start_ns;
@@ -53,7 +59,13 @@ Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const 
   };
   out += fmt::format("{}\n", o.source);
   line("format", s.format);
-  line("locations", fmt::format("{}", s.locations));
+  std::string kinds;
+  for (LocationKind k : kLocationKinds) {
+    if (uint64_t n = s.locations_by_kind[static_cast<int>(k)]; n > 0)
+      kinds += fmt::format("{}{} {}{}", kinds.empty() ? "" : ", ", n, LocationKindName(k),
+                           n == 1 ? "" : k == LocationKind::kProcess ? "es" : "s");
+  }
+  line("locations", fmt::format("{} ({})", s.locations, kinds.empty() ? "none" : kinds));
   line("regions", fmt::format("{}, {} of them grains", s.regions, s.grains));
   line("events", fmt::format("{}", s.events));
   line("messages", fmt::format("{} matched, {} unmatched, {} bytes", s.messages, s.unmatched_messages,

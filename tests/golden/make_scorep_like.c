@@ -8,7 +8,10 @@
  *   make_scorep_like OUTDIR
  * writes scorep_like.otf2 and scorep_improper.otf2: the same run with the nesting defects real tools
  * write (TraceR, APEX; issue 19): rank 2 leaves "solve" while the MPI_Wait it entered inside is
- * still open, then leaves MPI_Irecv, which it never entered; rank 1 never leaves "main".
+ * still open, then leaves MPI_Irecv, which it never entered; rank 1 never leaves "main"; and
+ * scorep_self.otf2: the same run where every rank then calls MPI_Barrier on MPI_COMM_SELF (a
+ * COMM_SELF group of no members, one communicator definition for all ranks, as Score-P writes it)
+ * at a different time: three one-rank barriers, never one three-rank barrier (issue 19 item 3).
  * 3 ranks: rank 0 sends rank 1 a message with MPI_Isend, rank 1 receives it with MPI_Irecv and
  * MPI_Wait; then MPI_Bcast rooted at rank 1, MPI_Reduce on {0, 2} rooted at its rank 1 (world
  * rank 2), MPI_Barrier. Times below are in ticks of 10 ns after the global offset.
@@ -101,9 +104,10 @@ static void Rank2(OTF2_EvtWriter* w) {
 }
 
 /* Strings: 0 "", 1..kRegions region names, then the names below. */
-enum { kStrMachine = kRegions + 1, kStrNode, kStrMaster, kStrWorld, kStrSplit, kStrRank0 };
+enum { kStrMachine = kRegions + 1, kStrNode, kStrMaster, kStrWorld, kStrSplit, kStrRank0, kStrSelf = kStrRank0 + kRanks };
+enum Variant { kProper, kImproper, kSelfBarriers };
 
-static void WriteDefinitions(OTF2_Archive* archive, const uint64_t* events) {
+static void WriteDefinitions(OTF2_Archive* archive, const uint64_t* events, enum Variant variant) {
   OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive);
   char name[32];
   Check(OTF2_GlobalDefWriter_WriteString(g, 0, ""), "string");
@@ -117,6 +121,7 @@ static void WriteDefinitions(OTF2_Archive* archive, const uint64_t* events) {
     snprintf(name, sizeof name, "MPI Rank %u", r);
     Check(OTF2_GlobalDefWriter_WriteString(g, kStrRank0 + r, name), "string");
   }
+  if (variant == kSelfBarriers) Check(OTF2_GlobalDefWriter_WriteString(g, kStrSelf, "MPI_COMM_SELF"), "string");
   /* 10 ns ticks; the run began at the global offset. */
   Check(OTF2_GlobalDefWriter_WriteClockProperties(g, 100000000, kOffset, 600, OTF2_UNDEFINED_TIMESTAMP), "clock");
   Check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, kStrMachine, kStrNode, OTF2_UNDEFINED_SYSTEM_TREE_NODE), "node");
@@ -139,6 +144,11 @@ static void WriteDefinitions(OTF2_Archive* archive, const uint64_t* events) {
                                         2, split), "group");
   Check(OTF2_GlobalDefWriter_WriteComm(g, 0, kStrWorld, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "comm");
   Check(OTF2_GlobalDefWriter_WriteComm(g, 1, kStrSplit, 2, 0, OTF2_COMM_FLAG_NONE), "comm");
+  if (variant == kSelfBarriers) {
+    Check(OTF2_GlobalDefWriter_WriteGroup(g, 3, 0, OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                          0, NULL), "group");
+    Check(OTF2_GlobalDefWriter_WriteComm(g, 2, kStrSelf, 3, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE), "comm");
+  }
   Check(OTF2_Archive_CloseGlobalDefWriter(archive, g), "closing definitions");
 }
 
@@ -150,7 +160,7 @@ static void ImproperNesting(OTF2_EvtWriter* w) {
   Check(OTF2_EvtWriter_Leave(w, NULL, T(509), kIrecv), "leave"); /* never entered */
 }
 
-static void WriteArchive(const char* dir, const char* name, int improper) {
+static void WriteArchive(const char* dir, const char* name, enum Variant variant) {
   OTF2_Archive* archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1024 * 1024,
                                             4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (archive == NULL) {
@@ -167,9 +177,11 @@ static void WriteArchive(const char* dir, const char* name, int improper) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, r);
     Check(OTF2_EvtWriter_Enter(w, NULL, T(0), kMain), "enter");
     ranks[r](w);
-    if (improper && r == 2) ImproperNesting(w);
+    if (variant == kImproper && r == 2) ImproperNesting(w);
+    if (variant == kSelfBarriers)
+      Collective(w, kBarrier, OTF2_COLLECTIVE_OP_BARRIER, 2, OTF2_UNDEFINED_UINT32, 0, 505 + r, 506 + r);
     Region(w, kFinalize, 510, 520);
-    if (!improper || r != 1) Check(OTF2_EvtWriter_Leave(w, NULL, T(530), kMain), "leave");
+    if (variant != kImproper || r != 1) Check(OTF2_EvtWriter_Leave(w, NULL, T(530), kMain), "leave");
     Check(OTF2_EvtWriter_GetNumberOfEvents(w, &events[r]), "event count");
     Check(OTF2_Archive_CloseEvtWriter(archive, w), "closing events");
   }
@@ -180,7 +192,7 @@ static void WriteArchive(const char* dir, const char* name, int improper) {
     Check(OTF2_Archive_CloseDefWriter(archive, d), "closing local definitions");
   }
   Check(OTF2_Archive_CloseDefFiles(archive), "closing definition files");
-  WriteDefinitions(archive, events);
+  WriteDefinitions(archive, events, variant);
   Check(OTF2_Archive_Close(archive), "closing the archive");
 }
 
@@ -189,7 +201,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: make_scorep_like OUTDIR\n");
     return 2;
   }
-  WriteArchive(argv[1], "scorep_like", 0);
-  WriteArchive(argv[1], "scorep_improper", 1);
+  WriteArchive(argv[1], "scorep_like", kProper);
+  WriteArchive(argv[1], "scorep_improper", kImproper);
+  WriteArchive(argv[1], "scorep_self", kSelfBarriers);
   return 0;
 }

@@ -6,11 +6,14 @@ TraceSummary Summarize(const Trace& trace) {
   TraceSummary s;
   s.format = std::string(trace.format());
   s.locations = trace.locations().size();
+  for (const Location& l : trace.locations()) s.locations_by_kind[static_cast<int>(l.kind)]++;
   s.regions = trace.regions().size();
   for (const Region& r : trace.regions()) s.grains += r.role == RegionRole::kGrain;
   s.events = trace.event_count();
   const MessageTable& m = trace.messages();
   for (uint32_t i = 0; i < m.size(); ++i) {
+    if (m.send_event[i] != kNoEvent) s.bytes_sent += m.bytes[i];
+    if (m.recv_event[i] != kNoEvent) s.bytes_received += m.bytes[i];
     if (m.matched(MessageId(i))) {
       ++s.messages;
       s.message_bytes += m.bytes[i];

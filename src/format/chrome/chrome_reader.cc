@@ -55,6 +55,8 @@ struct Track {
   TrackPart pid, tid;
   std::string name;
   LocationKind kind = LocationKind::kThread;
+  bool kind_given = false;  // grainscope's writer names each track's kind
+  bool runs_gpu_work = false;  // holds kernels, copies or memsets (Kineto's GPU stream tracks)
   bool has_external_id = false;
   int64_t external_id = 0;
   std::optional<int64_t> sort_index;
@@ -120,6 +122,11 @@ std::optional<int64_t> OptionalInt(const json* obj, std::string_view key) {
   return f->get<int64_t>();
 }
 
+// Slice categories Kineto gives only the work of a GPU stream.
+bool IsGpuWork(std::string_view cat) {
+  return cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "gpu_user_annotation";
+}
+
 // Flow categories with a meaning in the dependency model; any other flow is kOther.
 DependencyKind FlowDependencyKind(std::string_view cat) {
   if (cat == "ac2g") return DependencyKind::kGpuLaunch;  // Kineto: a launch on the host -> its GPU kernel
@@ -180,7 +187,7 @@ class ChromeParser {
     for (size_t i = 0; i < events->size(); ++i) ReadEvent((*events)[i], i);
     // A file that names no time zero (older Kineto traces count "ts" from the Unix epoch) starts
     // the run at its earliest event, as Perfetto and HTA show it; 1970 would be no one's time zero.
-    builder_.SetOrigin(origin_given || earliest_ == kNoEvent ? origin_ : earliest_);
+    builder_.SetOrigin(origin_given || earliest_ == kNoTime ? origin_ : earliest_);
     LayAsyncSlices();
     SortTracks();
     AddLocations();
@@ -302,21 +309,11 @@ class ChromeParser {
       return;
     }
     track.name = std::string(StringField(*args, "name"));
-    ParseLocationKind(StringField(*args, chrome::kKindArg), &track.kind);
+    track.kind_given = ParseLocationKind(StringField(*args, chrome::kKindArg), &track.kind);
     if (const json* id = Field(*args, chrome::kExternalIdArg); id != nullptr && id->is_number_integer()) {
       track.has_external_id = true;
       track.external_id = id->get<int64_t>();
     }
-  }
-
-  static bool ParseLocationKind(std::string_view name, LocationKind* kind) {
-    for (LocationKind k : {LocationKind::kProcessor, LocationKind::kProcess, LocationKind::kThread, LocationKind::kRank}) {
-      if (LocationKindName(k) == name) {
-        *kind = k;
-        return true;
-      }
-    }
-    return false;
   }
 
   void Skip(std::string_view ph, size_t index) { skipped_.Add(fmt::format("phase '{}' is not modelled", ph), index); }
@@ -346,6 +343,7 @@ class ChromeParser {
     if (ph == "X" || ph == "B") {
       item.kind = ph == "X" ? ItemKind::kSlice : ItemKind::kBegin;
       item.arg = RegionFor(name, cat).value;
+      if (IsGpuWork(cat)) tracks_[*t].runs_gpu_work = true;
       if (ph == "X") {
         const std::optional<TimeNs> dur = Micros(ev, "dur", false, &why);
         if (!dur) return invalid_.Add(why, index);
@@ -499,7 +497,8 @@ class ChromeParser {
     for (uint32_t i = 0; i < tracks_.size(); ++i) {
       Track& t = tracks_[i];
       const int64_t external = t.has_external_id ? t.external_id : t.tid.named ? static_cast<int64_t>(i) : t.tid.number;
-      t.location = builder_.AddLocation(names[i], t.kind, external);
+      const LocationKind kind = !t.kind_given && t.runs_gpu_work ? LocationKind::kGpuStream : t.kind;
+      t.location = builder_.AddLocation(names[i], kind, external);
     }
     for (Track& t : tracks_) builder_.SetLocationGroup(t.location, tracks_[leader[t.pid]].location.value);
   }
@@ -657,8 +656,8 @@ class ChromeParser {
   TraceBuilder builder_;
   json doc_;
   TimeNs origin_ = 0;
-  static constexpr TimeNs kNoEvent = std::numeric_limits<TimeNs>::max();
-  TimeNs earliest_ = kNoEvent;  // of the events read, for a file that names no time zero
+  static constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::max();
+  TimeNs earliest_ = kNoTime;  // of the events read, for a file that names no time zero
   std::vector<Track> tracks_;
   std::map<std::pair<TrackPart, TrackPart>, uint32_t> track_index_;
   std::map<TrackPart, Process> processes_;

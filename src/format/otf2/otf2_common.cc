@@ -109,19 +109,6 @@ OTF2_CollectiveOp Otf2CollectiveOpOf(CollectiveOp op) {
   return OTF2_COLLECTIVE_OP_CREATE_HANDLE;
 }
 
-std::string_view LocationKindKeyword(LocationKind kind) { return LocationKindName(kind); }
-
-bool ParseLocationKind(std::string_view keyword, LocationKind* kind) {
-  for (LocationKind k : {LocationKind::kProcessor, LocationKind::kProcess, LocationKind::kThread,
-                         LocationKind::kRank}) {
-    if (LocationKindName(k) == keyword) {
-      *kind = k;
-      return true;
-    }
-  }
-  return false;
-}
-
 Status Otf2Error(OTF2_ErrorCode code, std::string_view what) {
   return DataLoss(fmt::format("{}: {}: {}", what, OTF2_Error_GetName(code),
                               OTF2_Error_GetDescription(code)));

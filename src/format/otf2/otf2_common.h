@@ -53,8 +53,6 @@ Otf2RegionKind Otf2KindOf(RegionRole role, std::string_view name);
 CollectiveOp CollectiveOpOf(OTF2_CollectiveOp op);
 OTF2_CollectiveOp Otf2CollectiveOpOf(CollectiveOp op);
 
-std::string_view LocationKindKeyword(LocationKind kind);
-bool ParseLocationKind(std::string_view keyword, LocationKind* kind);
 
 // "<what>: <OTF2 error name>: <its description>".
 Status Otf2Error(OTF2_ErrorCode code, std::string_view what);

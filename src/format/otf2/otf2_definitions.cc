@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -226,7 +227,9 @@ class DefinitionResolver {
 
   // Locations in reference order. A location in the MPI locations group is a rank (external id:
   // its rank); it leads its location group, else the group's first location does (kind process).
-  // The group's other locations are its threads. Metric-only locations are not kept.
+  // The group's other locations are its threads (OpenMP threads when the OpenMP locations group
+  // lists them); an accelerator stream is a GPU stream wherever it stands. Metric-only locations
+  // are not kept.
   void AddLocations() {
     std::vector<RawLocation>& locs = raw_.locations;
     std::stable_sort(locs.begin(), locs.end(),
@@ -242,6 +245,8 @@ class DefinitionResolver {
     if (const RawGroup* mpi = CommLocations(OTF2_PARADIGM_MPI)) {
       for (size_t r = 0; r < mpi->members.size(); ++r) rank_of.emplace(mpi->members[r], r);
     }
+    std::unordered_set<uint64_t> openmp;  // Score-P lists a run's OpenMP threads in one group
+    if (const RawGroup* omp = CommLocations(OTF2_PARADIGM_OPENMP)) openmp.insert(omp->members.begin(), omp->members.end());
     // Leader: a rank before other locations, which come before those an archive of ours marks
     // as threads (it lists threads among the MPI locations too); the first on ties.
     auto precedence = [&](const RawLocation& l) {
@@ -262,9 +267,11 @@ class DefinitionResolver {
           loc.group < raw_.location_groups.size() && raw_.location_groups[loc.group].defined
               ? raw_.String(raw_.location_groups[loc.group].name)
               : std::string_view();
-      LocationKind kind = rank != rank_of.end() ? LocationKind::kRank
-                          : leads              ? LocationKind::kProcess
-                                               : LocationKind::kThread;
+      LocationKind kind = loc.type == OTF2_LOCATION_TYPE_ACCELERATOR_STREAM ? LocationKind::kGpuStream
+                          : rank != rank_of.end()                          ? LocationKind::kRank
+                          : leads                                          ? LocationKind::kProcess
+                          : openmp.count(loc.ref) > 0                      ? LocationKind::kOpenMpThread
+                                                                           : LocationKind::kThread;
       // A thread of an MPI rank keeps its location reference as its id (Score-P's is thread << 32 |
       // rank): numbered per rank, the threads of different ranks would share ids.
       int64_t external_id = rank != rank_of.end() ? rank->second
@@ -345,7 +352,10 @@ class DefinitionResolver {
         GS_ASSIGN_OR_RETURN(LocationId loc, MemberLocation(g, m, c.ref));
         info->members.push_back(loc);
       }
-      if (info->name != kNoCommunicatorName) info->id = builder_.AddCommunicator(info->name, info->members);
+      // A COMM_SELF-like definition is one communicator per location; the reader makes each
+      // location's when its first record on it is read.
+      if (info->name != kNoCommunicatorName && !info->self)
+        info->id = builder_.AddCommunicator(info->name, info->members);
     }
     out_.message_key_attribute =
         FindNamed(raw_, raw_.attribute_names, kMessageKeyAttribute, OTF2_UNDEFINED_ATTRIBUTE);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -107,7 +108,7 @@ class Otf2TraceAssembler {
       info.receiver = LocationId(recv != nullptr ? recv->location : send->peer);
       info.tag = any.tag;
       info.bytes = any.bytes;
-      info.communicator = any.communicator;
+      info.communicator = CommunicatorOf(any.comm_ref, any.location, any.communicator);
       uint32_t name = send != nullptr ? send->name_ref : OTF2_UNDEFINED_STRING;
       if (name == OTF2_UNDEFINED_STRING && recv != nullptr) name = recv->name_ref;
       info.name = defs_.String(name);
@@ -156,34 +157,38 @@ class Otf2TraceAssembler {
     CollectiveMatcher matcher;
     std::vector<uint32_t> seq(colls.size(), 0);
     for (uint32_t i : done) seq[i] = matcher.Next(colls[i].comm_ref, colls[i].location);
+    // A COMM_SELF-like definition stands for one communicator per location: its collectives
+    // never meet another location's, although they share the definition.
+    auto owner = [&](uint32_t i) { return IsSelf(colls[i].comm_ref) ? colls[i].location : kNone; };
     std::sort(done.begin(), done.end(), [&](uint32_t a, uint32_t b) {
-      return std::tie(colls[a].comm_ref, seq[a], colls[a].location) <
-             std::tie(colls[b].comm_ref, seq[b], colls[b].location);
+      return std::make_tuple(colls[a].comm_ref, owner(a), seq[a], colls[a].location) <
+             std::make_tuple(colls[b].comm_ref, owner(b), seq[b], colls[b].location);
     });
     struct Instance {
       TimeNs first_begin;
-      uint32_t comm_ref;
-      uint32_t seq;
+      uint32_t comm_ref, owner, seq;
       size_t first, last;  // range in `done`
     };
     std::vector<Instance> instances;
     for (size_t k = 0; k < done.size(); ++k) {
       const CollectiveRecord& c = colls[done[k]];
       const TimeNs begin = ev_.locations[c.location].time[c.begin_event];
-      if (instances.empty() || instances.back().comm_ref != c.comm_ref ||
-          instances.back().seq != seq[done[k]]) {
-        instances.push_back(Instance{begin, c.comm_ref, seq[done[k]], k, k + 1});
+      const Instance key{begin, c.comm_ref, owner(done[k]), seq[done[k]], k, k + 1};
+      if (instances.empty() || std::tie(instances.back().comm_ref, instances.back().owner, instances.back().seq) !=
+                                   std::tie(key.comm_ref, key.owner, key.seq)) {
+        instances.push_back(key);
       } else {
         instances.back().first_begin = std::min(instances.back().first_begin, begin);
         instances.back().last = k + 1;
       }
     }
     std::sort(instances.begin(), instances.end(), [](const Instance& a, const Instance& b) {
-      return std::tie(a.first_begin, a.comm_ref, a.seq) < std::tie(b.first_begin, b.comm_ref, b.seq);
+      return std::tie(a.first_begin, a.comm_ref, a.owner, a.seq) < std::tie(b.first_begin, b.comm_ref, b.owner, b.seq);
     });
     for (const Instance& inst : instances) {
       const CollectiveRecord& first = colls[done[inst.first]];
-      const CollectiveId id = builder_.AddCollective(first.op, first.communicator, first.root);
+      const CollectiveId id =
+          builder_.AddCollective(first.op, CommunicatorOf(first.comm_ref, first.location, first.communicator), first.root);
       for (size_t k = inst.first; k < inst.last; ++k) colls[done[k]].instance = id.value;
     }
   }
@@ -233,10 +238,24 @@ class Otf2TraceAssembler {
     return OkStatus();
   }
 
+  bool IsSelf(uint32_t comm_ref) const {
+    return comm_ref < defs_.comm_of_ref.size() && defs_.comm_of_ref[comm_ref].self;
+  }
+
+  // The communicator a record on `comm_ref` at `location` belongs to: the definition's, or for a
+  // COMM_SELF-like definition the location's own one-member communicator, made on first use.
+  CommunicatorId CommunicatorOf(uint32_t comm_ref, uint32_t location, CommunicatorId defined) {
+    if (!IsSelf(comm_ref)) return defined;
+    auto [it, added] = self_communicators_.try_emplace((uint64_t{comm_ref} << 32) | location);
+    if (added) it->second = builder_.AddCommunicator(defs_.comm_of_ref[comm_ref].name, {LocationId(location)});
+    return it->second;
+  }
+
   TraceBuilder& builder_;
   const Otf2Definitions& defs_;
   Otf2Events& ev_;
   std::string_view file_;
+  std::unordered_map<uint64_t, CommunicatorId> self_communicators_;  // (comm_ref, location) ->
 };
 
 TimeNs OriginOf(const Otf2Definitions& defs, const Otf2Events& events) {

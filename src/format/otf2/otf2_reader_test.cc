@@ -1,6 +1,8 @@
 #include "format/otf2/otf2_reader.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include <gmock/gmock.h>
@@ -57,7 +59,7 @@ void ExpectPingPongFacts(const Trace& t) {
   EXPECT_EQ(t.diagnostics().Count("sends_without_receive"), 0u);
   EXPECT_EQ(t.diagnostics().Count("receives_without_send"), 0u);
   EXPECT_EQ(t.collectives().size(), 0u);
-  ASSERT_EQ(t.communicators().size(), 3u);
+  ASSERT_EQ(t.communicators().size(), 2u);  // and MPI_COMM_SELF, made per location once used
   EXPECT_EQ(t.str(t.communicators()[1].name), "MPI_COMM_WORLD");
   // 60 records per location: 2 program begin/end, 50 enter/leave, 8 send/recv; the program
   // records only set the origin.
@@ -193,6 +195,57 @@ TEST(Otf2Reader, ImproperNestingIsRepairedUnlessStrict) {
   EXPECT_EQ(a->diagnostics().Count("unclosed_regions"), 2399u);
   EXPECT_THAT(ReadTrace(apex, "auto", ReadOptions{.strict = true}),
               StatusIs(StatusCode::kDataLoss, HasSubstr("location 1, event 780 at 120682000 ns: leaves region 0")));
+}
+
+}  // namespace
+}  // namespace grainscope
+
+namespace grainscope {
+namespace {
+
+std::map<LocationKind, int> KindCounts(const Trace& t) {
+  std::map<LocationKind, int> out;
+  for (const Location& l : t.locations()) out[l.kind]++;
+  return out;
+}
+
+// Issue 19 item 4: Score-P's OpenMP threads (listed in its OpenMP locations group) and HIP streams
+// (accelerator-stream locations, each leading its "HIP Context" group) have kinds of their own.
+TEST(Otf2Reader, OpenMpThreadsAndGpuStreamsHaveTheirKinds) {
+  const std::string btmz = std::string(GRAINSCOPE_CORPUS_DIR) + "/otf2-real/npb-btmz-B-8x4/traces.otf2";
+  const std::string mi300 = std::string(GRAINSCOPE_CORPUS_DIR) + "/otf2-real/fastotf2-mi300/traces.otf2";
+  SKIP_WITHOUT(btmz);
+  SKIP_WITHOUT(mi300);
+  Result<Trace> b = ReadTrace(btmz);
+  ASSERT_THAT(b, IsOk());
+  EXPECT_EQ(KindCounts(*b), (std::map<LocationKind, int>{{LocationKind::kRank, 8}, {LocationKind::kOpenMpThread, 24}}));
+  Result<Trace> g = ReadTrace(mi300);
+  ASSERT_THAT(g, IsOk());
+  EXPECT_EQ(KindCounts(*g), (std::map<LocationKind, int>{{LocationKind::kProcess, 1}, {LocationKind::kGpuStream, 2}}));
+}
+
+// Issue 19 item 3: sst-macro's test program calls collectives on COMM_SELF-like communicators
+// (one definition, a group of no members, on every rank). Each call is its own one-rank
+// instance, never one 10-rank collective; identity replay of the trace is exact.
+TEST(Otf2Reader, CollectivesOnCommSelfStayWithTheirRank) {
+  const std::string path = RealTrace("sstmacro-otf2-test");
+  SKIP_WITHOUT(path);
+  Result<Trace> r = ReadTrace(path);
+  ASSERT_THAT(r, IsOk());
+  const Trace& t = *r;
+  const CollectiveTable& c = t.collectives();
+  size_t one_rank = 0;
+  for (uint32_t i = 0; i < c.size(); ++i) {
+    const Communicator& comm = t.communicators()[c.communicator[i].value];
+    // Every participant is a member of the instance's communicator.
+    for (uint32_t k = c.first_member[i]; k < c.first_member[i + 1]; ++k) {
+      const LocationId m = c.member_location[k];
+      EXPECT_NE(std::find(comm.members.begin(), comm.members.end(), m), comm.members.end()) << "collective " << i;
+    }
+    one_rank += comm.members.size() == 1 && c.member_count(CollectiveId(i)) == 1;
+  }
+  EXPECT_GT(one_rank, 0u);
+  EXPECT_EQ(c.member_location.size(), 1200u);  // every MPI_COLLECTIVE_BEGIN/END pair
 }
 
 }  // namespace
