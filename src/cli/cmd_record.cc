@@ -75,18 +75,40 @@ void Summarize(const std::string& trace, const Trace& t) {
                t.messages().size() - matched, t.collectives().size());
 }
 
-Status Record(const RecordOptions& o) {
+bool HoldsFiles(const std::string& dir) {
+  std::error_code ec;
+  return fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec));
+}
+
+// A trace is one run: --trace must be new or empty (the library refuses one holding files, and
+// the program would run for nothing); the default name takes the first free -2, -3, ... suffix.
+Result<std::string> TraceDirectoryFor(const RecordOptions& o) {
+  if (!o.trace.empty()) {
+    if (HoldsFiles(o.trace))
+      return FailedPrecondition(fmt::format("{} already exists and is not an empty directory: a trace is one run; "
+                                            "name a new directory with --trace", o.trace));
+    return o.trace;
+  }
+  const std::string base = fmt::format("grainscope-{}-{}", fs::path(o.program[0]).filename().string(), getpid());
+  for (int attempt = 1;; ++attempt) {
+    std::string candidate = attempt == 1 ? base : fmt::format("{}-{}", base, attempt);
+    if (!HoldsFiles(candidate)) return candidate;
+  }
+}
+
+// Runs the program; *program_status is its exit status (grainscope record exits with it).
+Status Record(const RecordOptions& o, int* program_status) {
   if (o.ranks <= 0) return InvalidArgument("-np needs a positive number of ranks");
   if (o.program.empty()) return InvalidArgument("no program to run: grainscope record -np N -- ./app args");
   GS_ASSIGN_OR_RETURN(std::string library, FindLibrary(o.library));
-  const std::string trace =
-      o.trace.empty() ? fmt::format("grainscope-{}-{}", fs::path(o.program[0]).filename().string(), getpid()) : o.trace;
+  GS_ASSIGN_OR_RETURN(const std::string trace, TraceDirectoryFor(o));
   std::vector<std::string> args = {o.mpirun};
   if (geteuid() == 0) args.push_back("--allow-run-as-root");  // mpirun refuses root without it
   args.insert(args.end(), {"--oversubscribe", "-np", std::to_string(o.ranks), "-x", "LD_PRELOAD=" + library, "-x",
                            "GRAINSCOPE_TRACE=" + trace});
   args.insert(args.end(), o.program.begin(), o.program.end());
   GS_ASSIGN_OR_RETURN(int exit_code, Spawn(args));
+  *program_status = exit_code;
   auto read = ReadTrace(trace);
   // A failed run (a rank that exits without MPI_Finalize, a crash) usually still leaves a trace
   // worth looking at: summarise it, then report the failure.
@@ -105,13 +127,19 @@ CommandBody AddRecordCommand(CLI::App& app) {
   auto o = std::make_shared<RecordOptions>();
   CLI::App* cmd = app.add_subcommand(
       "record", "Run an MPI program under mpirun with libgrainscope-mpi preloaded: one .gst stream "
-                "per rank in one trace directory (grainscope record -np 4 -- ./app args)");
+                "per rank in one trace directory (grainscope record -np 4 -- ./app args); exits with the "
+                "program's status");
   cmd->add_option("-n,--np", o->ranks, "number of MPI ranks (-np works too)")->required();
-  cmd->add_option("--trace", o->trace, "trace directory (default: grainscope-<program>-<pid>)");
+  cmd->add_option("--trace", o->trace, "trace directory, new or empty (default: grainscope-<program>-<pid>, "
+                                       "with -2, -3, ... when taken)");
   cmd->add_option("--library", o->library, "the wrapper library (default: lib/libgrainscope-mpi.so next to this binary)");
   cmd->add_option("--mpirun", o->mpirun, "the MPI launcher (default: mpirun)");
   cmd->add_option("program", o->program, "the program and its arguments, after --")->required();
-  return [o] { return Run("record", [&]() -> Status { return Record(*o); }); };
+  return [o] {
+    int program_status = 0;
+    const int rc = Run("record", [&]() -> Status { return Record(*o, &program_status); });
+    return program_status != 0 ? program_status : rc;
+  };
 }
 
 }  // namespace grainscope::cli

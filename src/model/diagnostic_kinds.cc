@@ -35,6 +35,8 @@ constexpr std::array kKinds = {
     DiagnosticKind{"missing_location_files", S::kDataLoss,
                    "location(s) whose event file is missing or unreadable; analysed as empty, messages to "
                    "and from them unmatched"},
+    DiagnosticKind{"other_run_files", S::kSkipped,
+                   "rank file(s) of another run in the trace directory, not merged (a trace is one run)"},
     DiagnosticKind{"ranks_without_mpi_init", S::kDataLoss,
                    "MPI rank(s) recorded without their MPI_Init region (an older libgrainscope-mpi): each "
                    "timeline starts at the rank's first MPI call, its computation before it is not counted"},

@@ -1,6 +1,7 @@
 // Communicators, requests and the MPI_Init/MPI_Finalize work of the wrapper library.
 #include "mpi/mpi_state.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -8,12 +9,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <random>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -173,13 +176,82 @@ void SyncClocks(const char* phase) {
   Mark(label);
 }
 
-std::string TraceDirectory() {
-  const char* env = std::getenv("GRAINSCOPE_TRACE");
-  if (env != nullptr && *env != '\0') return env;
-  // The default needs one name for all ranks: rank 0's pid.
-  long long pid = static_cast<long long>(getpid());
-  PMPI_Bcast(&pid, 1, MPI_LONG_LONG, 0, g_private);
-  return std::string("grainscope-") + program_invocation_short_name + "-" + std::to_string(pid);
+// The launcher's job id, when there is one: the default directory name is then the job's.
+std::string JobId() {
+  for (const char* var : {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "FLUX_JOB_ID", "OMPI_MCA_ess_base_jobid"}) {
+    const char* v = std::getenv(var);
+    if (v == nullptr || *v == '\0') continue;
+    std::string id;
+    for (const char* c = v; *c != '\0' && id.size() < 48; ++c) id += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
+    return id;
+  }
+  return "pid" + std::to_string(static_cast<long long>(getpid()));
+}
+
+// 0: `dir` exists and holds nothing (or did not exist and was made); EEXIST: it holds files; else
+// the errno of the failure.
+int MakeEmptyDirectory(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0777) == 0) return 0;
+  if (errno != EEXIST) return errno;
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return errno;
+  int result = 0;
+  while (const dirent* e = readdir(d)) {
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
+      result = EEXIST;
+      break;
+    }
+  }
+  closedir(d);
+  return result;
+}
+
+// Rank 0 picks the run's directory and makes it: $GRAINSCOPE_TRACE, which must be new or empty
+// (a trace is one run: files of an earlier run would merge into this one), else
+// grainscope-<program>-<job id>, with -2, -3, ... when that name is taken. Every rank gets the
+// name; empty when there is none (the program then runs without a trace).
+std::string OpenTraceDirectory() {
+  std::string dir;
+  if (g_world_rank == 0) {
+    const char* env = std::getenv("GRAINSCOPE_TRACE");
+    const bool chosen = env != nullptr && *env != '\0';
+    const std::string base = chosen ? env : std::string("grainscope-") + program_invocation_short_name + "-" + JobId();
+    for (int attempt = 1; attempt <= 100; ++attempt) {
+      const std::string candidate = attempt == 1 ? base : base + "-" + std::to_string(attempt);
+      const int err = MakeEmptyDirectory(candidate);
+      if (err == 0) {
+        dir = candidate;
+        break;
+      }
+      if (err == EEXIST && chosen) {
+        std::fprintf(stderr, "grainscope-mpi: the trace directory %s already holds files (an earlier run?): "
+                     "not recording; name a new or empty directory in GRAINSCOPE_TRACE\n", candidate.c_str());
+        break;
+      }
+      if (err != EEXIST) {
+        std::fprintf(stderr, "grainscope-mpi: cannot create the trace directory %s: %s\n", candidate.c_str(),
+                     std::strerror(err));
+        break;
+      }
+    }
+  }
+  int size = static_cast<int>(dir.size());
+  PMPI_Bcast(&size, 1, MPI_INT, 0, g_private);
+  dir.resize(static_cast<size_t>(size));
+  if (size > 0) PMPI_Bcast(dir.data(), size, MPI_CHAR, 0, g_private);
+  return dir;
+}
+
+// One id per run, in every rank file's mpi.rank label: the reader merges only files of one run.
+unsigned long long RunId() {
+  unsigned long long id = 0;
+  if (g_world_rank == 0) {
+    std::random_device entropy;
+    id = (static_cast<unsigned long long>(entropy()) << 32) ^ entropy() ^
+         static_cast<unsigned long long>(MonotonicNs());
+  }
+  PMPI_Bcast(&id, 1, MPI_UNSIGNED_LONG_LONG, 0, g_private);
+  return id;
 }
 
 }  // namespace
@@ -438,15 +510,9 @@ void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant)
   PMPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &g_world_size);
   if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_private) != MPI_SUCCESS) return;
-  const std::string dir = TraceDirectory();
-  int ok = 1;
-  if (g_world_rank == 0 && ::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
-    std::fprintf(stderr, "grainscope-mpi: cannot create the trace directory %s: %s\n", dir.c_str(),
-                 std::strerror(errno));
-    ok = 0;
-  }
-  PMPI_Bcast(&ok, 1, MPI_INT, 0, g_private);
-  if (!ok) return;
+  const std::string dir = OpenTraceDirectory();
+  if (dir.empty()) return;
+  const unsigned long long run = RunId();
   char file[32];
   std::snprintf(file, sizeof file, "/rank-%05d.gst", g_world_rank);
   int opened = gs_trace_open((dir + file).c_str()) == 0 ? 1 : 0;
@@ -467,8 +533,8 @@ void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant)
   double overhead_ns = rec::AnalysisOverheadNs();
   PMPI_Bcast(&overhead_ns, 1, MPI_DOUBLE, 0, g_private);
   rec::AnalysisSetOverheadNs(overhead_ns);
-  char rank_label[64];
-  std::snprintf(rank_label, sizeof rank_label, "mpi.rank %d %d", g_world_rank, g_world_size);
+  char rank_label[80];
+  std::snprintf(rank_label, sizeof rank_label, "mpi.rank %d %d %016llx", g_world_rank, g_world_size, run);
   Mark(rank_label);
   if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_shadow_world) != MPI_SUCCESS) g_shadow_world = MPI_COMM_NULL;
   {

@@ -186,8 +186,13 @@ bool Open(const Options& options) {
   }
   ChoosePath(options.path, g_path, sizeof g_path);
   if (!g_sink.Open(g_path)) {
-    std::fprintf(stderr, "grainscope: cannot create the trace file '%s': %s; recording is off\n", g_path,
-                 std::strerror(errno));
+    if (errno == EEXIST) {
+      std::fprintf(stderr, "grainscope: '%s' exists and is not a grainscope trace: left untouched; recording is off\n",
+                   g_path);
+    } else {
+      std::fprintf(stderr, "grainscope: cannot create the trace file '%s': %s; recording is off\n", g_path,
+                   std::strerror(errno));
+    }
     g_state.store(kDisabled, std::memory_order_release);
     pthread_mutex_unlock(&g_control_mutex);
     return false;

@@ -4,8 +4,10 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -462,6 +464,30 @@ TEST(RecordRuntime, DirectoryGetsTheDefaultName) {
                                std::to_string(getpid()) + ".gst";
   EXPECT_EQ(std::string(TracePath()), dir.path() + "/" + expected);
   EXPECT_EQ(MustRead(TracePath()).event_count(), 1u);
+}
+
+// Rule one: the recorder replaces only an earlier trace of its own (or an empty file); a user's
+// file at the trace path is left byte for byte and recording stays off.
+TEST(RecordRuntime, AnExistingFileIsReplacedOnlyWhenItIsATrace) {
+  ScratchDir dir;
+  const std::string notes = dir.File("notes.gst");
+  { std::ofstream(notes) << "my notes\n"; }
+  ASSERT_FALSE(Open(TestOptions(notes)));
+  EXPECT_EQ(gs_trace_enabled(), 0);
+  std::stringstream kept;
+  kept << std::ifstream(notes).rdbuf();
+  EXPECT_EQ(kept.str(), "my notes\n");
+
+  const std::string trace = dir.File("again.gst");
+  for (int run = 1; run <= 2; ++run) {  // the second run replaces the first's trace
+    ASSERT_TRUE(Open(TestOptions(trace)));
+    for (int i = 0; i < run; ++i) {
+      gs_region_begin(&g_outer);
+      gs_region_end(&g_outer);
+    }
+    Close();
+    EXPECT_EQ(MustRead(trace).event_count(), 2u * run);
+  }
 }
 
 TEST(RecordRuntime, UnwritableOutputDisablesRecordingWithoutFailingTheProgram) {

@@ -14,8 +14,30 @@ std::atomic<bool> g_crashing{false};
 
 pid_t CurrentTid() { return static_cast<pid_t>(syscall(SYS_gettid)); }
 
+namespace {
+
+// An existing file the recorder may replace: an earlier grainscope trace (the .gst magic) or an
+// empty file. Anything else is a user's data.
+bool Replaceable(const char* path) {
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  unsigned char head[sizeof gst::kMagic] = {};
+  const ssize_t n = read(fd, head, sizeof head);
+  close(fd);
+  return n == 0 || (n == static_cast<ssize_t>(sizeof head) && std::memcmp(head, gst::kMagic, sizeof head) == 0);
+}
+
+}  // namespace
+
 bool Sink::Open(const char* path) {
-  fd_ = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  fd_ = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd_ < 0 && errno == EEXIST) {
+    if (!Replaceable(path)) {
+      errno = EEXIST;
+      return false;
+    }
+    fd_ = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+  }
   if (fd_ < 0) return false;
   const gst::FileHeader h = gst::CurrentFileHeader();
   end_.store(sizeof h);

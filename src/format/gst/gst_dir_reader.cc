@@ -30,6 +30,7 @@ struct RankFile {
   Trace trace;
   int rank = -1;
   bool labelled = false;  // written by libgrainscope-mpi (it has an "mpi.rank" label)
+  std::optional<uint64_t> run;  // the run it belongs to, from the label
   bool has_init = false;  // its main location's first region is MPI_Init (or MPI_Init_thread)
   std::optional<gst::MpiClockLabel> init, finalize;
   std::optional<int64_t> origin_monotonic_ns;  // CLOCK_MONOTONIC at file time 0
@@ -391,6 +392,7 @@ void ReadRankLabels(RankFile& file) {
       const std::string_view label = t.str(StringId(ev.arg[i]));
       if (auto r = gst::ParseMpiRank(label)) {
         file.rank = r->rank;
+        file.run = r->run;
         file.labelled = true;
       }
       if (auto c = gst::ParseMpiClock(label)) {
@@ -399,6 +401,33 @@ void ReadRankLabels(RankFile& file) {
       }
     }
   }
+}
+
+// A trace is one run: when the rank files carry run ids, only those of one run are merged — the
+// run with the most files, on a tie the one whose rank 0 wrote rank-00000.gst (the name the
+// library gives it); the others are left out and named. Returns why each file was left out.
+std::vector<std::string> KeepOneRun(std::vector<RankFile>& files) {
+  std::map<uint64_t, std::pair<size_t, bool>> score;  // run -> (files, wrote rank-00000.gst)
+  for (const RankFile& f : files) {
+    if (!f.run) continue;
+    auto& [count, canonical] = score[*f.run];
+    ++count;
+    canonical |= f.rank == 0 && fs::path(f.path).filename() == "rank-00000.gst";
+  }
+  if (score.empty()) return {};  // files of older versions: no ids to check
+  const uint64_t run = std::max_element(score.begin(), score.end(), [](const auto& a, const auto& b) {
+                         return a.second < b.second;
+                       })->first;
+  std::vector<std::string> left_out;
+  std::erase_if(files, [&](const RankFile& f) {
+    if (!f.labelled || f.run == run) return false;  // unlabelled files: not libgrainscope-mpi's
+    left_out.push_back(f.run ? fmt::format("{}: rank file of another run ({:016x}; this trace is run {:016x}): not merged",
+                                           f.path, *f.run, run)
+                             : fmt::format("{}: rank file without a run id beside files of run {:016x}: not merged",
+                                           f.path, run));
+    return true;
+  });
+  return left_out;
 }
 
 }  // namespace
@@ -446,6 +475,7 @@ Result<Trace> ReadGstDirectory(const std::string& path) {
     ReadRankLabels(f);
     files.push_back(std::move(f));
   }
+  std::vector<std::string> other_runs = KeepOneRun(files);
   // Files without a rank label (not written by libgrainscope-mpi) follow the ranks, by name.
   int next = 0;
   for (const RankFile& f : files) next = std::max(next, f.rank + 1);
@@ -462,6 +492,7 @@ Result<Trace> ReadGstDirectory(const std::string& path) {
   Merger merger(std::move(files));
   merger.SetOrigin();
   for (const std::string& why : unreadable) merger.diagnostics().Add("unreadable_rank_files", why);
+  for (const std::string& why : other_runs) merger.diagnostics().Add("other_run_files", why);
   return merger.Run();
 }
 

@@ -51,7 +51,14 @@ bool Ranges(std::string_view s, std::vector<int>& out) {
 std::optional<MpiRankLabel> ParseMpiRank(std::string_view label) {
   auto f = Fields(label);
   MpiRankLabel l;
-  if (f.size() != 3 || f[0] != "mpi.rank" || !Number(f[1], l.rank) || !Number(f[2], l.size)) return std::nullopt;
+  if (f.size() < 3 || f.size() > 4 || f[0] != "mpi.rank" || !Number(f[1], l.rank) || !Number(f[2], l.size))
+    return std::nullopt;
+  if (f.size() == 4) {
+    uint64_t run = 0;
+    auto [p, ec] = std::from_chars(f[3].data(), f[3].data() + f[3].size(), run, 16);
+    if (ec != std::errc() || p != f[3].data() + f[3].size()) return std::nullopt;
+    l.run = run;
+  }
   return l;
 }
 

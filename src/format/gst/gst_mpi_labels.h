@@ -18,7 +18,9 @@
 
 namespace grainscope::gst {
 
-struct MpiRankLabel { int rank = 0; int size = 0; };
+// `mpi.rank R N [RUN]`: rank R of N; RUN (16 hex digits) is the run's id, the same in every rank
+// file of one run (older files have none).
+struct MpiRankLabel { int rank = 0; int size = 0; std::optional<uint64_t> run; };
 struct MpiCommLabel { std::string id; std::vector<int> members; };
 struct MpiClockLabel { bool finalize = false; int64_t offset_ns = 0; int64_t monotonic_ns = 0; };
 struct MpiCollLabel { std::string op; std::string comm; int root = -1; uint64_t sent = 0; uint64_t received = 0; };

@@ -10,6 +10,11 @@ TEST(MpiLabels, ParsesWhatTheWrapperWrites) {
   ASSERT_TRUE(rank);
   EXPECT_EQ(rank->rank, 2);
   EXPECT_EQ(rank->size, 4);
+  EXPECT_FALSE(rank->run);  // older files
+  auto with_run = ParseMpiRank("mpi.rank 2 4 5be1f0c29a7d3e41");
+  ASSERT_TRUE(with_run);
+  EXPECT_EQ(with_run->run, 0x5be1f0c29a7d3e41u);
+  EXPECT_FALSE(ParseMpiRank("mpi.rank 2 4 notahexid"));
 
   auto comm = ParseMpiComm("mpi.comm w.0.1 1,3-5,9");
   ASSERT_TRUE(comm);

@@ -3,6 +3,7 @@
 // message matched with the right tag, size, communicator and peers, clocks aligned well enough
 // that a late sender and a barrier imbalance show as what they are.
 #include <cmath>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -148,6 +149,59 @@ TEST(MpiTrace, Ring) {
   EXPECT_EQ(t.Metadata("mpi_ranks"), "4");
   EXPECT_FALSE(t.Metadata("rank 3 clock_offset_init_ns").empty());
   EXPECT_FALSE(t.Metadata("rank 3 clock_offset_finalize_ns").empty());
+}
+
+// Issue 20 item 3: a trace is one run. Recording again into a directory that holds a trace is
+// refused (the first trace stays as it was), and rank files of another run that found their way
+// into a trace directory are left out by the reader, named, instead of merged in.
+TEST(MpiTrace, ATraceIsOneRun) {
+  RECORD_OR_SKIP(t, "one_run", Program("gs_mpi_ring"));
+  ASSERT_EQ(t.locations().size(), 4u);
+  const std::string dir = fmt::format("{}/one_run", GS_MPI_WORK_DIR);
+  const std::string again = fmt::format(
+      "{} {} --oversubscribe -np 2 -x LD_PRELOAD={} -x GRAINSCOPE_TRACE={} {} > {}.again.log 2>&1", GS_MPIEXEC,
+      geteuid() == 0 ? "--allow-run-as-root" : "", GS_MPI_LIBRARY, dir, Program("gs_mpi_ring"), dir);
+  EXPECT_EQ(std::system(again.c_str()), 0);  // the program runs, untraced
+  Result<Trace> still = ReadTrace(dir);
+  ASSERT_TRUE(still.ok()) << still.status().message();
+  EXPECT_EQ(still->locations().size(), 4u);
+  EXPECT_EQ(still->event_count(), t.event_count());
+
+  // Another run's rank files copied in beside this run's: left out and counted.
+  RECORD_OR_SKIP(other, "other_run", Program("gs_mpi_ring"), false, 2);
+  ASSERT_EQ(other.locations().size(), 2u);
+  for (int r = 0; r < 2; ++r) {
+    fs::copy_file(fmt::format("{}/other_run/rank-{:05}.gst", GS_MPI_WORK_DIR, r),
+                  fmt::format("{}/stray-{:05}.gst", dir, r));
+  }
+  Result<Trace> mixed = ReadTrace(dir);
+  ASSERT_TRUE(mixed.ok()) << mixed.status().message();
+  EXPECT_EQ(mixed->locations().size(), 4u);
+  EXPECT_EQ(mixed->event_count(), t.event_count());
+  EXPECT_EQ(mixed->diagnostics().Count("other_run_files"), 2u);
+}
+
+// `grainscope record` exits with the program's status, and refuses (before running anything) a
+// --trace directory that already holds files.
+TEST(MpiTrace, RecordExitsWithTheProgramsStatus) {
+  if (std::string(GS_MPIEXEC).empty() || access(GS_MPIEXEC, X_OK) != 0) GTEST_SKIP() << "mpirun is not available";
+  if (kSanitizerBuild) GTEST_SKIP() << "sanitizer build: the wrapper cannot be preloaded into mpirun";
+  const std::string dir = fmt::format("{}/record_status", GS_MPI_WORK_DIR);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(GS_MPI_WORK_DIR, ec);
+  auto record = [&](const std::string& program) {
+    const std::string command = fmt::format("{} record -np 2 --mpirun {} --library {} --trace {} -- {} > {}.log 2>&1",
+                                            GS_GRAINSCOPE, GS_MPIEXEC, GS_MPI_LIBRARY, dir, program, dir);
+    const int rc = std::system(command.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  };
+  EXPECT_EQ(record("sh -c 'exit 3'"), 3);
+  fs::remove_all(dir, ec);
+  EXPECT_EQ(record(Program("gs_mpi_ring")), 0);
+  const uintmax_t files = std::distance(fs::directory_iterator(dir), fs::directory_iterator());
+  EXPECT_EQ(record(Program("gs_mpi_ring")), 1);  // refused: the directory holds the first run
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), static_cast<std::ptrdiff_t>(files));
 }
 
 TEST(MpiTrace, PingPong) {
