@@ -42,6 +42,10 @@ int g_world_rank = 0;
 int g_world_size = 1;
 MPI_Comm g_private = MPI_COMM_NULL;  // a duplicate of MPI_COMM_WORLD for the clock ping-pong
 MPI_Comm g_shadow_world = MPI_COMM_NULL;  // MPI_COMM_WORLD's piggyback shadow
+// GRAINSCOPE_ONTHEFLY=1: carry the on-the-fly state with every message and collective (an extra
+// message per message, an extra allgather per collective). Off by default: it changes the
+// program's traffic, and a send the wrappers do not see would make its receiver wait for it.
+bool g_onthefly = false;
 constexpr int kClockTag = 7001;
 
 std::mutex g_comm_mutex;
@@ -303,7 +307,7 @@ void RegisterDerivedComm(MPI_Comm parent, MPI_Comm created) {
   // the two groups, which the on-the-fly model does not cover.
   int inter = 0;
   PMPI_Comm_test_inter(created, &inter);
-  if (inter || PMPI_Comm_dup(created, &e.info.shadow) != MPI_SUCCESS) e.info.shadow = MPI_COMM_NULL;
+  if (!g_onthefly || inter || PMPI_Comm_dup(created, &e.info.shadow) != MPI_SUCCESS) e.info.shadow = MPI_COMM_NULL;
 }
 
 void ForgetComm(MPI_Comm comm) {
@@ -510,11 +514,15 @@ void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant)
   PMPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &g_world_size);
   if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_private) != MPI_SUCCESS) return;
+  const char* onthefly = std::getenv("GRAINSCOPE_ONTHEFLY");
+  g_onthefly = onthefly != nullptr && *onthefly != '\0' && std::strcmp(onthefly, "0") != 0;
   const std::string dir = OpenTraceDirectory();
   if (dir.empty()) return;
   const unsigned long long run = RunId();
   char file[32];
   std::snprintf(file, sizeof file, "/rank-%05d.gst", g_world_rank);
+  // Without the piggybacks each rank's on-the-fly totals see only its own events: not published.
+  rec::SetOnTheFlyPublished(g_onthefly);
   int opened = gs_trace_open((dir + file).c_str()) == 0 ? 1 : 0;
   int all_opened = 0;
   PMPI_Allreduce(&opened, &all_opened, 1, MPI_INT, MPI_MIN, g_private);
@@ -536,7 +544,7 @@ void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant)
   char rank_label[80];
   std::snprintf(rank_label, sizeof rank_label, "mpi.rank %d %d %016llx", g_world_rank, g_world_size, run);
   Mark(rank_label);
-  if (PMPI_Comm_dup(MPI_COMM_WORLD, &g_shadow_world) != MPI_SUCCESS) g_shadow_world = MPI_COMM_NULL;
+  if (g_onthefly && PMPI_Comm_dup(MPI_COMM_WORLD, &g_shadow_world) != MPI_SUCCESS) g_shadow_world = MPI_COMM_NULL;
   {
     std::lock_guard<std::mutex> lock(g_comm_mutex);
     CommEntry* world = FindComm(MPI_COMM_WORLD);
@@ -576,7 +584,7 @@ void BeforeFinalize() {
   if (!Recording()) return;
   SyncClocks("finalize");
   g_recording.store(false, std::memory_order_relaxed);
-  rec::SetTotalsCombiner(CombineOverRanks);
+  if (g_onthefly) rec::SetTotalsCombiner(CombineOverRanks);
   gs_trace_close();
   rec::SetTotalsCombiner(nullptr);
   PMPI_Comm_free(&g_private);

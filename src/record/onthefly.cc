@@ -130,6 +130,13 @@ void AnalysisSetOverheadNs(double overhead_ns) {
 
 void SetTotalsCombiner(TotalsCombiner combiner) { g_combiner.store(combiner, std::memory_order_release); }
 
+namespace {
+std::atomic<bool> g_published{true};
+}  // namespace
+
+void SetOnTheFlyPublished(bool published) { g_published.store(published, std::memory_order_relaxed); }
+bool OnTheFlyPublished() { return g_published.load(std::memory_order_relaxed); }
+
 void AnalysisClose(double ns_per_tick, bool report) {
   pthread_mutex_lock(&g_totals_mutex);
   OnTheFlyRaw raw{g_max_cp, g_min_first, g_max_last, g_max_compensated_end, g_unmatched};

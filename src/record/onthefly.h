@@ -128,6 +128,11 @@ using TotalsCombiner = void (*)(OnTheFlyRaw* totals);
 GS_EXPORT double AnalysisOverheadNs();
 GS_EXPORT void AnalysisSetOverheadNs(double overhead_ns);
 GS_EXPORT void SetTotalsCombiner(TotalsCombiner combiner);  // nullptr: none
+// Whether the trace's metadata gets the on-the-fly totals (default yes). libgrainscope-mpi turns
+// it off when its ranks do not carry each other's state (GRAINSCOPE_ONTHEFLY unset): each rank's
+// totals alone would be a wrong answer for the run.
+GS_EXPORT void SetOnTheFlyPublished(bool published);
+bool OnTheFlyPublished();
 
 // The last totals computed by AnalysisClose (for tests and benchmarks), in ns.
 struct OnTheFlyTotals {

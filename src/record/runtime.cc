@@ -140,7 +140,8 @@ double NsPerTick(const gst::ClockSample& first, const gst::ClockSample& last) {
 
 // The on-the-fly results (record/onthefly.h), as a second metadata chunk.
 void WriteOnTheFlyResults(const gst::ClockSample& last) {
-  AnalysisClose(NsPerTick(g_first_sample, last), g_options.report);
+  AnalysisClose(NsPerTick(g_first_sample, last), g_options.report && OnTheFlyPublished());
+  if (!OnTheFlyPublished()) return;
   const OnTheFlyTotals t = LastOnTheFlyTotals();
   MetadataWriter meta;
   meta.AddNumber(metadata::kOnTheFlyCriticalPathNs, static_cast<double>(t.critical_path_ns), "%.0f");

@@ -30,14 +30,17 @@ namespace {
 namespace fs = std::filesystem;
 
 // Skips the test when MPI cannot run here; otherwise runs `program` on `ranks` ranks and reads its trace.
-Result<Trace> Record(const std::string& name, const std::string& program, bool may_fail = false, int ranks = 4) {
+// `onthefly`: with GRAINSCOPE_ONTHEFLY=1 (the ranks carry the on-the-fly state to each other).
+Result<Trace> Record(const std::string& name, const std::string& program, bool may_fail = false, int ranks = 4,
+                     bool onthefly = false) {
   const std::string dir = fmt::format("{}/{}", GS_MPI_WORK_DIR, name);
   std::error_code ec;
   fs::remove_all(dir, ec);
   fs::create_directories(GS_MPI_WORK_DIR, ec);
   const std::string command = fmt::format(
-      "{} {} --oversubscribe -np {} -x LD_PRELOAD={} -x GRAINSCOPE_TRACE={} {} > {}.log 2>&1", GS_MPIEXEC,
-      geteuid() == 0 ? "--allow-run-as-root" : "", ranks, GS_MPI_LIBRARY, dir, program, dir);
+      "{} {} --oversubscribe -np {} -x LD_PRELOAD={} -x GRAINSCOPE_TRACE={} -x GRAINSCOPE_ONTHEFLY={} {} > {}.log 2>&1",
+      GS_MPIEXEC, geteuid() == 0 ? "--allow-run-as-root" : "", ranks, GS_MPI_LIBRARY, dir, onthefly ? 1 : 0, program,
+      dir);
   const int rc = std::system(command.c_str());
   if (rc != 0 && !may_fail) return Internal(fmt::format("'{}' failed ({}), see {}.log", command, rc, dir));
   return ReadTrace(dir);
@@ -147,6 +150,8 @@ TEST(MpiTrace, Ring) {
     EXPECT_NE(c.member_end[k], kNoEvent);
   }
   EXPECT_EQ(t.Metadata("mpi_ranks"), "4");
+  // GRAINSCOPE_ONTHEFLY unset: no piggybacks, and no on-the-fly totals (each rank's alone would be wrong).
+  EXPECT_TRUE(t.Metadata("onthefly_critical_path_ns").empty());
   EXPECT_FALSE(t.Metadata("rank 3 clock_offset_init_ns").empty());
   EXPECT_FALSE(t.Metadata("rank 3 clock_offset_finalize_ns").empty());
 }
@@ -405,19 +410,19 @@ void ExpectOnTheFlyAgrees(const Trace& t) {
 }
 
 TEST(MpiOnTheFly, RingBlockingMessagesAndAllreduce) {
-  RECORD_OR_SKIP(t, "otf_ring", Program("gs_mpi_ring"));
+  RECORD_OR_SKIP(t, "otf_ring", Program("gs_mpi_ring"), false, 4, true);
   ExpectOnTheFlyAgrees(t);
 }
 
 TEST(MpiOnTheFly, LateSenderOnTwoRanks) {
-  RECORD_OR_SKIP(t, "otf_late2", Program("gs_mpi_late_sender"), false, 2);
+  RECORD_OR_SKIP(t, "otf_late2", Program("gs_mpi_late_sender"), false, 2, true);
   ExpectOnTheFlyAgrees(t);
   // The 50 ms of the sender's work are on the path.
   EXPECT_GT(MetadataNs(t, "onthefly_critical_path_ns"), 50'000'000);
 }
 
 TEST(MpiOnTheFly, BarriersBroadcastAndDerivedCommunicators) {
-  RECORD_OR_SKIP(t, "otf_imbalance", Program("gs_mpi_barrier_imbalance"));
+  RECORD_OR_SKIP(t, "otf_imbalance", Program("gs_mpi_barrier_imbalance"), false, 4, true);
   ExpectOnTheFlyAgrees(t);
   // Rank 3's sleeps before the three barriers (its timeline starts at MPI_Init: the first counts).
   EXPECT_GT(MetadataNs(t, "onthefly_critical_path_ns"), 90'000'000);
@@ -428,7 +433,7 @@ TEST(MpiOnTheFly, BarriersBroadcastAndDerivedCommunicators) {
 // rank 0's receive: 1 ms in a 52 ms run). The ranks leave MPI_Init together, so a rank launched
 // before the last one waits there: the path is the run from the latest MPI_Init entry.
 TEST(MpiOnTheFly, LateStartOnThePath) {
-  RECORD_OR_SKIP(t, "late_start", Program("gs_mpi_late_start"));
+  RECORD_OR_SKIP(t, "late_start", Program("gs_mpi_late_start"), false, 4, true);
   ExpectInitFirst(t);
   Result<CriticalPath> cp = ComputeCriticalPath(t);
   ASSERT_TRUE(cp.ok()) << cp.status().message();
@@ -452,7 +457,7 @@ TEST(MpiOnTheFly, LateStartOnThePath) {
 }
 
 TEST(MpiOnTheFly, NonBlockingExchangeWithWaitall) {
-  RECORD_OR_SKIP(t, "otf_nonblocking", Program("gs_mpi_nonblocking"));
+  RECORD_OR_SKIP(t, "otf_nonblocking", Program("gs_mpi_nonblocking"), false, 4, true);
   ExpectOnTheFlyAgrees(t);
 }
 
