@@ -24,6 +24,22 @@ GS_MPI_REGION(r_allgatherv, "MPI_Allgatherv");
 GS_MPI_REGION(r_alltoall, "MPI_Alltoall");
 GS_MPI_REGION(r_alltoallv, "MPI_Alltoallv");
 GS_MPI_REGION(r_scan, "MPI_Scan");
+GS_MPI_REGION(r_exscan, "MPI_Exscan");
+GS_MPI_REGION(r_reduce_scatter, "MPI_Reduce_scatter");
+GS_MPI_REGION(r_reduce_scatter_block, "MPI_Reduce_scatter_block");
+GS_MPI_REGION(r_alltoallw, "MPI_Alltoallw");
+// Non-blocking collectives: the call's region (their completion is the MPI_Wait/Test region).
+GS_MPI_REGION(r_ibarrier, "MPI_Ibarrier");
+GS_MPI_REGION(r_ibcast, "MPI_Ibcast");
+GS_MPI_REGION(r_ireduce, "MPI_Ireduce");
+GS_MPI_REGION(r_iallreduce, "MPI_Iallreduce");
+GS_MPI_REGION(r_igather, "MPI_Igather");
+GS_MPI_REGION(r_iscatter, "MPI_Iscatter");
+GS_MPI_REGION(r_iallgather, "MPI_Iallgather");
+GS_MPI_REGION(r_ialltoall, "MPI_Ialltoall");
+GS_MPI_REGION(r_iscan, "MPI_Iscan");
+GS_MPI_REGION(r_iexscan, "MPI_Iexscan");
+GS_MPI_REGION(r_ireduce_scatter_block, "MPI_Ireduce_scatter_block");
 
 int Rank(MPI_Comm comm) {
   int r = -1;
@@ -74,6 +90,49 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   const int rc = PMPI_Comm_split(comm, color, key, newcomm);
   if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
+  return rc;
+}
+
+// Communicators created collectively over `comm`'s members: registered as MPI_Comm_split's are.
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  const int rc = PMPI_Comm_create(comm, group, newcomm);
+  if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
+  return rc;
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
+  const int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
+  if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
+  return rc;
+}
+
+int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* newcomm) {
+  const int rc = PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
+  if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
+  return rc;
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[],
+                                   int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm* newcomm) {
+  const int rc = PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations,
+                                                 destweights, info, reorder, newcomm);
+  if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
+  return rc;
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
+                          const int weights[], MPI_Info info, int reorder, MPI_Comm* newcomm) {
+  const int rc = PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm);
+  if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
+  return rc;
+}
+
+// Collective over the local communicator's members (each side registers it under its own).
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                         MPI_Comm* newintercomm) {
+  const int rc = PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
+  if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(local_comm, *newintercomm);
   return rc;
 }
 
@@ -220,6 +279,109 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
     gm::RecordCollective("alltoall", comm, -1, sent, received);
   }
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  gm::CallRegion call(&r_exscan);
+  if (call.active()) {
+    const uint64_t n = gm::Bytes(count, type);
+    gm::RecordCollective("scan", comm, -1, n, Rank(comm) == 0 ? 0 : n);
+  }
+  return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                       MPI_Comm comm) {
+  gm::CallRegion call(&r_reduce_scatter);
+  if (call.active()) {
+    const int me = Rank(comm);
+    gm::RecordCollective("reduce_scatter", comm, -1, Sum(recvcounts, Size(comm), type),
+                         me >= 0 && recvcounts != nullptr ? gm::Bytes(recvcounts[me], type) : 0);
+  }
+  return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+                             MPI_Comm comm) {
+  gm::CallRegion call(&r_reduce_scatter_block);
+  if (call.active()) {
+    const uint64_t n = gm::Bytes(recvcount, type);
+    gm::RecordCollective("reduce_scatter", comm, -1, n * Size(comm), n);
+  }
+  return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+}
+
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                  void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                  MPI_Comm comm) {
+  gm::CallRegion call(&r_alltoallw);
+  if (call.active()) {
+    uint64_t sent = 0, received = 0;
+    for (int i = 0, n = Size(comm); i < n; ++i) {
+      if (recvcounts != nullptr) received += gm::Bytes(recvcounts[i], recvtypes[i]);
+      if (sendbuf != MPI_IN_PLACE && sendcounts != nullptr) sent += gm::Bytes(sendcounts[i], sendtypes[i]);
+    }
+    gm::RecordCollective("alltoall", comm, -1, sendbuf == MPI_IN_PLACE ? received : sent, received);
+  }
+  return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  return gm::InRegion(&r_ibarrier, PMPI_Ibarrier, comm, request);
+}
+
+int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request) {
+  return gm::InRegion(&r_ibcast, PMPI_Ibcast, buf, count, type, root, comm, request);
+}
+
+int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
+                MPI_Request* request) {
+  return gm::InRegion(&r_ireduce, PMPI_Ireduce, sendbuf, recvbuf, count, type, op, root, comm, request);
+}
+
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                   MPI_Request* request) {
+  return gm::InRegion(&r_iallreduce, PMPI_Iallreduce, sendbuf, recvbuf, count, type, op, comm, request);
+}
+
+int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return gm::InRegion(&r_igather, PMPI_Igather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                      request);
+}
+
+int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  return gm::InRegion(&r_iscatter, PMPI_Iscatter, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                      comm, request);
+}
+
+int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return gm::InRegion(&r_iallgather, PMPI_Iallgather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                      request);
+}
+
+int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return gm::InRegion(&r_ialltoall, PMPI_Ialltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                      request);
+}
+
+int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+              MPI_Request* request) {
+  return gm::InRegion(&r_iscan, PMPI_Iscan, sendbuf, recvbuf, count, type, op, comm, request);
+}
+
+int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                MPI_Request* request) {
+  return gm::InRegion(&r_iexscan, PMPI_Iexscan, sendbuf, recvbuf, count, type, op, comm, request);
+}
+
+int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+                              MPI_Comm comm, MPI_Request* request) {
+  return gm::InRegion(&r_ireduce_scatter_block, PMPI_Ireduce_scatter_block, sendbuf, recvbuf, recvcount, type, op,
+                      comm, request);
 }
 
 }  // extern "C"

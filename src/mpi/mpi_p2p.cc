@@ -3,7 +3,9 @@
 // A blocking send records its message at the call's begin; a blocking receive at its end, with
 // source, tag and size from the status (so MPI_ANY_SOURCE / MPI_ANY_TAG receives are recorded as
 // what they received). Isend records the send at once; Irecv remembers the request, and the
-// Wait/Test call that completes it records the receive.
+// Wait/Test call that completes it records the receive. A persistent request records a message
+// at each MPI_Start (a send at once, a receive when completed); a matched probe's receive
+// (MPI_Mrecv, MPI_Imrecv) on the communicator the probe named.
 #include <vector>
 
 #include "mpi/mpi_state.h"
@@ -30,6 +32,20 @@ GS_MPI_REGION(r_test, "MPI_Test");
 GS_MPI_REGION(r_testall, "MPI_Testall");
 GS_MPI_REGION(r_testany, "MPI_Testany");
 GS_MPI_REGION(r_testsome, "MPI_Testsome");
+GS_MPI_REGION(r_send_init, "MPI_Send_init");
+GS_MPI_REGION(r_ssend_init, "MPI_Ssend_init");
+GS_MPI_REGION(r_bsend_init, "MPI_Bsend_init");
+GS_MPI_REGION(r_rsend_init, "MPI_Rsend_init");
+GS_MPI_REGION(r_recv_init, "MPI_Recv_init");
+GS_MPI_REGION(r_start, "MPI_Start");
+GS_MPI_REGION(r_startall, "MPI_Startall");
+GS_MPI_REGION(r_request_free, "MPI_Request_free");
+GS_MPI_REGION(r_probe, "MPI_Probe");
+GS_MPI_REGION(r_iprobe, "MPI_Iprobe");
+GS_MPI_REGION(r_mprobe, "MPI_Mprobe");
+GS_MPI_REGION(r_improbe, "MPI_Improbe");
+GS_MPI_REGION(r_mrecv, "MPI_Mrecv");
+GS_MPI_REGION(r_imrecv, "MPI_Imrecv");
 
 // The handles and statuses of a multiple completion: the handles are copied before the call
 // (MPI resets completed ones to MPI_REQUEST_NULL), statuses provided when the caller ignores them.
@@ -71,9 +87,97 @@ int NonBlockingSend(gs_region* region,
   return send(buf, count, type, dest, tag, comm, request);
 }
 
+using SendInit = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
+
+int PersistentSend(gs_region* region, SendInit init, const void* buf, int count, MPI_Datatype type, int dest,
+                   int tag, MPI_Comm comm, MPI_Request* request) {
+  gm::CallRegion call(region);
+  const int rc = init(buf, count, type, dest, tag, comm, request);
+  if (call.active() && rc == MPI_SUCCESS) gm::TrackPersistentSend(*request, comm, dest, tag, gm::Bytes(count, type));
+  return rc;
+}
+
 }  // namespace
 
 extern "C" {
+
+int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  return PersistentSend(&r_send_init, PMPI_Send_init, buf, count, type, dest, tag, comm, req);
+}
+int MPI_Ssend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  return PersistentSend(&r_ssend_init, PMPI_Ssend_init, buf, count, type, dest, tag, comm, req);
+}
+int MPI_Bsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  return PersistentSend(&r_bsend_init, PMPI_Bsend_init, buf, count, type, dest, tag, comm, req);
+}
+int MPI_Rsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  return PersistentSend(&r_rsend_init, PMPI_Rsend_init, buf, count, type, dest, tag, comm, req);
+}
+
+int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* req) {
+  gm::CallRegion call(&r_recv_init);
+  const int rc = PMPI_Recv_init(buf, count, type, source, tag, comm, req);
+  if (call.active() && rc == MPI_SUCCESS) gm::TrackPersistentRecv(*req, comm, source);
+  return rc;
+}
+
+int MPI_Start(MPI_Request* request) {
+  gm::CallRegion call(&r_start);
+  if (call.active()) gm::StartRequest(*request);
+  return PMPI_Start(request);
+}
+
+int MPI_Startall(int count, MPI_Request requests[]) {
+  gm::CallRegion call(&r_startall);
+  for (int i = 0; call.active() && i < count; ++i) gm::StartRequest(requests[i]);
+  return PMPI_Startall(count, requests);
+}
+
+int MPI_Request_free(MPI_Request* request) {
+  gm::CallRegion call(&r_request_free);
+  gm::ForgetRequest(*request);
+  return PMPI_Request_free(request);
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  return gm::InRegion(&r_probe, PMPI_Probe, source, tag, comm, status);
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+  return gm::InRegion(&r_iprobe, PMPI_Iprobe, source, tag, comm, flag, status);
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
+  gm::CallRegion call(&r_mprobe);
+  const int rc = PMPI_Mprobe(source, tag, comm, message, status);
+  if (call.active() && rc == MPI_SUCCESS) gm::TrackMessage(*message, comm);
+  return rc;
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status) {
+  gm::CallRegion call(&r_improbe);
+  const int rc = PMPI_Improbe(source, tag, comm, flag, message, status);
+  if (call.active() && rc == MPI_SUCCESS && *flag) gm::TrackMessage(*message, comm);
+  return rc;
+}
+
+int MPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
+  gm::CallRegion call(&r_mrecv);
+  const MPI_Comm comm = gm::TakeMessageComm(*message);
+  MPI_Status own;
+  MPI_Status* st = status == MPI_STATUS_IGNORE ? &own : status;
+  const int rc = PMPI_Mrecv(buf, count, type, message, st);
+  if (call.active() && rc == MPI_SUCCESS && comm != MPI_COMM_NULL) gm::RecordRecv(comm, *st);
+  return rc;
+}
+
+int MPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Request* request) {
+  gm::CallRegion call(&r_imrecv);
+  const MPI_Comm comm = gm::TakeMessageComm(*message);
+  const int rc = PMPI_Imrecv(buf, count, type, message, request);
+  if (call.active() && rc == MPI_SUCCESS && comm != MPI_COMM_NULL) gm::TrackRecvRequest(*request, comm);
+  return rc;
+}
 
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   return BlockingSend(&r_send, PMPI_Send, buf, count, type, dest, tag, comm);

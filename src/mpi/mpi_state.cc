@@ -54,6 +54,16 @@ std::mutex g_comm_mutex;
 std::deque<CommEntry>* g_comms = nullptr;
 std::mutex g_request_mutex;
 std::unordered_map<MPI_Request, MPI_Comm>* g_recv_requests = nullptr;
+// Persistent requests: what MPI_Start does with each (under g_request_mutex).
+struct PersistentRequest {
+  bool send = false;
+  MPI_Comm comm = MPI_COMM_NULL;
+  int dest = MPI_PROC_NULL, tag = 0;
+  uint64_t bytes = 0;
+};
+std::unordered_map<MPI_Request, PersistentRequest>* g_persistent = nullptr;
+// Messages MPI_Mprobe/MPI_Improbe matched, until MPI_Mrecv/MPI_Imrecv receives them.
+std::unordered_map<MPI_Message, MPI_Comm>* g_probed = nullptr;
 
 // The wrapper's own labels (rank, communicators, clocks): consumed by the reader, not events.
 void Mark(const std::string& label) { rec::CarriedLabel(gs_intern(label.c_str())); }
@@ -402,6 +412,60 @@ void TrackRecvRequest(MPI_Request request, MPI_Comm comm) {
   std::lock_guard<std::mutex> lock(g_request_mutex);
   if (g_recv_requests == nullptr) g_recv_requests = new std::unordered_map<MPI_Request, MPI_Comm>();
   (*g_recv_requests)[request] = comm;
+}
+
+void TrackPersistentSend(MPI_Request request, MPI_Comm comm, int dest, int tag, uint64_t bytes) {
+  if (!Recording() || request == MPI_REQUEST_NULL) return;
+  std::lock_guard<std::mutex> lock(g_request_mutex);
+  if (g_persistent == nullptr) g_persistent = new std::unordered_map<MPI_Request, PersistentRequest>();
+  (*g_persistent)[request] = PersistentRequest{true, comm, dest, tag, bytes};
+}
+
+void TrackPersistentRecv(MPI_Request request, MPI_Comm comm, int source) {
+  if (!Recording() || request == MPI_REQUEST_NULL || source == MPI_PROC_NULL) return;
+  std::lock_guard<std::mutex> lock(g_request_mutex);
+  if (g_persistent == nullptr) g_persistent = new std::unordered_map<MPI_Request, PersistentRequest>();
+  (*g_persistent)[request] = PersistentRequest{false, comm, source, 0, 0};
+}
+
+void StartRequest(MPI_Request request) {
+  if (!Recording() || request == MPI_REQUEST_NULL) return;
+  PersistentRequest p;
+  {
+    std::lock_guard<std::mutex> lock(g_request_mutex);
+    if (g_persistent == nullptr) return;
+    auto it = g_persistent->find(request);
+    if (it == g_persistent->end()) return;  // a persistent collective, or not ours
+    p = it->second;
+  }
+  if (p.send) {
+    RecordSend(p.comm, p.dest, p.tag, p.bytes);
+  } else {
+    TrackRecvRequest(request, p.comm);  // recorded when a Wait/Test completes it, as an Irecv
+  }
+}
+
+void ForgetRequest(MPI_Request request) {
+  std::lock_guard<std::mutex> lock(g_request_mutex);
+  if (g_persistent != nullptr) g_persistent->erase(request);
+  if (g_recv_requests != nullptr) g_recv_requests->erase(request);
+}
+
+void TrackMessage(MPI_Message message, MPI_Comm comm) {
+  if (!Recording() || message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC) return;
+  std::lock_guard<std::mutex> lock(g_request_mutex);
+  if (g_probed == nullptr) g_probed = new std::unordered_map<MPI_Message, MPI_Comm>();
+  (*g_probed)[message] = comm;
+}
+
+MPI_Comm TakeMessageComm(MPI_Message message) {
+  std::lock_guard<std::mutex> lock(g_request_mutex);
+  if (g_probed == nullptr) return MPI_COMM_NULL;
+  auto it = g_probed->find(message);
+  if (it == g_probed->end()) return MPI_COMM_NULL;
+  const MPI_Comm comm = it->second;
+  g_probed->erase(it);
+  return comm;
 }
 
 void CompleteRequest(MPI_Request request, const MPI_Status& status) {

@@ -70,6 +70,15 @@ uint64_t Bytes(int count, MPI_Datatype type);
 void TrackRecvRequest(MPI_Request request, MPI_Comm comm);
 // Called with the handle as it was before the completion call and the status it produced.
 void CompleteRequest(MPI_Request request, const MPI_Status& status);
+// Persistent requests (MPI_Send_init and friends, MPI_Recv_init): each MPI_Start of a send records
+// its message; each start of a receive makes its completion recorded as an Irecv's.
+void TrackPersistentSend(MPI_Request request, MPI_Comm comm, int dest, int tag, uint64_t bytes);
+void TrackPersistentRecv(MPI_Request request, MPI_Comm comm, int source);
+void StartRequest(MPI_Request request);
+void ForgetRequest(MPI_Request request);  // MPI_Request_free
+// Matched probes: MPI_Mprobe/MPI_Improbe remember the message's communicator for MPI_Mrecv/Imrecv.
+void TrackMessage(MPI_Message message, MPI_Comm comm);
+MPI_Comm TakeMessageComm(MPI_Message message);  // MPI_COMM_NULL when not tracked
 
 // A collective's begin marker (after the region's begin). The call's region end (CallRegion)
 // then exchanges the on-the-fly state over the collective's members.
@@ -103,6 +112,13 @@ class CallRegion {
  private:
   gs_region* region_;
 };
+
+// A call that is recorded as its region only: `call(args...)` inside `region`.
+template <typename Call, typename... Args>
+int InRegion(gs_region* region, Call call, Args... args) {
+  CallRegion scope(region);
+  return call(args...);
+}
 
 }  // namespace grainscope::mpi
 

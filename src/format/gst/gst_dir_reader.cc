@@ -63,7 +63,11 @@ RegionRole MpiRole(std::string_view name, RegionRole fallback) {
   static constexpr std::string_view kCollectives[] = {
       "MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Gatherv",
       "MPI_Scatter", "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall",
-      "MPI_Alltoallv", "MPI_Scan"};
+      "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Scan", "MPI_Exscan", "MPI_Reduce_scatter",
+      "MPI_Reduce_scatter_block", "MPI_Win_fence",
+      // Non-blocking collectives: collective calls that return at once (their wait is MPI_Wait's).
+      "MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce", "MPI_Iallreduce", "MPI_Igather", "MPI_Iscatter",
+      "MPI_Iallgather", "MPI_Ialltoall", "MPI_Iscan", "MPI_Iexscan", "MPI_Ireduce_scatter_block"};
   for (std::string_view c : kCollectives) {
     if (name == c) return RegionRole::kCollective;
   }

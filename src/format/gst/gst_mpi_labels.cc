@@ -110,6 +110,7 @@ constexpr std::pair<std::string_view, CollectiveOp> kCollOps[] = {
     {"barrier", CollectiveOp::kBarrier},     {"bcast", CollectiveOp::kBroadcast}, {"reduce", CollectiveOp::kReduce},
     {"allreduce", CollectiveOp::kAllreduce}, {"gather", CollectiveOp::kGather},   {"scatter", CollectiveOp::kScatter},
     {"allgather", CollectiveOp::kAllgather}, {"alltoall", CollectiveOp::kAlltoall}, {"scan", CollectiveOp::kScan},
+    {"reduce_scatter", CollectiveOp::kReduceScatter},
 };
 
 }  // namespace

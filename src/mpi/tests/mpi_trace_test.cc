@@ -156,6 +156,50 @@ TEST(MpiTrace, Ring) {
   EXPECT_FALSE(t.Metadata("rank 3 clock_offset_finalize_ns").empty());
 }
 
+// Calls of the region named `name` over all ranks.
+size_t Calls(const Trace& t, std::string_view name) {
+  size_t n = 0;
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const EventColumns& ev = t.events(LocationId(l));
+    for (size_t i = 0; i < ev.size(); ++i)
+      n += ev.kind[i] == EventKind::kEnter && t.str(t.region(RegionId(ev.arg[i])).name) == name;
+  }
+  return n;
+}
+
+// Issue 20 item 1: persistent requests (also received by a plain MPI_Recv), matched probes,
+// reduce-scatter, exscan, alltoallw, non-blocking collectives, one-sided calls and more
+// communicator constructors are recorded: every message matched, every call a region.
+TEST(MpiTrace, CallFamilies) {
+  RECORD_OR_SKIP(t, "families", Program("gs_mpi_families"));
+  const MessageTable& m = t.messages();
+  ASSERT_EQ(m.size(), 25u);
+  std::map<std::pair<int32_t, uint64_t>, int> by_tag_and_size;
+  for (size_t i = 0; i < m.size(); ++i) {
+    EXPECT_TRUE(m.matched(MessageId(i))) << "message " << i;
+    by_tag_and_size[{m.tag[i], m.bytes[i]}]++;
+  }
+  EXPECT_EQ(by_tag_and_size, (std::map<std::pair<int32_t, uint64_t>, int>{{{1, 64}, 20}, {{2, 32}, 3}, {{3, 16}, 1}, {{4, 4}, 1}}));
+  const CollectiveTable& c = t.collectives();
+  ASSERT_EQ(c.size(), 7u);  // MPI_Init's, 4 over MPI_COMM_WORLD, a barrier on each new communicator
+  std::map<CollectiveOp, int> ops;
+  for (size_t i = 0; i < c.size(); ++i) {
+    ops[c.op[i]]++;
+    EXPECT_EQ(c.member_count(CollectiveId(i)), 4u) << "collective " << i;
+  }
+  EXPECT_EQ(ops[CollectiveOp::kReduceScatter], 2);
+  EXPECT_EQ(ops[CollectiveOp::kScan], 1);
+  EXPECT_EQ(ops[CollectiveOp::kAlltoall], 1);
+  EXPECT_EQ(ops[CollectiveOp::kBarrier], 2);
+  const std::map<std::string, size_t> calls = {
+      {"MPI_Send_init", 5}, {"MPI_Recv_init", 4},   {"MPI_Startall", 20}, {"MPI_Start", 3},
+      {"MPI_Request_free", 9}, {"MPI_Waitall", 20}, {"MPI_Wait", 11},     {"MPI_Probe", 1},
+      {"MPI_Mprobe", 1},    {"MPI_Mrecv", 1},       {"MPI_Recv", 4},      {"MPI_Reduce_scatter_block", 4},
+      {"MPI_Reduce_scatter", 4}, {"MPI_Exscan", 4}, {"MPI_Alltoallw", 4}, {"MPI_Ibarrier", 4},
+      {"MPI_Iallreduce", 4}, {"MPI_Win_fence", 8},  {"MPI_Put", 4},       {"MPI_Barrier", 8}};
+  for (const auto& [name, count] : calls) EXPECT_EQ(Calls(t, name), count) << name;
+}
+
 // Issue 20 item 3: a trace is one run. Recording again into a directory that holds a trace is
 // refused (the first trace stays as it was), and rank files of another run that found their way
 // into a trace directory are left out by the reader, named, instead of merged in.
