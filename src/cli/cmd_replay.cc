@@ -30,7 +30,25 @@ struct ReplayFlags {
   bool zero_comm = false;
   bool clc = false;
   int64_t min_latency_ns = 0;
+  bool latbw_given = false;  // --latency or --bandwidth on the command line
+  std::string fitted;        // how latbw's parameters were fitted to the trace, when they were
 };
+
+// `--network latbw` without --latency and --bandwidth: the parameters fitted to the trace's own
+// messages (never a zero-cost network in silence).
+Status FitNetwork(const Trace& trace, ReplayFlags& f, WhatIf& w) {
+  if (w.network.kind != NetworkKind::kLatencyBandwidth || f.latbw_given) return OkStatus();
+  const NetworkFit fit = FitLatencyBandwidth(trace);
+  if (fit.messages == 0) {
+    return InvalidArgument("--network latbw: the trace has no matched message to fit latency and bandwidth to; "
+                           "give --latency and --bandwidth");
+  }
+  w.network.latency_ns = fit.latency_ns;
+  w.network.bytes_per_ns = fit.bytes_per_ns;
+  f.fitted = fmt::format(" (fitted to the trace's {} matched messages of {} size(s): the fastest transfer of each size)",
+                         fit.messages, fit.sizes);
+  return OkStatus();
+}
 
 Result<std::vector<SpeedFactor>> ParseSpeeds(const std::vector<std::string>& items, std::string_view option) {
   std::vector<SpeedFactor> out;
@@ -83,8 +101,11 @@ std::string Describe(const WhatIf& w, const ReplayFlags& f) {
     case NetworkKind::kMeasured: parts.push_back("network as measured"); break;
     case NetworkKind::kZero: parts.push_back("network zero-cost"); break;
     case NetworkKind::kLatencyBandwidth:
-      parts.push_back(fmt::format("network latency {} ns + bytes / {} GB/s", w.network.latency_ns,
-                                  w.network.bytes_per_ns > 0 ? fmt::format("{}", w.network.bytes_per_ns) : "inf"));
+      parts.push_back(fmt::format("network latency {} ns + bytes / {} GB/s{}", w.network.latency_ns,
+                                  w.network.bytes_per_ns <= 0 ? "inf"
+                                  : f.fitted.empty()          ? fmt::format("{}", w.network.bytes_per_ns)
+                                                              : fmt::format("{:.4g}", w.network.bytes_per_ns),
+                                  f.fitted));
       break;
     case NetworkKind::kLogGP:
       parts.push_back(fmt::format("network LogGP L={} o={} G={} O={} S={}", w.network.L, w.network.o, w.network.G,
@@ -117,8 +138,11 @@ CommandBody AddReplayCommand(CLI::App& app) {
                   "trace only with --force)");
   cmd->add_option("--network", f->network, "Message model: measured, zero, latbw (latency + bytes/bandwidth), loggp")
       ->capture_default_str();
-  AddDurationOption(*cmd, "--latency", f->latency_ns, "Latency for latbw and modelled collectives (5us, 250ns, ...)");
-  AddNumberOption(*cmd, "--bandwidth", f->bandwidth_gbps, 0, std::numeric_limits<double>::max(), true,
+  CLI::Option* latency = AddDurationOption(
+      *cmd, "--latency", f->latency_ns,
+      "Latency for latbw and modelled collectives (5us, 250ns, ...; latbw without --latency and --bandwidth "
+      "fits both to the trace's messages)");
+  CLI::Option* bandwidth = AddNumberOption(*cmd, "--bandwidth", f->bandwidth_gbps, 0, std::numeric_limits<double>::max(), true,
                   "Bandwidth in GB/s (bytes per ns) for latbw and modelled collectives (default: unlimited)");
   cmd->add_option("--loggp", f->loggp, "LogGP parameters, e.g. L=2500,o=1500,g=1000,G=6,O=0,S=65535 (these are the defaults)");
   cmd->add_option("--collective", f->collective, "Collective model: measured, zero, or constant|linear|log for both phases")
@@ -132,11 +156,13 @@ CommandBody AddReplayCommand(CLI::App& app) {
   cmd->add_flag("--clc", f->clc, "First correct clock disagreements with the controlled logical clock");
   AddDurationOption(*cmd, "--min-latency", f->min_latency_ns,
                     "Minimum message latency the clock correction enforces (5us, 250ns, ...)");
-  return [o, f] {
+  return [o, f, latency, bandwidth] {
+    f->latbw_given = latency->count() > 0 || bandwidth->count() > 0;
     return Run("replay", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(WhatIf what_if, MakeWhatIf(*f));
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
+      GS_RETURN_IF_ERROR(FitNetwork(trace, *f, what_if));
       ClockViolations violations_before;
       if (f->clc) {
         GS_ASSIGN_OR_RETURN(ClcResult clc, ControlledLogicalClock(trace, ClcOptions{f->min_latency_ns}));

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
@@ -32,6 +33,46 @@ int64_t PhaseFactor(CollectivePhase p, uint32_t members) {
   }
   return 0;
 }
+
+}  // namespace
+
+NetworkFit FitLatencyBandwidth(const Trace& trace) {
+  NetworkFit fit;
+  std::map<uint64_t, TimeNs> fastest;  // bytes -> smallest transfer time
+  const MessageTable& m = trace.messages();
+  for (uint32_t i = 0; i < m.size(); ++i) {
+    if (!m.matched(MessageId(i))) continue;
+    const TimeNs d = trace.events(m.receiver[i]).time[m.recv_event[i]] - trace.events(m.sender[i]).time[m.send_event[i]];
+    if (d < 0) continue;  // clocks disagree: not a transfer time
+    auto [it, added] = fastest.try_emplace(m.bytes[i], d);
+    if (!added) it->second = std::min(it->second, d);
+    ++fit.messages;
+  }
+  fit.sizes = fastest.size();
+  if (fastest.empty()) return fit;
+  if (fastest.size() == 1) {
+    fit.latency_ns = fastest.begin()->second;
+    return fit;
+  }
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [bytes, d] : fastest) {
+    const double x = static_cast<double>(bytes), y = static_cast<double>(d);
+    n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);  // ns per byte
+  double intercept = (sy - slope * sx) / n;
+  if (!(slope > 0)) {  // no growth with size: a constant cost, the sizes' smallest minimum
+    TimeNs least = fastest.begin()->second;
+    for (const auto& [bytes, d] : fastest) least = std::min(least, d);
+    fit.latency_ns = least;
+    return fit;
+  }
+  fit.bytes_per_ns = 1.0 / slope;
+  fit.latency_ns = intercept > 0 ? static_cast<TimeNs>(std::llround(intercept)) : 0;
+  return fit;
+}
+
+namespace {
 
 // The largest LogGP parameter accepted: 1e12 (ns: about 17 minutes per message; bytes for S).
 constexpr double kMaxLogGPValue = 1e12;

@@ -54,4 +54,18 @@ struct CollectiveModel {
 
 Result<CollectivePhase> ParseCollectivePhase(std::string_view name);
 
+// latbw's parameters from the trace's own matched messages, for `replay --network latbw` given
+// neither --latency nor --bandwidth: per message size, the fastest transfer (receive time minus
+// send time; one at least one of the receives was already waiting for) is taken as that size's
+// cost; latency and bandwidth are the least-squares line through those minima (latency >= 0,
+// bandwidth unlimited when the cost does not grow with size). One size: its minimum is the
+// latency. `messages` = 0: nothing to fit (no matched message with a non-negative transfer).
+struct NetworkFit {
+  TimeNs latency_ns = 0;
+  double bytes_per_ns = 0;  // 0 = unlimited
+  size_t messages = 0;      // matched messages used
+  size_t sizes = 0;         // distinct sizes among them
+};
+NetworkFit FitLatencyBandwidth(const Trace& trace);
+
 }  // namespace grainscope

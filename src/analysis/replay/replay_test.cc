@@ -270,3 +270,39 @@ TEST(ControlledLogicalClock, MovesAJoinAfterTheJoinedThreadsEnd) {
 
 }  // namespace
 }  // namespace grainscope
+
+namespace grainscope {
+namespace {
+
+// latbw fitted to the trace: per size the fastest transfer (100 ns + 0.5 ns/byte); the slower
+// messages of each size (a receiver that came late) do not move the line.
+TEST(NetworkFit, FastestTransferPerSizeGivesLatencyAndBandwidth) {
+  TraceScript s(2);
+  TimeNs t = 0;
+  for (uint64_t bytes : {0, 1000, 2000}) {
+    for (TimeNs extra : {0, 400}) {
+      const MessageId m = s.Message(0, 1, 0, bytes);
+      s.Send(0, m, t);
+      s.Recv(1, m, t, t + 100 + static_cast<TimeNs>(bytes / 2) + extra);
+      t += 10'000;
+    }
+  }
+  const NetworkFit fit = FitLatencyBandwidth(s.Finish());
+  EXPECT_EQ(fit.messages, 6u);
+  EXPECT_EQ(fit.sizes, 3u);
+  EXPECT_EQ(fit.latency_ns, 100);
+  EXPECT_DOUBLE_EQ(fit.bytes_per_ns, 2.0);
+
+  TraceScript one_size(2);
+  const MessageId m = one_size.Message(0, 1, 0, 64);
+  one_size.Send(0, m, 0);
+  one_size.Recv(1, m, 0, 250);
+  const NetworkFit constant = FitLatencyBandwidth(one_size.Finish());
+  EXPECT_EQ(constant.latency_ns, 250);
+  EXPECT_EQ(constant.bytes_per_ns, 0.0);  // unlimited: nothing to fit a slope to
+
+  EXPECT_EQ(FitLatencyBandwidth(BarrierImbalance(2, 1)).messages, 0u);
+}
+
+}  // namespace
+}  // namespace grainscope
