@@ -3,6 +3,7 @@
 
 #include "model/diagnostic_kinds.h"
 #include "report/info_report.h"
+#include "report/rows.h"
 
 namespace grainscope {
 
@@ -38,6 +39,9 @@ Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const 
     for (int k = 0; k < kEventKindCount; ++k)
       kinds[std::string(EventKindName(static_cast<EventKind>(k)))] = s.events_by_kind[k];
     j["events_by_kind"] = kinds;
+    nlohmann::ordered_json calls = nlohmann::ordered_json::object();
+    for (const auto& [region, n] : s.communication_calls) calls[std::string(trace.str(trace.region(region).name))] = n;
+    j["communication_calls"] = calls;
     nlohmann::ordered_json diags = nlohmann::ordered_json::array();
     for (const Diagnostic& d : trace.diagnostics().entries()) {
       const DiagnosticKind* kind = FindDiagnosticKind(d.name);
@@ -74,6 +78,16 @@ Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const 
   line("time span", fmt::format("{} .. {} ({})", FormatDuration(s.start_ns), FormatDuration(s.end_ns),
                                 FormatDuration(s.end_ns - s.start_ns)));
   if (s.format == "seedtext") line("skipped lines", fmt::format("{}", skipped));
+  if (!s.communication_calls.empty()) {
+    const size_t shown = RowsShown(s.communication_calls.size(), o.top);
+    std::string calls;
+    for (size_t i = 0; i < shown; ++i) {
+      const auto& [region, n] = s.communication_calls[i];
+      calls += fmt::format("{}{} {}", i == 0 ? "" : ", ", trace.str(trace.region(region).name), n);
+    }
+    if (shown < s.communication_calls.size()) calls += fmt::format(", ... ({} more)", s.communication_calls.size() - shown);
+    line("communication calls", calls);
+  }
   if (!trace.diagnostics().empty()) {
     out += "  warnings:\n";
     for (const Diagnostic& d : trace.diagnostics().entries())

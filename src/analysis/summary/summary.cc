@@ -1,5 +1,7 @@
 #include "analysis/summary/summary.h"
 
+#include <algorithm>
+
 namespace grainscope {
 
 TraceSummary Summarize(const Trace& trace) {
@@ -25,8 +27,19 @@ TraceSummary Summarize(const Trace& trace) {
   s.origin_ns = trace.origin_ns();
   s.start_ns = trace.start_ns() - trace.origin_ns();
   s.end_ns = trace.end_ns() - trace.origin_ns();
-  for (uint32_t l = 0; l < trace.locations().size(); ++l)
-    for (EventKind k : trace.events(LocationId(l)).kind) s.events_by_kind[static_cast<int>(k)]++;
+  std::vector<uint64_t> calls(trace.regions().size(), 0);
+  for (uint32_t l = 0; l < trace.locations().size(); ++l) {
+    const EventColumns& ev = trace.events(LocationId(l));
+    for (size_t i = 0; i < ev.size(); ++i) {
+      s.events_by_kind[static_cast<int>(ev.kind[i])]++;
+      if (ev.kind[i] == EventKind::kEnter) calls[ev.arg[i]]++;
+    }
+  }
+  for (uint32_t r = 0; r < calls.size(); ++r)
+    if (calls[r] > 0 && IsCommunication(trace.region(RegionId(r)).role)) s.communication_calls.emplace_back(RegionId(r), calls[r]);
+  std::sort(s.communication_calls.begin(), s.communication_calls.end(), [&](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : trace.str(trace.region(a.first).name) < trace.str(trace.region(b.first).name);
+  });
   return s;
 }
 

@@ -27,6 +27,9 @@ struct TraceSummary {
   TimeNs start_ns = 0;  // relative to the origin
   TimeNs end_ns = 0;    // relative to the origin
   uint64_t events_by_kind[kEventKindCount] = {};
+  // Calls of each communication region (point-to-point, collective, wait: MPI_Send, ...), most
+  // called first (then by name): what the trace holds of the program's communication calls.
+  std::vector<std::pair<RegionId, uint64_t>> communication_calls;
 };
 
 TraceSummary Summarize(const Trace& trace);
