@@ -29,7 +29,7 @@ Sniff SniffWith(std::string_view format, const std::string& path, std::string_vi
 std::string GstMagic() { return std::string(reinterpret_cast<const char*>(gst::kMagic), sizeof gst::kMagic); }
 
 TEST(Importers, EachFormatOnceByNameWithOneRead) {
-  EXPECT_THAT(ReadableFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat));
+  EXPECT_THAT(ReadableFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat, kChromeRanksFormat));
   for (const Importer* importer : Importers()) {
     EXPECT_EQ(FindImporter(importer->name), importer);
     EXPECT_NE(importer->sniff, nullptr) << importer->name;
@@ -84,7 +84,7 @@ TEST(Importers, MostSureTakesTheFirstSureElseTheFirstPlausible) {
 TEST(Importers, AutoAsksReadersOfPathsFirst) {
   std::vector<std::string_view> names;
   for (const Importer* importer : ImportersInDetectionOrder()) names.push_back(importer->name);
-  EXPECT_THAT(names, ElementsAre(kOtf2Format, kGstFormat, kSeedTextFormat, kChromeFormat));
+  EXPECT_THAT(names, ElementsAre(kOtf2Format, kGstFormat, kChromeRanksFormat, kSeedTextFormat, kChromeFormat));
 }
 
 TEST(ReadInputHead, ARegularFilesFirstBytesNothingElse) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "format/chrome/chrome_rank_dir.h"
 #include "format/chrome/chrome_reader.h"
 #include "format/gst/gst_reader.h"
 #include "format/importer.h"
@@ -13,11 +14,12 @@ namespace grainscope {
 namespace {
 
 // Auto-detection asks them in this order; the first sure one wins, else the first plausible one.
-constexpr std::array<const Importer*, 4> kImporters = {
+constexpr std::array<const Importer*, 5> kImporters = {
     &kSeedTextImporter,
     &kOtf2Importer,
     &kChromeImporter,
     &kGstImporter,
+    &kChromeRanksImporter,
 };
 
 }  // namespace

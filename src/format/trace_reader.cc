@@ -48,7 +48,8 @@ Status NotATraceDirectory(const std::string& path) {
     if (name.ends_with(".sts")) what = " (it looks like Charm++ Projections logs)";
   }
   return DataLoss(fmt::format("{}: a directory that is not a trace grainscope reads{}: an OTF2 archive is read "
-                              "through its *.otf2 anchor file, an MPI .gst trace is a directory of rank-N.gst files; "
+                              "through its *.otf2 anchor file, an MPI .gst trace is a directory of rank-N.gst files, a PyTorch "
+                              "profiler job a directory of *.json files naming their rank (distributedInfo); "
                               "grainscope reads {}",
                               path, what, FormatList()));
 }

@@ -35,6 +35,8 @@ constexpr std::array kKinds = {
     DiagnosticKind{"missing_location_files", S::kDataLoss,
                    "location(s) whose event file is missing or unreadable; analysed as empty, messages to "
                    "and from them unmatched"},
+    DiagnosticKind{"missing_rank_files", S::kDataLoss,
+                   "rank(s) of the job (below its world size) with no file in the trace directory, not analysed"},
     DiagnosticKind{"other_run_files", S::kSkipped,
                    "rank file(s) of another run in the trace directory, not merged (a trace is one run)"},
     DiagnosticKind{"ranks_without_mpi_init", S::kDataLoss,

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "format/chrome/chrome_common.h"
+#include "format/chrome/chrome_documents.h"
 #include "format/chrome/chrome_json.h"
 #include "model/message_matcher.h"
 #include "model/metadata_keys.h"
@@ -41,6 +42,7 @@ struct Item {
 // A "pid" or "tid": an integer, or a name (Kineto's "Spans", "GPU 0"; rocprofiler quotes its
 // integers, "3", which read as the integer).
 struct TrackPart {
+  uint32_t doc = 0;  // the file it comes from (a rank directory's files each have their own pids)
   int64_t number = 0;
   std::string name;
   bool named = false;
@@ -138,18 +140,18 @@ DependencyKind FlowDependencyKind(std::string_view cat) {
 // Records that cannot be read are skipped, never fatal: per reason a count and the first index.
 class SkipCounter {
  public:
-  void Add(std::string reason, size_t index) {
-    auto [it, added] = reasons_.try_emplace(std::move(reason), Entry{0, index});
+  void Add(std::string reason, std::string_view file, size_t index) {
+    auto [it, added] = reasons_.try_emplace(std::move(reason), Entry{0, index, std::string(file)});
     ++it->second.count;
     ++total_;
   }
   uint64_t total() const { return total_; }
   // "traceEvents[0]: 'ph' (the phase) is missing (1 record); ..."
-  std::string Example(std::string_view file) const {
+  std::string Example() const {
     std::string out;
     for (const auto& [reason, e] : reasons_) {
       if (!out.empty()) out += "; ";
-      out += fmt::format("{}: traceEvents[{}]: {} ({} record{})", file, e.first, reason, e.count, e.count == 1 ? "" : "s");
+      out += fmt::format("{}: traceEvents[{}]: {} ({} record{})", e.file, e.first, reason, e.count, e.count == 1 ? "" : "s");
     }
     return out;
   }
@@ -158,6 +160,7 @@ class SkipCounter {
   struct Entry {
     uint64_t count;
     size_t first;
+    std::string file;
   };
   std::map<std::string, Entry> reasons_;
   uint64_t total_ = 0;
@@ -165,48 +168,79 @@ class SkipCounter {
 
 class ChromeParser {
  public:
-  ChromeParser(std::string_view content, std::string_view file)
-      : content_(content), file_(file), builder_(std::string(kChromeFormat)) {}
+  // `source` names the trace in messages: the file, or the directory of a rank directory's files.
+  ChromeParser(std::vector<chrome::Document> docs, std::string_view source)
+      : docs_(std::move(docs)),
+        file_(source),
+        builder_(std::string(docs_.front().rank >= 0 ? kChromeRanksFormat : kChromeFormat)) {}
 
-  Result<Trace> Run() {
-    GS_ASSIGN_OR_RETURN(doc_, chrome::ParseKeepingDecimals(content_, file_));
-    const json* events = doc_.is_array() ? &doc_ : Field(doc_, "traceEvents");
-    if (events == nullptr || !events->is_array()) {
-      return DataLoss(fmt::format("{}: expected a JSON array of trace events or an object with a "
-                                  "\"traceEvents\" array", file_));
+  Result<Trace> Run(const chrome::DocumentNotes& notes) {
+    TimeNs origin = kNoTime;
+    for (doc_ = 0; doc_ < docs_.size(); ++doc_) {
+      GS_ASSIGN_OR_RETURN(const TimeNs doc_origin, ReadDocument());
+      origin = std::min(origin, doc_origin);
     }
-    const json* gs = Field(doc_, "grainscope");
-    // grainscope's writer keeps its origin; Kineto's "ts" count from "baseTimeNanoseconds".
-    const bool origin_given = (gs != nullptr && Field(*gs, "origin_ns") != nullptr) ||
-                              Field(doc_, "baseTimeNanoseconds") != nullptr;
-    origin_ = IntField(gs, "origin_ns", IntField(&doc_, "baseTimeNanoseconds", 0));
-    if (const json* other = Field(doc_, "otherData"); other != nullptr && other->is_object()) {
-      for (auto& [key, value] : other->items())
-        if (value.is_string()) builder_.AddMetadata(key, value.get_ref<const std::string&>());
-    }
-    for (size_t i = 0; i < events->size(); ++i) ReadEvent((*events)[i], i);
-    // A file that names no time zero (older Kineto traces count "ts" from the Unix epoch) starts
-    // the run at its earliest event, as Perfetto and HTA show it; 1970 would be no one's time zero.
-    builder_.SetOrigin(origin_given || earliest_ == kNoTime ? origin_ : earliest_);
+    builder_.SetOrigin(origin == kNoTime ? 0 : origin);
     LayAsyncSlices();
     SortTracks();
     AddLocations();
-    GS_RETURN_IF_ERROR(AddCommunicators(gs != nullptr ? Field(*gs, "communicators") : nullptr));
+    comm_base_.assign(docs_.size() + 1, 0);
+    for (doc_ = 0; doc_ < docs_.size(); ++doc_) {
+      comm_base_[doc_] = builder_communicators_;
+      const json* gs = Field(docs_[doc_].json, "grainscope");
+      GS_RETURN_IF_ERROR(AddCommunicators(gs != nullptr ? Field(*gs, "communicators") : nullptr));
+    }
+    comm_base_[docs_.size()] = builder_communicators_;
     GroupFlowChannels();
     GS_RETURN_IF_ERROR(AddMessages());
     GS_RETURN_IF_ERROR(AddCollectives());
     for (Track& t : tracks_) BuildTrack(t);
     AddFlowDependencies();
     ReportDiagnostics();
+    for (const auto& [kind, count, example] : notes.diagnostics) builder_.diagnostics().AddCount(kind, count, example);
+    for (const auto& [key, value] : notes.metadata) builder_.AddMetadata(key, value);
     Result<Trace> trace = builder_.Finish();
     if (!trace.ok()) return DataLoss(fmt::format("{}: {}", file_, trace.status().message()));
     return trace;
   }
 
  private:
+  // Reads document doc_'s events into tracks; returns where its time zero is (kNoTime when it
+  // has no events and names none).
+  Result<TimeNs> ReadDocument() {
+    const json& doc = docs_[doc_].json;
+    const json* events = doc.is_array() ? &doc : Field(doc, "traceEvents");
+    if (events == nullptr || !events->is_array()) {
+      return DataLoss(fmt::format("{}: expected a JSON array of trace events or an object with a "
+                                  "\"traceEvents\" array", docs_[doc_].file));
+    }
+    const json* gs = Field(doc, "grainscope");
+    // grainscope's writer keeps its origin; Kineto's "ts" count from "baseTimeNanoseconds".
+    const bool origin_given = (gs != nullptr && Field(*gs, "origin_ns") != nullptr) ||
+                              Field(doc, "baseTimeNanoseconds") != nullptr;
+    origin_ = IntField(gs, "origin_ns", IntField(&doc, "baseTimeNanoseconds", 0));
+    earliest_ = kNoTime;
+    if (const json* other = Field(doc, "otherData"); other != nullptr && other->is_object()) {
+      for (auto& [key, value] : other->items())
+        if (value.is_string()) builder_.AddMetadata(RankPrefix(doc_) + key, value.get_ref<const std::string&>());
+    }
+    for (size_t i = 0; i < events->size(); ++i) ReadEvent((*events)[i], i);
+    // A file that names no time zero (older Kineto traces count "ts" from the Unix epoch) starts
+    // the run at its earliest event, as Perfetto and HTA show it; 1970 would be no one's time zero.
+    if (origin_given) return origin_;
+    return earliest_ == kNoTime && docs_.size() == 1 ? TimeNs{0} : earliest_;
+  }
+
+  // "rank 3 " for a rank directory's file, "" for a single file: what its names are prefixed with.
+  std::string RankPrefix(uint32_t doc) const {
+    return docs_[doc].rank < 0 ? std::string() : fmt::format("rank {} ", docs_[doc].rank);
+  }
+
+ private:
   // A field that names a track part: an integer, or a string (a quoted integer reads as one).
-  static std::optional<TrackPart> PartOf(const json* id) {
+  static std::optional<TrackPart> PartOf(const json* id, uint32_t doc) {
     TrackPart p;
+    p.doc = doc;
     if (id == nullptr) return p;
     if (id->is_number_integer()) {
       p.number = id->get<int64_t>();
@@ -227,7 +261,7 @@ class ChromeParser {
 
   // The track of an event, or nullopt with `why` set.
   std::optional<uint32_t> TrackOf(const json& ev, std::string* why) {
-    const std::optional<TrackPart> pid = PartOf(Field(ev, "pid")), tid = PartOf(Field(ev, "tid"));
+    const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"), doc_), tid = PartOf(Field(ev, "tid"), doc_);
     if (!pid || !tid) {
       *why = "'pid' and 'tid' must be integers or strings";
       return std::nullopt;
@@ -289,8 +323,8 @@ class ChromeParser {
   void ReadMetadata(const json& ev, size_t index) {
     const std::string_view what = StringField(ev, "name");
     const json* args = Field(ev, "args");
-    const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"));
-    if (!pid) return invalid_.Add("'pid' must be an integer or a string", index);
+    const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"), doc_);
+    if (!pid) return Invalid("'pid' must be an integer or a string", index);
     if (what == "process_name" || what == "process_labels" || what == "process_sort_index") {
       Process& p = processes_[*pid];
       if (what == "process_name") p.name = std::string(args != nullptr ? StringField(*args, "name") : "");
@@ -301,7 +335,7 @@ class ChromeParser {
     if (what != "thread_name" && what != "thread_sort_index") return;
     std::string why;
     const std::optional<uint32_t> t = TrackOf(ev, &why);
-    if (!t) return invalid_.Add(why, index);
+    if (!t) return Invalid(why, index);
     Track& track = tracks_[*t];
     if (args == nullptr) return;
     if (what == "thread_sort_index") {
@@ -316,12 +350,15 @@ class ChromeParser {
     }
   }
 
-  void Skip(std::string_view ph, size_t index) { skipped_.Add(fmt::format("phase '{}' is not modelled", ph), index); }
+  void Skip(std::string_view ph, size_t index) {
+    skipped_.Add(fmt::format("phase '{}' is not modelled", ph), docs_[doc_].file, index);
+  }
+  void Invalid(std::string why, size_t index) { invalid_.Add(std::move(why), docs_[doc_].file, index); }
 
   void ReadEvent(const json& ev, size_t index) {
-    if (!ev.is_object()) return invalid_.Add(fmt::format("expected an object, got {}", ev.type_name()), index);
+    if (!ev.is_object()) return Invalid(fmt::format("expected an object, got {}", ev.type_name()), index);
     const json* ph_field = Field(ev, "ph");
-    if (ph_field == nullptr || !ph_field->is_string()) return invalid_.Add("'ph' (the phase) is missing", index);
+    if (ph_field == nullptr || !ph_field->is_string()) return Invalid("'ph' (the phase) is missing", index);
     const std::string_view ph = ph_field->get_ref<const std::string&>();
     if (ph == "M") return ReadMetadata(ev, index);
     const bool known = ph == "X" || ph == "B" || ph == "E" || ph == "i" || ph == "I" || ph == "R" || ph == "s" ||
@@ -329,15 +366,15 @@ class ChromeParser {
     if (!known) return Skip(ph, index);
     std::string why;
     const std::optional<TimeNs> ts = Micros(ev, "ts", true, &why);
-    if (!ts) return invalid_.Add(why, index);
+    if (!ts) return Invalid(why, index);
     Item item{0, ItemKind::kMarker};
-    if (__builtin_add_overflow(origin_, *ts, &item.time)) return invalid_.Add("'ts' is out of range", index);
+    if (__builtin_add_overflow(origin_, *ts, &item.time)) return Invalid("'ts' is out of range", index);
     earliest_ = std::min(earliest_, item.time);
     const std::string_view name = StringField(ev, "name");
     const std::string_view cat = StringField(ev, "cat");
     if (ph == "b" || ph == "e") return ReadAsync(ev, ph == "b", item.time, name, cat, index);
     const std::optional<uint32_t> t = TrackOf(ev, &why);
-    if (!t) return invalid_.Add(why, index);
+    if (!t) return Invalid(why, index);
     const json* args = Field(ev, "args");
     item.depth = IntField(args, chrome::kDepthArg, -1);
     if (ph == "X" || ph == "B") {
@@ -346,16 +383,16 @@ class ChromeParser {
       if (IsGpuWork(cat)) tracks_[*t].runs_gpu_work = true;
       if (ph == "X") {
         const std::optional<TimeNs> dur = Micros(ev, "dur", false, &why);
-        if (!dur) return invalid_.Add(why, index);
-        if (*dur < 0) return invalid_.Add("'dur' is negative", index);
-        if (__builtin_add_overflow(item.time, *dur, &item.end)) return invalid_.Add("'dur' is out of range", index);
+        if (!dur) return Invalid(why, index);
+        if (*dur < 0) return Invalid("'dur' is negative", index);
+        if (__builtin_add_overflow(item.time, *dur, &item.end)) return Invalid("'dur' is out of range", index);
       }
     } else if (ph == "E") {
       item.kind = ItemKind::kEnd;
     } else if (ph == "s" || ph == "t" || ph == "f") {
       const json* id = Field(ev, "id");
-      if (id == nullptr) return invalid_.Add("flow event without 'id'", index);
-      const std::string key = fmt::format("{}\x1f{}", cat, id->dump());
+      if (id == nullptr) return Invalid("flow event without 'id'", index);
+      const std::string key = fmt::format("{}\x1f{}\x1f{}", doc_, cat, id->dump());
       item.kind = ItemKind::kFlow;
       item.arg = static_cast<uint32_t>(flows_.size());
       const bool enclosing = ph != "f" || StringField(ev, "bp") == "e";
@@ -369,10 +406,10 @@ class ChromeParser {
     } else if (cat == chrome::kCollectiveCategory) {
       item.kind = name == "collective_begin" ? ItemKind::kCollBegin : ItemKind::kCollEnd;
       const int64_t id = IntField(args, "collective", -1);
-      if (id < 0) return invalid_.Add("collective event without an integer 'collective' argument", index);
+      if (id < 0) return Invalid("collective event without an integer 'collective' argument", index);
       item.arg = static_cast<uint32_t>(id);
       item.args = args;
-      if (item.kind == ItemKind::kCollBegin) collective_args_.emplace(id, args);
+      if (item.kind == ItemKind::kCollBegin) collective_args_.emplace(std::make_pair(doc_, id), args);
     } else {
       item.arg = builder_.Intern(name).value;
     }
@@ -383,9 +420,9 @@ class ChromeParser {
   void ReadAsync(const json& ev, bool begin, TimeNs t, std::string_view name, std::string_view cat, size_t index) {
     const json* id = Field(ev, "id");
     if (id == nullptr) id = Field(ev, "id2");
-    if (id == nullptr) return invalid_.Add("async event without 'id'", index);
-    const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"));
-    if (!pid) return invalid_.Add("'pid' must be an integer or a string", index);
+    if (id == nullptr) return Invalid("async event without 'id'", index);
+    const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"), doc_);
+    if (!pid) return Invalid("'pid' must be an integer or a string", index);
     std::vector<std::pair<uint32_t, TimeNs>>& open = open_async_[std::make_tuple(*pid, std::string(cat), id->dump())];
     if (begin) {
       open.emplace_back(RegionFor(name, cat).value, t);
@@ -432,7 +469,8 @@ class ChromeParser {
   }
 
   // Processes and threads with a sort index first, in its order; the others after, in order of
-  // first appearance (the order Chrome and Perfetto show them in).
+  // first appearance (the order Chrome and Perfetto show them in). A rank directory's files one
+  // after another, in rank order.
   void SortTracks() {
     std::map<TrackPart, uint32_t> first_track;  // a process's place: where its first track appeared
     for (uint32_t i = 0; i < tracks_.size(); ++i) first_track.emplace(tracks_[i].pid, i);
@@ -440,7 +478,7 @@ class ChromeParser {
       const Track& t = tracks_[i];
       auto p = processes_.find(t.pid);
       const std::optional<int64_t> ps = p == processes_.end() ? std::nullopt : p->second.sort_index;
-      return std::make_tuple(!ps.has_value(), ps.value_or(0), first_track[t.pid], !t.sort_index.has_value(),
+      return std::make_tuple(t.pid.doc, !ps.has_value(), ps.value_or(0), first_track[t.pid], !t.sort_index.has_value(),
                              t.sort_index.value_or(0), i);
     };
     std::vector<uint32_t> order(tracks_.size());
@@ -462,7 +500,8 @@ class ChromeParser {
   // Locations in track order. A process's location is its track with tid == pid (Chrome's main
   // thread), else its first track. A track without a thread_name is named after its process
   // (the process's own track) or "pid P tid T"; a name two processes' tracks share (Kineto's
-  // "stream 7" on every GPU) is prefixed with the process's label or name.
+  // "stream 7" on every GPU) is prefixed with the process's label or name. In a rank directory
+  // every name starts with its rank ("rank 1 stream 7").
   void AddLocations() {
     std::map<TrackPart, uint32_t> leader;
     for (uint32_t i = 0; i < tracks_.size(); ++i) {
@@ -480,7 +519,7 @@ class ChromeParser {
                        ? p->second.name
                        : fmt::format("{} {}", t.pid.Label("pid"), t.tid.Label("tid"));
       }
-      by_name[names[i]].push_back(i);
+      by_name[RankPrefix(t.pid.doc) + names[i]].push_back(i);
     }
     for (auto& [name, users] : by_name) {
       if (users.size() < 2) continue;
@@ -494,6 +533,7 @@ class ChromeParser {
         if (!tracks_[i].name.empty() && !names[i].starts_with(process)) names[i] = fmt::format("{} {}", process, names[i]);
       }
     }
+    for (uint32_t i = 0; i < tracks_.size(); ++i) names[i] = RankPrefix(tracks_[i].pid.doc) + names[i];
     for (uint32_t i = 0; i < tracks_.size(); ++i) {
       Track& t = tracks_[i];
       const int64_t external = t.has_external_id ? t.external_id : t.tid.named ? static_cast<int64_t>(i) : t.tid.number;
@@ -504,12 +544,18 @@ class ChromeParser {
   }
 
   // [pid, tid] -> location, or invalid.
-  LocationId LocationOf(const json* ref) {
+  LocationId LocationOf(const json* ref, uint32_t doc) {
     if (ref == nullptr || !ref->is_array() || ref->size() != 2) return LocationId();
-    const std::optional<TrackPart> pid = PartOf(&(*ref)[0]), tid = PartOf(&(*ref)[1]);
+    const std::optional<TrackPart> pid = PartOf(&(*ref)[0], doc), tid = PartOf(&(*ref)[1], doc);
     if (!pid || !tid) return LocationId();
     auto it = track_index_.find({*pid, *tid});
     return it == track_index_.end() ? LocationId() : tracks_[it->second].location;
+  }
+
+  // A document's communicator number `comm` (its "communicators" list), or invalid.
+  CommunicatorId CommunicatorOf(uint32_t doc, int64_t comm) const {
+    if (comm < 0 || static_cast<size_t>(comm) >= comm_base_[doc + 1] - comm_base_[doc]) return CommunicatorId();
+    return CommunicatorId(static_cast<uint32_t>(comm_base_[doc] + comm));
   }
 
   Status AddCommunicators(const json* comms) {
@@ -518,8 +564,9 @@ class ChromeParser {
       std::vector<LocationId> members;
       if (const json* m = Field(c, "members"); m != nullptr && m->is_array()) {
         for (const json& ref : *m) {
-          const LocationId loc = LocationOf(&ref);
-          if (!loc.valid()) return DataLoss(fmt::format("{}: communicator member {} is not a track", file_, ref.dump()));
+          const LocationId loc = LocationOf(&ref, doc_);
+          if (!loc.valid())
+            return DataLoss(fmt::format("{}: communicator member {} is not a track", docs_[doc_].file, ref.dump()));
           members.push_back(loc);
         }
       }
@@ -565,8 +612,9 @@ class ChromeParser {
     const json* args = s != nullptr ? s->args : f->args;
     MessageInfo info;
     const json* peer = args != nullptr ? Field(*args, "peer") : nullptr;
-    info.sender = s != nullptr ? tracks_[s->track].location : LocationOf(peer);
-    info.receiver = f != nullptr ? tracks_[f->track].location : LocationOf(peer);
+    const uint32_t doc = tracks_[s != nullptr ? s->track : f->track].pid.doc;
+    info.sender = s != nullptr ? tracks_[s->track].location : LocationOf(peer, doc);
+    info.receiver = f != nullptr ? tracks_[f->track].location : LocationOf(peer, doc);
     // "peer": null is grainscope's writer for a side nobody recorded (a receive whose send is
     // missing): the message stays, unmatched, with an unknown peer.
     const bool unknown_peer = peer != nullptr && peer->is_null();
@@ -579,9 +627,9 @@ class ChromeParser {
     if (args != nullptr) info.name = StringField(*args, "name");
     const int64_t comm = IntField(args, "communicator", -1);
     if (comm >= 0) {
-      if (static_cast<size_t>(comm) >= builder_communicators_)
-        return DataLoss(fmt::format("{}: a message names communicator {}, which is not defined", file_, comm));
-      info.communicator = CommunicatorId(static_cast<uint32_t>(comm));
+      if (!CommunicatorOf(doc, comm).valid())
+        return DataLoss(fmt::format("{}: a message names communicator {}, which is not defined", docs_[doc].file, comm));
+      info.communicator = CommunicatorOf(doc, comm);
     }
     if (s != nullptr && s->args != nullptr && !StringField(*s->args, "grain").empty())
       info.send_grain = RegionFor(StringField(*s->args, "grain"), RegionRoleName(RegionRole::kGrain));
@@ -594,7 +642,7 @@ class ChromeParser {
     if (f == nullptr) ++sends_without_receive_;
     // send_complete/recv_post name the writer's flow id, which is the message's number.
     const Flow& any = s != nullptr ? *s : *f;
-    if (any.numeric_id >= 0 && any.message_category) message_of_flow_id_[any.numeric_id] = id;
+    if (any.numeric_id >= 0 && any.message_category) message_of_flow_id_[{doc, any.numeric_id}] = id;
     return OkStatus();
   }
 
@@ -634,16 +682,16 @@ class ChromeParser {
   }
 
   Status AddCollectives() {
-    for (auto& [id, args] : collective_args_) {
+    for (auto& [key, args] : collective_args_) {
+      const uint32_t doc = key.first;
       CollectiveOp op = CollectiveOp::kOther;
       const std::string_view op_name = args != nullptr ? StringField(*args, "op") : "";
       for (int k = 0; k <= static_cast<int>(CollectiveOp::kOther); ++k)
         if (CollectiveOpName(static_cast<CollectiveOp>(k)) == op_name) op = static_cast<CollectiveOp>(k);
       const int64_t comm = IntField(args, "communicator", -1);
-      CommunicatorId communicator;
-      if (comm >= 0 && static_cast<size_t>(comm) < builder_communicators_) communicator = CommunicatorId(static_cast<uint32_t>(comm));
-      const LocationId root = LocationOf(args != nullptr ? Field(*args, "root") : nullptr);
-      collective_ids_.emplace(id, builder_.AddCollective(op, communicator, root));
+      const CommunicatorId communicator = CommunicatorOf(doc, comm);
+      const LocationId root = LocationOf(args != nullptr ? Field(*args, "root") : nullptr, doc);
+      collective_ids_.emplace(key, builder_.AddCollective(op, communicator, root));
     }
     return OkStatus();
   }
@@ -651,13 +699,13 @@ class ChromeParser {
   void BuildTrack(Track& track);
   void ReportDiagnostics();
 
-  std::string_view content_;
+  std::vector<chrome::Document> docs_;
+  uint32_t doc_ = 0;  // the document being read
   std::string_view file_;
   TraceBuilder builder_;
-  json doc_;
-  TimeNs origin_ = 0;
+  TimeNs origin_ = 0;  // the time zero of the document being read
   static constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::max();
-  TimeNs earliest_ = kNoTime;  // of the events read, for a file that names no time zero
+  TimeNs earliest_ = kNoTime;  // of the document's events read, for a file that names no time zero
   std::vector<Track> tracks_;
   std::map<std::pair<TrackPart, TrackPart>, uint32_t> track_index_;
   std::map<TrackPart, Process> processes_;
@@ -670,10 +718,12 @@ class ChromeParser {
   ChannelIds<std::string> flow_channels_;
   std::vector<uint32_t> flow_keys_;
   std::vector<std::vector<uint32_t>> channels_;  // per channel, its flows in time order (GroupFlowChannels)
-  std::map<int64_t, MessageId> message_of_flow_id_;
-  std::map<int64_t, const json*> collective_args_;
-  std::map<int64_t, CollectiveId> collective_ids_;
+  // Keyed by (document, the writer's id): ids are a file's own.
+  std::map<std::pair<uint32_t, int64_t>, MessageId> message_of_flow_id_;
+  std::map<std::pair<uint32_t, int64_t>, const json*> collective_args_;
+  std::map<std::pair<uint32_t, int64_t>, CollectiveId> collective_ids_;
   size_t builder_communicators_ = 0;
+  std::vector<size_t> comm_base_;  // per document, the builder id of its first communicator; then the total
   SkipCounter invalid_, skipped_;
   uint64_t unpaired_flows_ = 0, flows_back_in_time_ = 0, receives_without_send_ = 0, sends_without_receive_ = 0,
            truncated_ = 0, unclosed_ = 0, stray_ = 0;
@@ -776,7 +826,7 @@ void ChromeParser::BuildTrack(Track& track) {
       }
       case ItemKind::kSendComplete:
       case ItemKind::kRecvPost: {
-        auto m = message_of_flow_id_.find(item.arg);
+        auto m = message_of_flow_id_.find({track.pid.doc, item.arg});
         if (m == message_of_flow_id_.end()) {
           ++stray_;
         } else if (item.kind == ItemKind::kSendComplete) {
@@ -788,7 +838,7 @@ void ChromeParser::BuildTrack(Track& track) {
       }
       case ItemKind::kCollBegin:
       case ItemKind::kCollEnd: {
-        auto c = collective_ids_.find(item.arg);
+        auto c = collective_ids_.find({track.pid.doc, item.arg});
         if (c == collective_ids_.end()) {
           ++stray_;
         } else if (item.kind == ItemKind::kCollBegin) {
@@ -817,8 +867,8 @@ void ChromeParser::BuildTrack(Track& track) {
 
 void ChromeParser::ReportDiagnostics() {
   Diagnostics& d = builder_.diagnostics();
-  d.AddCount("skipped_records", skipped_.total(), skipped_.Example(file_));
-  d.AddCount("invalid_records", invalid_.total(), invalid_.Example(file_));
+  d.AddCount("skipped_records", skipped_.total(), skipped_.Example());
+  d.AddCount("invalid_records", invalid_.total(), invalid_.Example());
   d.AddCount("receives_without_send", receives_without_send_, fmt::format("{}: a flow event has no partner", file_));
   d.AddCount("sends_without_receive", sends_without_receive_, fmt::format("{}: a flow event has no partner", file_));
   d.AddCount("unpaired_flows", unpaired_flows_,
@@ -836,7 +886,14 @@ void ChromeParser::ReportDiagnostics() {
 }  // namespace
 
 Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_name, const ReadOptions&) {
-  return ChromeParser(content, file_name).Run();
+  std::vector<chrome::Document> docs(1);
+  GS_ASSIGN_OR_RETURN(docs[0].json, chrome::ParseKeepingDecimals(content, file_name));
+  docs[0].file = std::string(file_name);
+  return ChromeParser(std::move(docs), file_name).Run({});
+}
+
+Result<Trace> chrome::ReadDocuments(std::vector<Document> docs, std::string_view source, const DocumentNotes& notes) {
+  return ChromeParser(std::move(docs), source).Run(notes);
 }
 
 bool LooksLikeChromeJson(std::string_view head) {

@@ -49,7 +49,7 @@ TEST(TaskGraphImporters, EachFormatOnceByNameInHelpOrder) {
   EXPECT_THAT(names, ElementsAre(kSeedTaskGraphFormat, kStgFormat, kDotFormat, kJsonTaskGraphFormat));
   EXPECT_EQ(FindTaskGraphImporter("auto"), nullptr);
   EXPECT_EQ(FindTaskGraphImporter(kChromeFormat), nullptr);
-  EXPECT_THAT(GraphInputFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat,
+  EXPECT_THAT(GraphInputFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat, kChromeRanksFormat,
                                                kSeedTaskGraphFormat, kStgFormat, kDotFormat, kJsonTaskGraphFormat));
 }
 

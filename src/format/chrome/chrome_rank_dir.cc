@@ -1,0 +1,198 @@
+#include "format/chrome/chrome_rank_dir.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/file.h"
+#include "base/progress.h"
+#include "format/chrome/chrome_documents.h"
+#include "format/chrome/chrome_json.h"
+#include "format/chrome/chrome_reader.h"
+#include "format/format_names.h"
+#include "format/limits.h"
+
+namespace grainscope {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::vector<std::string> JsonFiles(const std::string& dir) {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::error_code type_ec;
+    if (entry.path().extension() == ".json" && entry.is_regular_file(type_ec)) paths.push_back(entry.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+// One file of the directory, parsed, with what it says about its job.
+struct RankFile {
+  chrome::Document doc;
+  std::optional<int64_t> world_size;
+  std::string backend;
+};
+
+std::optional<int64_t> IntIn(const json& obj, const char* key) {
+  if (!obj.is_object()) return std::nullopt;
+  auto it = obj.find(key);
+  if (it == obj.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<int64_t>();
+}
+
+// Reads distributedInfo; false when the file names no rank (not a rank file).
+bool ReadDistributedInfo(RankFile& f) {
+  const json& doc = f.doc.json;
+  if (!doc.is_object()) return false;
+  auto info = doc.find("distributedInfo");
+  if (info == doc.end() || !info->is_object()) return false;
+  const std::optional<int64_t> rank = IntIn(*info, "rank");
+  if (!rank || *rank < 0) return false;
+  f.doc.rank = *rank;
+  f.world_size = IntIn(*info, "world_size");
+  if (auto b = info->find("backend"); b != info->end() && b->is_string()) f.backend = b->get<std::string>();
+  return true;
+}
+
+// "2..127" / "5" / "2..3, 7": the numbers of `ranks` (sorted), in runs.
+std::string RankRuns(const std::vector<int64_t>& ranks) {
+  std::string out;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += i == j ? fmt::format("{}", ranks[i]) : fmt::format("{}..{}", ranks[i], ranks[j]);
+    if (out.size() > 200 && j + 1 < ranks.size()) return out + ", ...";
+    i = j + 1;
+  }
+  return out;
+}
+
+// Keeps one run: the lowest rank's world size and backend, one file per rank (the first by
+// name). Returns why each other file was left out.
+std::vector<std::string> KeepOneRun(std::vector<RankFile>& files) {
+  std::stable_sort(files.begin(), files.end(), [](const RankFile& a, const RankFile& b) { return a.doc.rank < b.doc.rank; });
+  std::vector<std::string> others;
+  std::vector<RankFile> kept;
+  for (RankFile& f : files) {
+    if (!kept.empty() && kept.back().doc.rank == f.doc.rank) {
+      others.push_back(fmt::format("{}: holds rank {} again ({} holds it)", f.doc.file, f.doc.rank, kept.back().doc.file));
+      continue;
+    }
+    if (!kept.empty() && (f.world_size != kept.front().world_size || f.backend != kept.front().backend)) {
+      others.push_back(fmt::format("{}: rank {} of a job of {} ranks ({}), not {}'s {} ({})", f.doc.file, f.doc.rank,
+                                   f.world_size.value_or(0), f.backend, kept.front().doc.file,
+                                   kept.front().world_size.value_or(0), kept.front().backend));
+      continue;
+    }
+    if (f.world_size && f.doc.rank >= *f.world_size) {
+      others.push_back(fmt::format("{}: rank {} of a job of {} ranks", f.doc.file, f.doc.rank, *f.world_size));
+      continue;
+    }
+    kept.push_back(std::move(f));
+  }
+  files = std::move(kept);
+  return others;
+}
+
+Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions& options) {
+  const std::vector<std::string> paths = JsonFiles(path);
+  if (paths.empty()) return NotFound(fmt::format("{}: no .json files in the directory", path));
+  if (paths.size() > limits::kMaxRankFiles) {
+    return DataLoss(fmt::format("{}: {} .json files exceed the limit kMaxRankFiles = {}", path, paths.size(),
+                                limits::kMaxRankFiles));
+  }
+  std::vector<RankFile> files;
+  chrome::DocumentNotes notes;
+  std::vector<std::string> unreadable;
+  Status first_error;
+  progress::Begin("reading", paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    progress::Advance(i);
+    RankFile f;
+    f.doc.file = paths[i];
+    Result<std::string> content = ReadFile(paths[i]);
+    Result<json> doc = content.ok() ? chrome::ParseKeepingDecimals(*content, paths[i]) : Result<json>(content.status());
+    Status why = doc.status();
+    if (doc.ok()) {
+      f.doc.json = std::move(*doc);
+      if (!ReadDistributedInfo(f)) why = DataLoss(fmt::format("{}: names no rank (no \"distributedInfo\": {{\"rank\": ...}})", paths[i]));
+    }
+    if (!why.ok()) {
+      if (first_error.ok()) first_error = why;
+      unreadable.push_back(why.message());
+      continue;
+    }
+    files.push_back(std::move(f));
+  }
+  if (files.empty()) return first_error;
+  const std::vector<std::string> other_runs = KeepOneRun(files);
+  std::vector<int64_t> missing;
+  if (const std::optional<int64_t> size = files.front().world_size) {
+    size_t next = 0;
+    for (int64_t r = 0; r < *size && missing.size() < limits::kMaxRankFiles; ++r) {
+      if (next < files.size() && files[next].doc.rank == r) {
+        ++next;
+      } else {
+        missing.push_back(r);
+      }
+    }
+    notes.metadata.emplace_back("distributed.world_size", std::to_string(*size));
+  }
+  if (!files.front().backend.empty()) notes.metadata.emplace_back("distributed.backend", files.front().backend);
+  if (options.strict && (!unreadable.empty() || !other_runs.empty() || !missing.empty())) {
+    const std::string first = !unreadable.empty() ? unreadable.front()
+                              : !other_runs.empty() ? other_runs.front()
+                                                    : fmt::format("ranks {} have no file", RankRuns(missing));
+    return DataLoss(fmt::format("{}: not one whole run (--strict): {}", path, first));
+  }
+  for (const std::string& why : unreadable) notes.diagnostics.emplace_back("unreadable_rank_files", 1, why);
+  for (const std::string& why : other_runs) notes.diagnostics.emplace_back("other_run_files", 1, why);
+  if (!missing.empty()) {
+    notes.diagnostics.emplace_back(
+        "missing_rank_files", missing.size(),
+        fmt::format("{}: rank{} {} of the job's {} (distributedInfo.world_size) {} no file; analysed: {}", path,
+                    missing.size() == 1 ? "" : "s", RankRuns(missing), *files.front().world_size, missing.size() == 1 ? "has" : "have", RankRuns([&] {
+                      std::vector<int64_t> kept;
+                      for (const RankFile& f : files) kept.push_back(f.doc.rank);
+                      return kept;
+                    }())));
+  }
+  std::vector<chrome::Document> docs;
+  for (RankFile& f : files) docs.push_back(std::move(f.doc));
+  return chrome::ReadDocuments(std::move(docs), path, notes);
+}
+
+Sniff SniffChromeRankDirectory(const TraceProbe& probe) {
+  return !probe.stream && LooksLikeChromeRankDirectory(probe.path) ? Sniff::kSure : Sniff::kNo;
+}
+
+}  // namespace
+
+bool LooksLikeChromeRankDirectory(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return false;
+  const std::vector<std::string> paths = JsonFiles(path);
+  if (paths.empty()) return false;
+  std::ifstream in(paths.front(), std::ios::binary);
+  std::string head(kHeadBytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return LooksLikeChromeJson(head) && head.find("\"distributedInfo\"") != std::string::npos;
+}
+
+constinit const Importer kChromeRanksImporter{kChromeRanksFormat, SniffChromeRankDirectory, ReadChromeRankDirectory,
+                                              nullptr, "Chrome JSON rank directory",
+                                              "PyTorch profiler rank directories"};
+
+}  // namespace grainscope
