@@ -100,7 +100,7 @@ class Characterizer {
  public:
   Characterizer(const Trace& t, const CallSites& cs, const WaitStates& ws, const CharacterizeOptions& o)
       : t_(t), cs_(cs), ws_(ws), o_(o), g_(t), measured_(g_), slots_(static_cast<uint32_t>(t.regions().size()) + 1),
-        scratch_(slots_ * kStepStates, 0), buckets_(slots_ * kStepStates) {
+        scratch_(slots_ * kStepStates, 0), plain_(slots_, 0), buckets_(slots_ * kStepStates) {
     // Per slot, the step of its plain time and of its waiting: no region lookups in the path loop.
     run_step_.resize(slots_);
     wait_step_.resize(slots_);
@@ -307,27 +307,47 @@ class Characterizer {
   }
 
   // Every segment's whole time, in the step of its innermost region: from the checkpoints when
-  // the path spans at least two, else event by event.
+  // the path spans at least two, else event by event. Summed per slot first (plain_, all zero
+  // between calls), then added to the path: the per-event loop then has no branch and no store
+  // the compiler must order against the path's. A path shorter than the slot count is added
+  // event by event instead, so that a trace of many regions does not pay a pass over all slots.
   void PlainTime(LocationId l, EventIndex from, EventIndex to) {
-    const EventIndex c1 = (from + every_ - 1) / every_, c2 = to / every_;
-    if (to - from < 2 * every_ || c2 <= c1) {
-      ScanPlainTime(l, from, to);
+    if (to - from < slots_) {
+      ForEachSlot(l, from, to, [&](EventIndex, uint32_t slot, TimeNs segment) { Add(run_step_[slot], segment); });
       return;
     }
-    ScanPlainTime(l, from, c1 * every_);
-    const TimeNs* a = &checkpoints_[(first_checkpoint_[l.value] + c1) * slots_];
-    const TimeNs* b = &checkpoints_[(first_checkpoint_[l.value] + c2) * slots_];
-    for (uint32_t s = 0; s < slots_; ++s) Add(run_step_[s], b[s] - a[s]);
-    ScanPlainTime(l, c2 * every_, to);
+    TimeNs* plain = plain_.data();
+    auto sum = [plain](EventIndex, uint32_t slot, TimeNs segment) { plain[slot] += segment; };
+    const EventIndex c1 = (from + every_ - 1) / every_, c2 = to / every_;
+    if (to - from < 2 * every_ || c2 <= c1) {
+      ForEachSlot(l, from, to, sum);
+    } else {
+      ForEachSlot(l, from, c1 * every_, sum);
+      const TimeNs* a = &checkpoints_[(first_checkpoint_[l.value] + c1) * slots_];
+      const TimeNs* b = &checkpoints_[(first_checkpoint_[l.value] + c2) * slots_];
+      for (uint32_t s = 0; s < slots_; ++s) plain[s] += b[s] - a[s];
+      ForEachSlot(l, c2 * every_, to, sum);
+    }
+    for (uint32_t s = 0; s < slots_; ++s) {
+      Add(run_step_[s], plain[s]);
+      plain[s] = 0;
+    }
   }
 
-  void ScanPlainTime(LocationId l, EventIndex from, EventIndex to) {
-    // Plain pointers: the loop's stores into scratch_ would otherwise make the compiler reload
-    // the vectors' data on every event.
-    const CallNesting nesting = t_.index().nesting(l);
+  // f(e, slot, ns) for every segment e -> e+1 of location l with e in [from, to): its slot and
+  // its time. From slot8_ when BuildCheckpoints made it, else from the trace index's nesting.
+  template <typename F>
+  void ForEachSlot(LocationId l, EventIndex from, EventIndex to, F&& f) const {
     const TimeNs* time = t_.events(l).time.data();
-    const uint32_t* run_step = run_step_.data();
-    nesting.ForEachSegment(from, to, [&](EventIndex e, RegionId r) { Add(run_step[Slot(r)], time[e + 1] - time[e]); });
+    if (!slot8_.empty()) {
+      const uint8_t* slot = slot8_.data() + g_.offset(l);
+      for (EventIndex e = from; e < to; ++e) f(e, slot[e], time[e + 1] - time[e]);
+      return;
+    }
+    const uint32_t last_slot = slots_ - 1;
+    t_.index().nesting(l).ForEachSegment(from, to, [&](EventIndex e, RegionId r) {
+      f(e, std::min(r.value, last_slot), time[e + 1] - time[e]);
+    });
   }
 
   // The slot of the segment after event e: its innermost region; invalid (outside any region) is
@@ -358,7 +378,8 @@ class Characterizer {
 
   // checkpoints_: for every location and every checkpoint c, the plain time per slot of its
   // segments [0, c * every_). The spacing grows with the slot count so the table stays within
-  // 2 bytes per event.
+  // 2 bytes per event. With at most 256 slots the same pass keeps every segment's slot (slot8_,
+  // 1 byte per event), which the paths' scans then read instead of following the nesting.
   void BuildCheckpoints() {
     every_ = std::max<uint32_t>(64, 4 * slots_);
     const uint32_t locations = static_cast<uint32_t>(t_.locations().size());
@@ -368,21 +389,26 @@ class Characterizer {
       first_checkpoint_[l + 1] = first_checkpoint_[l] + (n == 0 ? 0 : (n - 1) / every_ + 1);
     }
     checkpoints_.assign(first_checkpoint_[locations] * slots_, 0);
+    std::vector<uint8_t> slots;
+    if (slots_ <= 256) slots.resize(t_.event_count());
     std::vector<TimeNs> running(slots_);
     for (uint32_t l = 0; l < locations; ++l) {
       const EventColumns& ev = t_.events(LocationId(l));
       if (ev.size() == 0) continue;
-      const CallNesting nesting = t_.index().nesting(LocationId(l));
       std::fill(running.begin(), running.end(), 0);
       TimeNs* out = &checkpoints_[first_checkpoint_[l] * slots_];
-      const TimeNs* time = ev.time.data();
+      uint8_t* slot = slots.empty() ? nullptr : slots.data() + g_.offset(LocationId(l));
       const EventIndex last = static_cast<EventIndex>(ev.size()) - 1;  // segments [0, last)
       for (EventIndex begin = 0; begin <= last; begin += every_) {
         out = std::copy(running.begin(), running.end(), out);
         const EventIndex end = std::min<EventIndex>(begin + every_, last);
-        nesting.ForEachSegment(begin, end, [&](EventIndex e, RegionId r) { running[Slot(r)] += time[e + 1] - time[e]; });
+        ForEachSlot(LocationId(l), begin, end, [&](EventIndex e, uint32_t s, TimeNs segment) {
+          running[s] += segment;
+          if (slot != nullptr) slot[e] = static_cast<uint8_t>(s);
+        });
       }
     }
+    slot8_ = std::move(slots);
   }
 
   // The waiting part of the blocking segment ending at event e (of `seg` ns), added to the path:
@@ -543,6 +569,8 @@ class Characterizer {
   std::vector<uint32_t> wait_step_;  // per slot: the step of waiting in it
   // Path accumulation: dense per step, with the steps touched so far.
   std::vector<TimeNs> scratch_;
+  std::vector<TimeNs> plain_;  // PlainTime's sums per slot; all zero between calls
+  std::vector<uint8_t> slot8_;  // per flat event: the slot of the segment after it (BuildCheckpoints)
   std::vector<uint32_t> touched_;
   std::vector<SyncPair> last_sync_;                             // per wait
   std::vector<std::vector<SyncEvent>> sync_events_;             // per location, by event
