@@ -125,10 +125,16 @@ std::string WaitsText(const Trace& t, const WaitStates& w, const Characterizatio
     for (size_t k = 0; k < sp.classes.size() && k < kMaxClasses; ++k) {
       const WaitClass& wc = sp.classes[k];
       out += fmt::format("    class {}: {} waits, {}; explained by\n", k + 1, wc.count, FormatDuration(wc.wait_ns));
-      for (size_t s = 0; s < wc.steps.size() && s < kMaxSteps && wc.shares[s] > 0; ++s) {
+      // The positive shares add up to 100 %: the steps not shown are summed on one line.
+      size_t s = 0;
+      for (; s < wc.steps.size() && s < kMaxSteps && wc.shares[s] > 0; ++s) {
         out += fmt::format("      {:>6} %  {} ({})\n", FormatPercent(wc.shares[s]), RegionName(t, wc.steps[s].region),
                            StepStateName(wc.steps[s].state));
       }
+      double rest = 0;
+      size_t others = 0;
+      for (; s < wc.steps.size() && wc.shares[s] > 0; ++s, ++others) rest += wc.shares[s];
+      if (others > 0) out += fmt::format("      {:>6} %  {} other step{}\n", FormatPercent(rest), others, others == 1 ? "" : "s");
     }
   }
   if (points_shown < c.sync_points.size())

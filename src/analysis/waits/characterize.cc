@@ -20,6 +20,7 @@ std::string_view StepStateName(StepState s) {
     case StepState::kCommunication: return "communication";
     case StepState::kCollective: return "collective";
     case StepState::kWait: return "wait";
+    case StepState::kPropagated: return "propagated";
   }
   return "unknown";
 }
@@ -194,7 +195,10 @@ class Characterizer {
   }
 
   // For every wait, where the waiter and the late location last synchronised before it: one pass
-  // per location keeping, per partner, the latest message exchanged and the latest collective.
+  // per location keeping, per partner, the latest message received from it and sent to it, and
+  // the latest collective. A message the waiter sent synchronises only if the late location
+  // received it before its late arrival (in a halo exchange it is usually received in the very
+  // call that arrives late, and is no earlier common point at all).
   void FindLastSyncs() {
     const CollectiveTable& coll = t_.collectives();
     const uint32_t locations = static_cast<uint32_t>(t_.locations().size());
@@ -204,9 +208,10 @@ class Characterizer {
         WaitsSortedBy([](const WaitInstance& w) { return uint64_t{w.waiter.value} << 32 | w.waiter_from; });
     sync_events_ = SyncEvents();
     const std::vector<std::vector<SyncEvent>>& sync_events = sync_events_;
-    // Latest message per partner; stamp[p] == l + 1 marks entries written on location l.
-    std::vector<SyncPair> p2p(locations);
-    std::vector<uint32_t> stamp(locations, 0);
+    // Latest message per partner and direction; stamp[p] == l + 1 marks entries written on
+    // location l.
+    std::vector<SyncPair> received(locations), sent(locations);
+    std::vector<uint32_t> received_stamp(locations, 0), sent_stamp(locations, 0);
     uint32_t l = UINT32_MAX, last_member = UINT32_MAX;
     size_t applied = 0;  // sync_events[l][0, applied) are in p2p / last_member
     for (uint32_t k : waits) {
@@ -222,13 +227,19 @@ class Characterizer {
         const SyncEvent& se = mine[applied];
         if (se.kind == EventKind::kCollEnd) {
           if (const uint32_t m = g_.MemberEndingAt(w.waiter, se.event); m != UINT32_MAX) last_member = m;
+        } else if (se.kind == EventKind::kRecv) {
+          received[se.partner] = {se.event, se.partner_event};
+          received_stamp[se.partner] = l + 1;
         } else {
-          p2p[se.partner] = {se.event, se.partner_event};
-          stamp[se.partner] = l + 1;
+          sent[se.partner] = {se.event, se.partner_event};
+          sent_stamp[se.partner] = l + 1;
         }
       }
       SyncPair best;
-      if (stamp[w.late.value] == l + 1) best = p2p[w.late.value];
+      if (received_stamp[w.late.value] == l + 1) best = received[w.late.value];
+      if (sent_stamp[w.late.value] == l + 1 && sent[w.late.value].late < w.late_arrival &&
+          sent[w.late.value].waiter >= best.waiter)
+        best = sent[w.late.value];
       if (last_member != UINT32_MAX) {
         const uint32_t other = MemberOf(g_.instance_of(last_member), w.late);
         if (other != UINT32_MAX && coll.member_end[last_member] >= best.waiter)
@@ -470,8 +481,23 @@ class Characterizer {
     const View q = LatePath(w.late, q_from, q_to);
     Path(w.waiter, p_from, w.waiter_from, p_);
     Subtract(q, p_, c_);
+    AddPropagated(w.late, q_from, t_.events(w.late).time[q_from] - t_.events(w.waiter).time[p_from]);
     DropSharedSteps(q, p_, w.wait_ns);
     return Store(char_pool_, c_);
+  }
+
+  // c_ += the propagated step: `behind` ns later than the waiter, the late location left its
+  // event q_from (the step's region: the call it was in there).
+  void AddPropagated(LocationId late, EventIndex q_from, TimeNs behind) {
+    if (behind == 0) return;
+    const uint32_t step = SlotAfter(t_.index().nesting(late), q_from) * kStepStates +
+                          static_cast<uint32_t>(StepState::kPropagated);
+    auto it = std::lower_bound(c_.begin(), c_.end(), Entry(step, std::numeric_limits<TimeNs>::min()));
+    if (it != c_.end() && it->first == step) {
+      it->second += behind;
+    } else {
+      c_.insert(it, Entry(step, behind));
+    }
   }
 
   // Drops from c_ the steps both paths share, smallest difference first, while >= 95 % of the
@@ -533,12 +559,16 @@ class Characterizer {
     AddInto(state.sums[chosen], c, merge_scratch_);
   }
 
+  // The wait's share of each excess step goes to the step's region; the propagated share is
+  // already charged by the earlier waits that made the late location late (or lies before the
+  // trace's first synchronisation), so only the excess since the last synchronisation is.
   void ChargeRootCause(View c, TimeNs wait, std::vector<TimeNs>& delay) const {
     TimeNs positive = 0;
     for (const auto& [s, ns] : c) positive += std::max<TimeNs>(0, ns);
     if (positive <= 0) return;
     for (const auto& [s, ns] : c)
-      if (ns > 0) delay[s / kStepStates] += static_cast<TimeNs>(static_cast<__int128>(wait) * ns / positive);
+      if (ns > 0 && s % kStepStates != static_cast<uint32_t>(StepState::kPropagated))
+        delay[s / kStepStates] += static_cast<TimeNs>(static_cast<__int128>(wait) * ns / positive);
   }
 
   // Fills each class's steps and shares from the accumulated sums (before classes are sorted).

@@ -5,8 +5,12 @@
 // synchronised with each other (a message between them, or a collective both were in) are
 // compared. A path is a set of steps — (region, state) with state compute, communication,
 // collective or wait — and their accumulated time. The wait's characterisation is q's path minus
-// p's path; a waiting step inside q's path is replaced by that earlier wait's own characterisation,
-// so everything is expressed in computation. Steps present on both sides are dropped in order of
+// p's path, plus a "propagated" step for how much later q left that synchronisation than p (a
+// receiver leaves a message's synchronisation after its sender; without that step the steps of a
+// wait after a message from p to q can all be negative and explain nothing). So the steps add up
+// to the wait. A waiting step inside q's path is replaced by that earlier wait's own
+// characterisation, so everything is expressed in computation (or in what propagated from before
+// the trace's first synchronisation). Steps present on both sides are dropped in order of
 // increasing difference while what remains still accounts for >= 95 % of the wait. Waits of one
 // synchronisation point then form equivalence classes: the share of a step is |time| / total,
 // the distance between two waits the sum over the union of steps of their share differences (0
@@ -32,8 +36,11 @@
 
 namespace grainscope {
 
-enum class StepState : uint8_t { kCompute, kCommunication, kCollective, kWait };
-inline constexpr uint32_t kStepStates = 4;
+// kPropagated is not time spent on either path: it is how much later the late location left the
+// two locations' last synchronisation than the waiter did (its region: the late location's call
+// there). The late location was already behind by that much, for reasons before that point.
+enum class StepState : uint8_t { kCompute, kCommunication, kCollective, kWait, kPropagated };
+inline constexpr uint32_t kStepStates = 5;
 std::string_view StepStateName(StepState s);
 
 struct Step {
@@ -46,7 +53,9 @@ struct WaitClass {
   uint64_t count = 0;
   TimeNs wait_ns = 0;
   std::vector<Step> steps;     // members' characterisations added up, largest excess first
-  std::vector<double> shares;  // per step: its share of the class's positive excess
+  // Per step: its share of the class's positive excess (steps with none: 0). The positive shares
+  // add up to 1: the wait is spread over the steps that were longer on the late path.
+  std::vector<double> shares;
 };
 
 struct SyncPointClasses {

@@ -214,6 +214,63 @@ TEST(Characterize, LongPathsKeepExactStepTimes) {
   ASSERT_GT(a1 - a0, (t1 - t0) / 4);
 }
 
+// A halo exchange: each rank computes, sends to the other, then receives; rank 1 also computes
+// a boundary. Rank 0's message of the same iteration reaches rank 1 only after rank 1 was late,
+// so it is no common point: the wait is explained by rank 1's boundary since the exchange before.
+TEST(Characterize, HaloExchangeWaitIsExplainedByTheLateRanksWork) {
+  TraceScript s(2);
+  TimeNs t = 0;
+  for (int it = 0; it < 10; ++it) {
+    const MessageId m0 = s.Message(0, 1), m1 = s.Message(1, 0);
+    s.Work(0, "compute", t, t + 1000);
+    s.Work(1, "compute", t, t + 1000);
+    s.Work(1, "boundary", t + 1000, t + 1500);
+    s.Send(0, m0, t + 1000, t + 1001);
+    s.Recv(0, m1, t + 1001, t + 1502);
+    s.Send(1, m1, t + 1500, t + 1501);
+    s.Recv(1, m0, t + 1501, t + 1502);
+    t += 1503;
+  }
+  Trace trace = s.Finish();
+  Result2 r = Analyse(trace);
+  ASSERT_EQ(r.why.sync_points.size(), 1u);
+  const SyncPointClasses& sp = r.why.sync_points[0];
+  EXPECT_EQ(sp.count, 10u);
+  for (const WaitClass& wc : sp.classes) {
+    ASSERT_FALSE(wc.steps.empty());
+    EXPECT_EQ(trace.str(trace.region(wc.steps[0].region).name), "boundary");
+    EXPECT_GT(wc.shares[0], 0.99);
+  }
+}
+
+// Every class of every wait in our own MPI-like traces is explained: its steps with an excess
+// on the late path have positive shares, and those add up to the whole wait.
+TEST(Characterize, EveryClassIsExplainedBySharesAddingUpToTheWait) {
+  const std::string examples = GRAINSCOPE_EXAMPLES_DIR;
+  const std::string inputs = examples + "/../tests/golden/inputs";
+  size_t classes = 0;
+  for (const std::string& path :
+       {examples + "/traces/mpi_barrier_imbalance", examples + "/traces/mpi_late_start", examples + "/traces/fig4_5.txt",
+        inputs + "/collectives.otf2", inputs + "/skew.otf2", inputs + "/scorep_like.otf2",
+        inputs + "/scorep_improper.otf2", inputs + "/scorep_self.otf2"}) {
+    Result<Trace> t = ReadTrace(path);
+    ASSERT_THAT(t, IsOk()) << path;
+    Result2 r = Analyse(*t);
+    for (const SyncPointClasses& sp : r.why.sync_points) {
+      for (const WaitClass& wc : sp.classes) {
+        ++classes;
+        double positive = 0;
+        for (double share : wc.shares) {
+          EXPECT_GE(share, 0.0);
+          positive += share;
+        }
+        EXPECT_NEAR(positive, 1.0, 1e-9) << path << ": a class of " << wc.count << " waits explained by nothing";
+      }
+    }
+  }
+  EXPECT_GT(classes, 20u);
+}
+
 TEST(WaitStates, PipitOtf2PingPong) {
   const std::string path = std::string(GRAINSCOPE_CORPUS_DIR) + "/pipit/ping-pong-otf2/traces.otf2";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
