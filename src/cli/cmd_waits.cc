@@ -19,15 +19,24 @@ CommandBody AddWaitsCommand(CLI::App& app) {
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
   AddNumberOption(*cmd, "--threshold", *threshold, 0.0, 2.0, false,
                   "Distance (0..2) under which two waits of a sync point share a class");
-  AddIntegerOption(*cmd, "--eager-limit", *eager, 0, std::numeric_limits<int64_t>::max(), "bytes",
-                   "Messages larger than this (bytes) are rendezvous sends (late receiver)");
-  return [o, threshold, eager] {
+  CLI::Option* eager_option =
+      AddIntegerOption(*cmd, "--eager-limit", *eager, 0, std::numeric_limits<int64_t>::max(), "bytes",
+                       "Messages larger than this (bytes) are rendezvous sends (late receiver); default: the "
+                       "MPI library's as recorded, else 65536");
+  return [o, threshold, eager, eager_option] {
     return Run("waits", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       const CallSites calls = FindCallSites(trace);
       WaitStateOptions wo;
-      wo.eager_limit_bytes = *eager;
+      const std::optional<EagerLimit> traced = TraceEagerLimit(trace);
+      if (eager_option->count() > 0) {
+        wo.eager_limit_bytes = *eager;
+        wo.eager_limit_source = "--eager-limit";
+      } else if (traced) {
+        wo.eager_limit_bytes = traced->bytes;
+        wo.eager_limit_source = std::string(traced->source);
+      }
       const WaitStates waits = FindWaitStates(trace, calls, wo);
       CharacterizeOptions co;
       co.threshold = *threshold;

@@ -9,16 +9,20 @@
 #include "format/format_names.h"
 #include "format/gst/gst_writer.h"
 #include "format/otf2/otf2_writer.h"
+#include "model/rendezvous.h"
 
 namespace grainscope {
 
 std::vector<std::string_view> WritableFormats() { return {"auto", kOtf2Format, kChromeFormat, kGstFormat}; }
 
+// Rendezvous edges are not lost: every reader derives them again from the messages and the eager
+// limit the output keeps in its metadata (model/rendezvous.h).
 std::string DependenciesNotWrittenNote(const Trace& trace, std::string_view path) {
-  if (trace.dependencies().empty()) return "";
+  const size_t lost = trace.dependencies().size() - RendezvousSends(trace);
+  if (lost == 0) return "";
   return fmt::format("{} dependency edge(s) (lock hand-over, fork/join, GPU launch or sync) not written to {}: "
                      "no output format holds them yet",
-                     trace.dependencies().size(), path);
+                     lost, path);
 }
 
 Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format,

@@ -15,6 +15,7 @@ std::string_view DependencyKindName(DependencyKind kind) {
     case DependencyKind::kGpuLaunch: return "gpu_launch";
     case DependencyKind::kGpuSync: return "gpu_sync";
     case DependencyKind::kOther: return "other";
+    case DependencyKind::kRendezvous: return "rendezvous";
   }
   return "other";
 }

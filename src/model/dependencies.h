@@ -2,7 +2,8 @@
 // collectives (ARCHITECTURE.md, "Happens-before graph"): a lock's release -> its next acquire, a
 // condition signal -> the wait it wakes, fork/create -> the child's first event, the child's
 // last event -> join, task create -> task begin, GPU launch -> kernel/copy, event record -> event
-// wait / stream synchronise. Each row points at two events that exist in the event columns; the
+// wait / stream synchronise, a receive posted -> the rendezvous send it lets complete. Each row
+// points at two events that exist in the event columns; the
 // edge says the `to` event could not happen before the `from` event.
 //
 // Messages and collectives keep their own tables (trace.h); this one holds everything else, so a
@@ -27,8 +28,9 @@ enum class DependencyKind : uint8_t {
   kGpuLaunch = 5,        // kernel / copy launch on the host -> its execution on a GPU stream
   kGpuSync = 6,          // event record / stream work -> event wait, stream or device synchronise
   kOther = 7,
+  kRendezvous = 8,       // a receive posted -> the rendezvous send it lets complete (rendezvous.h)
 };
-inline constexpr int kDependencyKindCount = 8;
+inline constexpr int kDependencyKindCount = 9;
 std::string_view DependencyKindName(DependencyKind kind);
 // The kind named `name` (DependencyKindName), or false.
 bool ParseDependencyKind(std::string_view name, DependencyKind* kind);

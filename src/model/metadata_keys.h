@@ -42,6 +42,10 @@ inline constexpr char kMpiRanks[] = "mpi_ranks";  // a .gst directory: its rank 
 inline constexpr char kRankPrefix[] = "rank ";
 inline constexpr char kClockOffsetInitNs[] = "clock_offset_init_ns";
 inline constexpr char kClockOffsetFinalizeNs[] = "clock_offset_finalize_ns";
+// MPI traces: the eager limit the rendezvous edges were derived with (model/rendezvous.h), in
+// bytes, and where it comes from ("Open MPI btl_vader_eager_limit", "assumed", ...).
+inline constexpr char kEagerLimitBytes[] = "mpi.eager_limit_bytes";
+inline constexpr char kEagerLimitSource[] = "mpi.eager_limit_source";
 inline constexpr char kTimeUnit[] = "time_unit";  // the seed text format's unit, "ms"
 inline constexpr char kCreator[] = "creator";     // OTF2: the tool that wrote the archive
 

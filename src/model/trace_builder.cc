@@ -1,10 +1,14 @@
 #include "model/trace_builder.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <unordered_set>
 
 #include <fmt/format.h>
+
+#include "model/metadata_keys.h"
+#include "model/rendezvous.h"
 
 namespace grainscope {
 
@@ -121,6 +125,44 @@ DependencyId TraceBuilder::AddDependency(DependencyKind kind, LocationId from, E
 
 // Each end must be an event; on one location the edge must point forward (program order already
 // orders the events there, and an edge back would be a cycle no sweep could run).
+void TraceBuilder::SetEagerLimitUnlessRecorded(uint64_t bytes, std::string_view source) {
+  SetEagerLimit(bytes, source);
+  eager_limit_is_fallback_ = true;
+}
+
+// A fallback limit gives way to the one a file grainscope wrote keeps in its metadata.
+void TraceBuilder::TakeRecordedEagerLimit() {
+  std::string_view recorded, recorded_source;
+  for (const MetadataEntry& m : body_.metadata) {
+    if (str(m.key) == metadata::kEagerLimitBytes) recorded = str(m.value);
+    if (str(m.key) == metadata::kEagerLimitSource) recorded_source = str(m.value);
+  }
+  uint64_t n = 0;
+  if (!recorded.empty() && std::from_chars(recorded.data(), recorded.data() + recorded.size(), n).ec == std::errc()) {
+    eager_limit_ = n;
+    eager_limit_source_ = std::string(recorded_source);
+  }
+}
+
+void TraceBuilder::AddRendezvousEdges() {
+  if (eager_limit_is_fallback_) TakeRecordedEagerLimit();
+  if (!eager_limit_) return;
+  DependencyTable& d = body_.dependencies;
+  if (std::find(d.kind.begin(), d.kind.end(), DependencyKind::kRendezvous) != d.kind.end()) return;
+  RendezvousEdges found = FindRendezvousEdges(body_, times_, *eager_limit_);
+  const DependencyTable& e = found.edges;
+  d.kind.insert(d.kind.end(), e.kind.begin(), e.kind.end());
+  d.from_location.insert(d.from_location.end(), e.from_location.begin(), e.from_location.end());
+  d.from_event.insert(d.from_event.end(), e.from_event.begin(), e.from_event.end());
+  d.to_location.insert(d.to_location.end(), e.to_location.begin(), e.to_location.end());
+  d.to_event.insert(d.to_event.end(), e.to_event.begin(), e.to_event.end());
+  std::erase_if(body_.metadata, [&](const MetadataEntry& m) {
+    return str(m.key) == metadata::kEagerLimitBytes || str(m.key) == metadata::kEagerLimitSource;
+  });
+  AddMetadata(metadata::kEagerLimitBytes, std::to_string(*eager_limit_));
+  AddMetadata(metadata::kEagerLimitSource, eager_limit_source_);
+}
+
 Status TraceBuilder::CheckDependencies() {
   const DependencyTable& d = body_.dependencies;
   auto exists = [&](LocationId l, EventIndex e) { return l.value < times_.size() && e < times_[l.value].size(); };
@@ -390,6 +432,7 @@ Result<Trace> TraceBuilder::Finish() {
   }
   ReportNestingRepairs(repairs);
   GS_RETURN_IF_ERROR(BuildCollectiveTable());
+  AddRendezvousEdges();
   GS_RETURN_IF_ERROR(CheckDependencies());
   MakeLocationIdsUnique();
   body_.flat_offsets.clear();

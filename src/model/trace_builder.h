@@ -12,6 +12,7 @@
 // timestamp (unclosed_regions). Each is counted per location in the trace's diagnostics.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,20 @@ class TraceBuilder {
   // true (the default): Finish repairs improper nesting as the header comment says; false
   // (`--strict`): Finish refuses it.
   void SetRepairNesting(bool repair) { repair_nesting_ = repair; }
+  // An MPI trace: Finish adds the rendezvous edges of its messages above `bytes` (model/rendezvous.h)
+  // and keeps the limit and `source` (where it comes from) as metadata, unless the trace holds
+  // rendezvous edges already.
+  void SetEagerLimit(uint64_t bytes, std::string_view source) {
+    eager_limit_ = bytes;
+    eager_limit_source_ = std::string(source);
+    eager_limit_is_fallback_ = false;
+  }
+  // The eager limit a file grainscope wrote keeps in its metadata (a converted trace), else
+  // SetEagerLimit(bytes, source).
+  void SetEagerLimitUnlessRecorded(uint64_t bytes, std::string_view source);
+  // Rendezvous edges only when the metadata holds an eager limit (a trace grainscope converted
+  // from an MPI trace): formats that are not MPI's own.
+  void SetEagerLimitIfRecorded() { eager_limit_is_fallback_ = true; }
   Diagnostics& diagnostics() { return body_.diagnostics; }
 
   size_t location_count() const { return body_.locations.size(); }
@@ -110,6 +125,8 @@ class TraceBuilder {
   void RenumberEvents(LocationId loc, const std::vector<EventIndex>& new_index);
   void ReportNestingRepairs(const std::vector<std::pair<LocationId, NestingRepairs>>& repairs);
   Status BuildCollectiveTable();
+  void TakeRecordedEagerLimit();
+  void AddRendezvousEdges();
   Status CheckDependencies();
   void MakeLocationIdsUnique();
 
@@ -121,6 +138,9 @@ class TraceBuilder {
   std::vector<std::vector<TimeNs>> times_;  // per location; the trace's timeline once finished
   std::vector<CollectiveMember> members_;
   bool repair_nesting_ = true;
+  std::optional<uint64_t> eager_limit_;
+  std::string eager_limit_source_;
+  bool eager_limit_is_fallback_ = false;
 };
 
 }  // namespace grainscope

@@ -257,6 +257,55 @@ std::string OpenTraceDirectory() {
 }
 
 // One id per run, in every rank file's mpi.rank label: the reader merges only files of one run.
+// The library's eager limit from its MPI_T control variables, as "mpi.eager_limit BYTES NAME"
+// (the reader derives the rendezvous sends from it: model/rendezvous.h), or "" when the library
+// exposes none of them. Open MPI 4 (shared memory: vader) and 5 (sm) first — ranks of one node —
+// then TCP; MPICH's CH3 and CH4 limits.
+std::string EagerLimitLabel() {
+  static const char* const kNames[] = {"btl_vader_eager_limit", "btl_sm_eager_limit", "btl_tcp_eager_limit",
+                                       "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE", "MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE"};
+  int provided = 0;
+  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return "";
+  int count = 0;
+  std::string label;
+  if (MPI_T_cvar_get_num(&count) != MPI_SUCCESS) count = 0;
+  int best = -1, best_rank = INT_MAX;
+  MPI_Datatype best_type = MPI_DATATYPE_NULL;
+  for (int i = 0; i < count; ++i) {
+    char name[256], desc[512];
+    int name_len = sizeof name, desc_len = sizeof desc, verbosity = 0, bind = 0, scope = 0;
+    MPI_Datatype type;
+    MPI_T_enum enumtype;
+    if (MPI_T_cvar_get_info(i, name, &name_len, &verbosity, &type, &enumtype, desc, &desc_len, &bind, &scope) != MPI_SUCCESS)
+      continue;
+    for (int k = 0; k < static_cast<int>(sizeof kNames / sizeof kNames[0]); ++k) {
+      if (std::strcmp(name, kNames[k]) == 0 && k < best_rank && bind == MPI_T_BIND_NO_OBJECT) {
+        best = i, best_rank = k, best_type = type;
+      }
+    }
+  }
+  MPI_T_cvar_handle handle;
+  int elements = 0;
+  if (best >= 0 && MPI_T_cvar_handle_alloc(best, nullptr, &handle, &elements) == MPI_SUCCESS) {
+    unsigned char value[16] = {};
+    int size = 0;
+    if (elements == 1 && PMPI_Type_size(best_type, &size) == MPI_SUCCESS && size > 0 && size <= 8 &&
+        MPI_T_cvar_read(handle, value) == MPI_SUCCESS) {
+      unsigned long long bytes = 0;
+      if (size == 8) std::memcpy(&bytes, value, 8);
+      if (size == 4) {
+        unsigned int v = 0;
+        std::memcpy(&v, value, 4);
+        bytes = v;
+      }
+      label = "mpi.eager_limit " + std::to_string(bytes) + " " + kNames[best_rank];
+    }
+    MPI_T_cvar_handle_free(&handle);
+  }
+  MPI_T_finalize();
+  return label;
+}
+
 unsigned long long RunId() {
   unsigned long long id = 0;
   if (g_world_rank == 0) {
@@ -608,6 +657,7 @@ void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant)
   char rank_label[80];
   std::snprintf(rank_label, sizeof rank_label, "mpi.rank %d %d %016llx", g_world_rank, g_world_size, run);
   Mark(rank_label);
+  if (const std::string eager = EagerLimitLabel(); !eager.empty()) Mark(eager);
   if (g_onthefly && PMPI_Comm_dup(MPI_COMM_WORLD, &g_shadow_world) != MPI_SUCCESS) g_shadow_world = MPI_COMM_NULL;
   {
     std::lock_guard<std::mutex> lock(g_comm_mutex);

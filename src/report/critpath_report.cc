@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "model/rendezvous.h"
 #include "report/critpath_report.h"
 #include "report/rows.h"
 
@@ -24,6 +25,11 @@ std::string CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOpt
   j["load_balance"] = cp.load_balance;
   j["transfer_efficiency"] = cp.transfer_efficiency;
   j["serialization_efficiency"] = cp.serialization_efficiency;
+  if (const std::optional<EagerLimit> eager = TraceEagerLimit(t)) {
+    j["eager_limit_bytes"] = eager->bytes;
+    j["eager_limit_source"] = eager->source;
+    j["rendezvous_sends"] = RendezvousSends(t);
+  }
   json path = json::array();
   for (const PathSegment& s : cp.path) {
     path.push_back({{"location", LocationName(t, s.location)},
@@ -82,6 +88,10 @@ std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOpt
   line("transfer efficiency", fmt::format("{:.3f}   (length / measured run)", cp.transfer_efficiency));
   line("serialisation efficiency", fmt::format("{:.3f}   (max compute / length)", cp.serialization_efficiency));
   line("load balance", fmt::format("{:.3f}   (mean compute / max compute)", cp.load_balance));
+  if (const std::optional<EagerLimit> eager = TraceEagerLimit(t)) {
+    line("rendezvous sends", fmt::format("{}   (above the eager limit of {} B, {}; waiting for the receive "
+                                         "is not work)", RendezvousSends(t), eager->bytes, eager->source));
+  }
 
   out += fmt::format("\n  Profile: time on the path per region\n  {:>14} {:>8}  {}\n", "time", "% path", "region");
   const size_t profile_shown = RowsShown(cp.profile.size(), o.top);

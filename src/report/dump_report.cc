@@ -32,6 +32,7 @@ class Dumper {
     for (uint32_t l = 0; l < t_.locations().size(); ++l) out.push_back(Events(LocationId(l)));
     out.push_back(Messages(true));
     out.push_back(Collectives());
+    out.push_back(Dependencies());
     out.push_back(Messages(false));
     out.push_back(DiagnosticRows());
     return out;
@@ -187,6 +188,20 @@ class Dumper {
     }
     return Json{{"collective", i}, {"op", CollectiveOpName(c.op[i])}, {"shape", ShapeName(ShapeOf(c.op[i]))},
                 {"communicator", CommName(c.communicator[i])}, {"root", LocName(c.root[i])}, {"members", members}};
+  }
+
+  // The dependency edges (model/dependencies.h): lock hand-overs, fork/join, GPU launches and
+  // syncs, rendezvous sends (model/rendezvous.h).
+  Section Dependencies() const {
+    Section s{"dependencies"};
+    const DependencyTable& d = t_.dependencies();
+    for (uint32_t i = 0; i < d.size(); ++i) {
+      Keep(s, [&] {
+        return Json{{"dependency", i}, {"kind", DependencyKindName(d.kind[i])},
+                    {"from", EventRef(d.from_location[i], d.from_event[i])}, {"to", EventRef(d.to_location[i], d.to_event[i])}};
+      });
+    }
+    return s;
   }
 
   static std::string_view ShapeName(CollectiveShape shape) {

@@ -68,7 +68,7 @@ TEST(DumpReportTest, JsonHasTheSameSectionsAndIsStable) {
   std::vector<std::string> titles;
   for (const auto& s : j["sections"]) titles.push_back(s["section"]);
   EXPECT_THAT(titles, testing::ElementsAre("locations", "regions", "communicators", "events of rank 0",
-                                           "events of rank 1", "messages", "collectives",
+                                           "events of rank 1", "messages", "collectives", "dependencies",
                                            "unmatched message ends", "diagnostics"));
   const auto& collective = j["sections"][6]["rows"][0];
   EXPECT_EQ(collective["root"], "rank 1");

@@ -35,6 +35,8 @@ std::string WaitsJson(const Trace& t, const WaitStates& w, const Characterizatio
   using json = nlohmann::ordered_json;
   json j;
   j["total_wait_ns"] = w.total_ns;
+  j["eager_limit_bytes"] = w.eager_limit_bytes;
+  j["eager_limit_source"] = w.eager_limit_source;
   json kinds = json::array();
   for (int k = 0; k < kWaitKindCount; ++k)
     kinds.push_back({{"kind", WaitKindName(static_cast<WaitKind>(k))}, {"count", w.count[k]}, {"time_ns", w.time_ns[k]}});
@@ -102,8 +104,13 @@ std::string WaitsCsv(const Trace& t, const WaitStates& w) {
 }
 
 std::string WaitsText(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o) {
-  std::string out = fmt::format("Wait states: {}\n  total waiting time {} in {} waits\n\n", o.source,
+  std::string out = fmt::format("Wait states: {}\n  total waiting time {} in {} waits\n", o.source,
                                 FormatDuration(w.total_ns), w.instances.size());
+  if (t.messages().size() > 0) {
+    out += fmt::format("  eager limit {} B ({}): larger sends wait for their receive (late receiver)\n",
+                       w.eager_limit_bytes, w.eager_limit_source);
+  }
+  out += "\n";
   out += fmt::format("  {:<20} {:>8} {:>14}\n", "kind", "count", "time");
   for (int k = 0; k < kWaitKindCount; ++k) {
     if (w.count[k] == 0) continue;

@@ -1,5 +1,7 @@
 #include "analysis/critpath/critpath.h"
 
+#include <map>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -44,6 +46,41 @@ TEST(CriticalPath, ChainCrossesTheMessage) {
   ASSERT_EQ(cp->profile.size(), 2u);
   EXPECT_EQ(Name(t, cp->profile[0].region), "produce");
   EXPECT_DOUBLE_EQ(cp->profile[0].fraction, 10.0 / 15.0);
+}
+
+// A rendezvous send (1 MiB, above the eager limit) entered at 0 on rank 0 waits in MPI_Send
+// until rank 1, busy until 90, posts its receive; the transfer takes 10. Without the rendezvous
+// edge the path is rank 0's MPI_Send, 100 ns of "work"; with it, rank 1's work.
+Trace RendezvousSend(bool edges) {
+  TraceScript s(2);
+  if (edges) s.builder().SetEagerLimit(4096, "test");
+  MessageId m = s.Message(0, 1, 0, 1 << 20);
+  s.Send(0, m, 0, 100);
+  s.Work(0, "after", 100, 105);
+  s.Work(1, "late work", 0, 90);
+  s.Recv(1, m, 90, 100);
+  return s.Finish();
+}
+
+TEST(CriticalPath, RendezvousSendWaitsForTheLateReceiver) {
+  for (const bool edges : {false, true}) {
+    Trace t = RendezvousSend(edges);
+    ASSERT_EQ(t.dependencies().size(), edges ? 1u : 0u);
+    Result<CriticalPath> cp = ComputeCriticalPath(t);
+    ASSERT_THAT(cp, IsOk());
+    std::map<std::string, TimeNs> on_path;
+    for (const PathSegment& seg : cp->path) on_path[Name(t, seg.region)] += seg.time_ns;
+    if (!edges) {
+      EXPECT_EQ(on_path["MPI_Send"], 100);
+      continue;
+    }
+    // Rank 0's chain is 90 (the posted receive releases the send) + 5 = 95; rank 1's, its work and
+    // the receive's transfer, 100: the path ends there and holds no MPI_Send.
+    EXPECT_EQ(on_path["late work"], 90);
+    EXPECT_EQ(on_path["MPI_Recv"], 10);
+    EXPECT_EQ(on_path.count("MPI_Send"), 0u);
+    EXPECT_EQ(cp->length_ns, 100);
+  }
 }
 
 TEST(CriticalPath, LatencyIsAddedOnEveryEdge) {

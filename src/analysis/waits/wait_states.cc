@@ -28,6 +28,8 @@ class Finder {
   Finder(const Trace& t, const CallSites& cs, const WaitStateOptions& o) : t_(t), cs_(cs), o_(o) {}
 
   WaitStates Run() {
+    out_.eager_limit_bytes = o_.eager_limit_bytes;
+    out_.eager_limit_source = o_.eager_limit_source;
     PointToPoint();
     Collectives();
     std::stable_sort(out_.instances.begin(), out_.instances.end(), [](const WaitInstance& a, const WaitInstance& b) {

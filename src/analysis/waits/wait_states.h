@@ -20,6 +20,7 @@
 
 #include "analysis/waits/call_sites.h"
 #include "model/hb_graph.h"
+#include "model/rendezvous.h"
 #include "model/trace.h"
 
 namespace grainscope {
@@ -54,7 +55,8 @@ struct SyncPoint {
 };
 
 struct WaitStateOptions {
-  uint64_t eager_limit_bytes = 65535;  // above it a send is a rendezvous (LogGOPSim's S)
+  uint64_t eager_limit_bytes = kAssumedEagerLimitBytes;  // above it a send is a rendezvous (LogGOPSim's S)
+  std::string eager_limit_source = "assumed";            // where it comes from, for the report
 };
 
 struct WaitStates {
@@ -65,6 +67,8 @@ struct WaitStates {
   TimeNs total_ns = 0;
   std::vector<TimeNs> by_location;  // per location: its waiting time
   std::vector<TimeNs> by_region;    // per call region: waiting inside it (last slot: no call)
+  uint64_t eager_limit_bytes = 0;   // the options' eager limit and its source, as used
+  std::string eager_limit_source;
 };
 
 WaitStates FindWaitStates(const Trace& trace, const CallSites& calls, const WaitStateOptions& options = {});

@@ -196,6 +196,7 @@ class ChromeParser {
     GS_RETURN_IF_ERROR(AddCollectives());
     for (Track& t : tracks_) BuildTrack(t);
     AddFlowDependencies();
+    builder_.SetEagerLimitIfRecorded();  // an MPI trace grainscope wrote: its rendezvous sends
     ReportDiagnostics();
     for (const auto& [kind, count, example] : notes.diagnostics) builder_.diagnostics().AddCount(kind, count, example);
     for (const auto& [key, value] : notes.metadata) builder_.AddMetadata(key, value);

@@ -18,6 +18,7 @@
 #include "model/collective_matcher.h"
 #include "model/message_matcher.h"
 #include "model/metadata_keys.h"
+#include "model/rendezvous.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -33,6 +34,7 @@ struct RankFile {
   std::optional<uint64_t> run;  // the run it belongs to, from the label
   bool has_init = false;  // its main location's first region is MPI_Init (or MPI_Init_thread)
   std::optional<gst::MpiClockLabel> init, finalize;
+  std::optional<gst::MpiEagerLimitLabel> eager_limit;  // what the MPI library said
   std::optional<int64_t> origin_monotonic_ns;  // CLOCK_MONOTONIC at file time 0
   TimeNs init_time = 0, finalize_time = 0;  // the clock markers' own (file) times
   std::vector<LocationId> merged;           // merged location of each of the file's locations
@@ -324,6 +326,17 @@ class Merger {
  public:
   Diagnostics& diagnostics() { return builder_.diagnostics(); }
 
+  // Rendezvous edges (model/rendezvous.h) with the MPI library's eager limit as the first rank
+  // that recorded one read it, else the assumed one.
+  void SetEagerLimit() {
+    for (const RankFile& f : files_) {
+      if (!f.eager_limit) continue;
+      builder_.SetEagerLimit(f.eager_limit->bytes, fmt::format("the MPI library's {}", f.eager_limit->variable));
+      return;
+    }
+    builder_.SetEagerLimitUnlessRecorded(kAssumedEagerLimitBytes, "assumed: the recording did not say");
+  }
+
   // The merged times count from the earliest aligned start of recording or first record among
   // the ranks (a rank's MPI_Init region begins before its recording opened); time zero (the
   // origin) is the earliest aligned origin of a rank file that holds events: its first event (the
@@ -399,6 +412,7 @@ void ReadRankLabels(RankFile& file) {
         file.run = r->run;
         file.labelled = true;
       }
+      if (auto e = gst::ParseMpiEagerLimit(label)) file.eager_limit = *e;
       if (auto c = gst::ParseMpiClock(label)) {
         (c->finalize ? file.finalize : file.init) = *c;
         (c->finalize ? file.finalize_time : file.init_time) = ev.time[i];
@@ -495,6 +509,7 @@ Result<Trace> ReadGstDirectory(const std::string& path) {
   if (files.empty()) return first_error;
   Merger merger(std::move(files));
   merger.SetOrigin();
+  merger.SetEagerLimit();
   for (const std::string& why : unreadable) merger.diagnostics().Add("unreadable_rank_files", why);
   for (const std::string& why : other_runs) merger.diagnostics().Add("other_run_files", why);
   return merger.Run();

@@ -62,6 +62,16 @@ std::optional<MpiRankLabel> ParseMpiRank(std::string_view label) {
   return l;
 }
 
+std::optional<MpiEagerLimitLabel> ParseMpiEagerLimit(std::string_view label) {
+  auto f = Fields(label);
+  MpiEagerLimitLabel l;
+  if (f.size() != 3 || f[0] != "mpi.eager_limit") return std::nullopt;
+  auto [p, ec] = std::from_chars(f[1].data(), f[1].data() + f[1].size(), l.bytes);
+  if (ec != std::errc() || p != f[1].data() + f[1].size()) return std::nullopt;
+  l.variable = std::string(f[2]);
+  return l;
+}
+
 std::optional<MpiCommLabel> ParseMpiComm(std::string_view label) {
   auto f = Fields(label);
   MpiCommLabel l;

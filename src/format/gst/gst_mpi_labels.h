@@ -6,6 +6,7 @@
 //                                               local monotonic ns, best round trip, measured offset)
 //   mpi.coll bcast w.0.0 0 16 0                 (op, communicator, root world rank or -1, sent, received)
 //   mpi.msg w 0 1 5                             (a message name: communicator, sender, receiver, tag)
+//   mpi.eager_limit 4096 btl_vader_eager_limit  (the library's eager limit in bytes, and its control variable)
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,7 @@ struct MpiCommLabel { std::string id; std::vector<int> members; };
 struct MpiClockLabel { bool finalize = false; int64_t offset_ns = 0; int64_t monotonic_ns = 0; };
 struct MpiCollLabel { std::string op; std::string comm; int root = -1; uint64_t sent = 0; uint64_t received = 0; };
 struct MpiMessageName { std::string comm; int sender = -1; int receiver = -1; int32_t tag = 0; };
+struct MpiEagerLimitLabel { uint64_t bytes = 0; std::string variable; };
 
 inline constexpr std::string_view kMpiLabelPrefix = "mpi.";
 
@@ -33,6 +35,7 @@ std::optional<MpiCommLabel> ParseMpiComm(std::string_view label);
 std::optional<MpiClockLabel> ParseMpiClock(std::string_view label);
 std::optional<MpiCollLabel> ParseMpiColl(std::string_view label);
 std::optional<MpiMessageName> ParseMpiMessageName(std::string_view name);
+std::optional<MpiEagerLimitLabel> ParseMpiEagerLimit(std::string_view label);
 
 // The operation names of "mpi.coll" labels ("bcast", "allreduce", ...) and the model's operations,
 // both ways (unknown names are kOther, kOther and kReduceScatter are "other").

@@ -190,6 +190,7 @@ class GstTraceBuilder {
     MatchMessages();
     for (Stream& s : streams_) AppendEvents(s);
     AddMetadataAndDiagnostics();
+    builder_.SetEagerLimitIfRecorded();  // a converted MPI trace: its rendezvous sends
     return builder_.Finish();
   }
 

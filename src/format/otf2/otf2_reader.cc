@@ -17,6 +17,7 @@
 #include "model/collective_matcher.h"
 #include "model/message_matcher.h"
 #include "model/metadata_keys.h"
+#include "model/rendezvous.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -272,7 +273,8 @@ TimeNs OriginOf(const Otf2Definitions& defs, const Otf2Events& events) {
 }
 
 // grainscope's own archives carry the Trace's metadata; others get their creator recorded.
-void AddMetadata(OTF2_Reader* reader, TraceBuilder& builder) {
+// Returns whether grainscope wrote the archive (its metadata property).
+bool AddMetadata(OTF2_Reader* reader, TraceBuilder& builder) {
   char* value = nullptr;
   if (OTF2_Reader_GetProperty(reader, otf2::kMetadataProperty, &value) == OTF2_SUCCESS && value) {
     nlohmann::json meta = nlohmann::json::parse(value, nullptr, /*allow_exceptions=*/false);
@@ -280,7 +282,7 @@ void AddMetadata(OTF2_Reader* reader, TraceBuilder& builder) {
     if (meta.is_object()) {
       for (auto& [key, v] : meta.items())
         if (v.is_string()) builder.AddMetadata(key, v.get<std::string>());
-      return;
+      return true;
     }
   }
   char* creator = nullptr;
@@ -288,6 +290,7 @@ void AddMetadata(OTF2_Reader* reader, TraceBuilder& builder) {
     if (*creator != '\0') builder.AddMetadata(metadata::kCreator, creator);
     std::free(creator);
   }
+  return false;
 }
 
 }  // namespace
@@ -328,7 +331,13 @@ Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& option
   Otf2Events events;
   GS_RETURN_IF_ERROR(otf2::ReadOtf2Events(reader.get(), defs, builder, anchor, options.strict, &events));
   builder.SetOrigin(OriginOf(defs, events));
-  AddMetadata(reader.get(), builder);
+  // Score-P does not record the MPI library's eager limit; an archive grainscope wrote has it in
+  // its metadata when it is an MPI trace.
+  if (AddMetadata(reader.get(), builder)) {
+    builder.SetEagerLimitIfRecorded();
+  } else {
+    builder.SetEagerLimitUnlessRecorded(kAssumedEagerLimitBytes, "assumed: the trace does not say");
+  }
   GS_RETURN_IF_ERROR(Otf2TraceAssembler(builder, defs, events, anchor).Run());
   reader.reset();
   Result<Trace> trace = builder.Finish();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "analysis/compensate/compensate.h"
@@ -22,6 +23,7 @@
 #include "analysis/replay/replay.h"
 #include "base/numbers.h"
 #include "format/trace_reader.h"
+#include "model/rendezvous.h"
 #include "model/trace.h"
 
 namespace grainscope {
@@ -264,6 +266,14 @@ TEST(MpiTrace, PingPong) {
   }
   ASSERT_EQ(t.collectives().size(), 2u);
   EXPECT_EQ(t.collectives().op[1], CollectiveOp::kBarrier);
+  // The library's eager limit is recorded (Open MPI: btl_vader_eager_limit, 4096 here); the 5
+  // synchronous sends are rendezvous sends whatever their size: one edge each from the receive.
+  const std::optional<EagerLimit> eager = TraceEagerLimit(t);
+  ASSERT_TRUE(eager.has_value());
+  EXPECT_THAT(std::string(eager->source), ::testing::HasSubstr("the MPI library's"));
+  EXPECT_GT(eager->bytes, 0u);
+  EXPECT_EQ(RendezvousSends(t), 5u);
+  for (size_t i = 0; i < t.dependencies().size(); ++i) EXPECT_EQ(RankOf(t, t.dependencies().to_location[i]), 0);
 }
 
 TEST(MpiTrace, LateSender) {

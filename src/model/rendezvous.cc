@@ -1,0 +1,93 @@
+#include "model/rendezvous.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "model/metadata_keys.h"
+
+namespace grainscope {
+namespace {
+
+// How far a call's Enter or Leave is looked for from the event inside it: MPI calls hold one or
+// two events, so a longer search means the event is in no call (and would cost a scan per message).
+constexpr EventIndex kCallReach = 64;
+
+// The Enter of the innermost region open at event e, or kNoEvent.
+EventIndex EnclosingEnter(std::span<const EventKind> kinds, EventIndex e) {
+  int depth = 0;
+  for (EventIndex i = e, steps = 0; i-- > 0 && steps < kCallReach; ++steps) {
+    if (kinds[i] == EventKind::kLeave) ++depth;
+    if (kinds[i] == EventKind::kEnter && depth-- == 0) return i;
+  }
+  return kNoEvent;
+}
+
+// The Leave of the innermost region open at event e, or kNoEvent.
+EventIndex EnclosingLeave(std::span<const EventKind> kinds, EventIndex e) {
+  int depth = 0;
+  for (EventIndex i = e + 1, steps = 0; i < kinds.size() && steps < kCallReach; ++i, ++steps) {
+    if (kinds[i] == EventKind::kEnter) ++depth;
+    if (kinds[i] == EventKind::kLeave && depth-- == 0) return i;
+  }
+  return kNoEvent;
+}
+
+bool IsSynchronousSend(std::string_view call) { return call == "MPI_Ssend" || call == "MPI_Issend"; }
+
+}  // namespace
+
+std::optional<EagerLimit> TraceEagerLimit(const Trace& trace) {
+  const std::string_view bytes = trace.Metadata(metadata::kEagerLimitBytes);
+  EagerLimit limit;
+  if (bytes.empty() || std::from_chars(bytes.data(), bytes.data() + bytes.size(), limit.bytes).ec != std::errc())
+    return std::nullopt;
+  limit.source = trace.Metadata(metadata::kEagerLimitSource);
+  return limit;
+}
+
+size_t RendezvousSends(const Trace& trace) {
+  const std::vector<DependencyKind>& kinds = trace.dependencies().kind;
+  return static_cast<size_t>(std::count(kinds.begin(), kinds.end(), DependencyKind::kRendezvous));
+}
+
+RendezvousEdges FindRendezvousEdges(const TraceBody& body, std::span<const std::vector<TimeNs>> times,
+                                    uint64_t eager_limit_bytes) {
+  const MessageTable& msgs = body.messages;
+  // The request events of non-blocking sends and receives, per message.
+  std::vector<EventIndex> completed(msgs.size(), kNoEvent), posted(msgs.size(), kNoEvent);
+  for (size_t l = 0; l < body.kinds.size(); ++l) {
+    const std::vector<EventKind>& kinds = body.kinds[l];
+    for (EventIndex e = 0; e < kinds.size(); ++e) {
+      if (kinds[e] == EventKind::kSendComplete) completed[body.args[l][e]] = e;
+      if (kinds[e] == EventKind::kRecvPost) posted[body.args[l][e]] = e;
+    }
+  }
+  RendezvousEdges out;
+  for (uint32_t m = 0; m < msgs.size(); ++m) {
+    if (!msgs.matched(MessageId(m))) continue;
+    const LocationId s = msgs.sender[m], r = msgs.receiver[m];
+    if (s == r) continue;  // a message to itself: the location's own order already holds
+    const std::span<const EventKind> send_kinds = body.kinds[s.value], recv_kinds = body.kinds[r.value];
+    const EventIndex call = EnclosingEnter(send_kinds, msgs.send_event[m]);
+    const bool synchronous =
+        call != kNoEvent && IsSynchronousSend(body.strings.Get(body.regions[body.args[s.value][call]].name));
+    if (msgs.bytes[m] <= eager_limit_bytes && !synchronous) continue;
+    const EventIndex done = completed[m] != kNoEvent ? completed[m] : EnclosingLeave(send_kinds, msgs.send_event[m]);
+    const EventIndex post = posted[m] != kNoEvent ? posted[m] : EnclosingEnter(recv_kinds, msgs.recv_event[m]);
+    if (done == kNoEvent || post == kNoEvent) continue;
+    // Strictly before: a send completing when the receive is posted never waited for it, and an
+    // edge between equal times could close a cycle with the message's own edge.
+    if (times[r.value][post] >= times[s.value][done]) {
+      ++out.sent_eagerly;
+      continue;
+    }
+    out.edges.kind.push_back(DependencyKind::kRendezvous);
+    out.edges.from_location.push_back(r);
+    out.edges.from_event.push_back(post);
+    out.edges.to_location.push_back(s);
+    out.edges.to_event.push_back(done);
+  }
+  return out;
+}
+
+}  // namespace grainscope
