@@ -13,6 +13,11 @@ root=()
 [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A machine where mpirun cannot start two ranks (a container without the launcher's needs) skips.
+if ! "$mpirun" "${root[@]}" --oversubscribe -np 2 "$bin/mpi_latency" blocking 1 >/dev/null 2>"$work/probe.log"; then
+  echo "{\"bench\": \"mpi_latency\", \"skipped\": \"mpirun cannot start 2 ranks: $(head -c 200 "$work/probe.log" | tr -d '\"\n')\"}"
+  exit 77
+fi
 for ((r = 0; r < rounds; r++)); do
   for mode in blocking persistent; do
     "$mpirun" "${root[@]}" --oversubscribe -np 2 "$bin/mpi_latency" "$mode" "$iterations" >>"$work/untraced.jsonl"
