@@ -1,5 +1,5 @@
-// Fortran bindings (the `mpif.h` / `use mpi` names, gfortran's mpi_send_ convention) of the
-// common subset. Open MPI's own Fortran routines call PMPI_* directly, bypassing the C wrappers,
+// Fortran bindings (the `mpif.h` / `use mpi` names, gfortran's mpi_send_ convention, and the
+// `use mpi_f08` names, mpi_send_f08_) of the common subset. Open MPI's own Fortran routines call PMPI_* directly, bypassing the C wrappers,
 // so a Fortran program is only traced through these: each converts its handles and calls the C
 // wrapper (MPI_Send etc. of this library), which records and then calls PMPI.
 //
@@ -9,6 +9,7 @@
 // allgather(v), alltoall(v). Other Fortran calls run untraced.
 #include "mpi/mpi_state.h"
 
+#include <type_traits>
 #include <vector>
 
 // Open MPI's Fortran sentinels (common blocks in libmpi): compared by address.
@@ -37,65 +38,84 @@ void StatusOut(const MPI_Status& c, MPI_Fint* f) {
 
 }  // namespace
 
-// Defines mpi_<name>_ and its double-underscore alias.
+// The `ierror` argument. In the mpi_f08 bindings it is optional, and a call that leaves it out
+// passes a null pointer: then the code is written to a thread's scratch word. Passed exactly like
+// the pointer it holds (one trivially copyable pointer member), so one function serves both
+// bindings.
+class FortranError {
+ public:
+  MPI_Fint& operator*() const { return p_ != nullptr ? *p_ : scratch_; }
+
+ private:
+  MPI_Fint* p_;
+  static thread_local MPI_Fint scratch_;
+};
+thread_local MPI_Fint FortranError::scratch_ = 0;
+static_assert(sizeof(FortranError) == sizeof(MPI_Fint*) && std::is_trivially_copyable_v<FortranError>);
+
+// Defines mpi_<name>_, its double-underscore alias and the mpi_f08 name (mpi_<name>_f08_: Open
+// MPI's `use mpi_f08` procedures). The f08 handles (TYPE(MPI_Comm), TYPE(MPI_Status), ...) hold
+// the same integers as the mpif.h ones, passed by reference alike; choice buffers are passed as
+// addresses (Open MPI's NO_ARG_CHECK); only the optional ierror differs (FortranError).
 #define GS_FORTRAN(name, params) \
   extern "C" void name##__ params __attribute__((alias(#name "_"))); \
+  extern "C" void name##_f08_ params __attribute__((alias(#name "_"))); \
   extern "C" void name##_ params
 
-GS_FORTRAN(mpi_init, (MPI_Fint* ierr)) { *ierr = MPI_Init(nullptr, nullptr); }
+GS_FORTRAN(mpi_init, (FortranError ierr)) { *ierr = MPI_Init(nullptr, nullptr); }
 
-GS_FORTRAN(mpi_init_thread, (MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr)) {
+GS_FORTRAN(mpi_init_thread, (MPI_Fint* required, MPI_Fint* provided, FortranError ierr)) {
   int p = 0;
   *ierr = MPI_Init_thread(nullptr, nullptr, *required, &p);
   *provided = p;
 }
 
-GS_FORTRAN(mpi_finalize, (MPI_Fint* ierr)) { *ierr = MPI_Finalize(); }
+GS_FORTRAN(mpi_finalize, (FortranError ierr)) { *ierr = MPI_Finalize(); }
 
-GS_FORTRAN(mpi_comm_dup, (MPI_Fint* comm, MPI_Fint* newcomm, MPI_Fint* ierr)) {
+GS_FORTRAN(mpi_comm_dup, (MPI_Fint* comm, MPI_Fint* newcomm, FortranError ierr)) {
   MPI_Comm c = MPI_COMM_NULL;
   *ierr = MPI_Comm_dup(Comm(comm), &c);
   if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
 }
 
-GS_FORTRAN(mpi_comm_split, (MPI_Fint* comm, MPI_Fint* color, MPI_Fint* key, MPI_Fint* newcomm, MPI_Fint* ierr)) {
+GS_FORTRAN(mpi_comm_split, (MPI_Fint* comm, MPI_Fint* color, MPI_Fint* key, MPI_Fint* newcomm, FortranError ierr)) {
   MPI_Comm c = MPI_COMM_NULL;
   *ierr = MPI_Comm_split(Comm(comm), *color, *key, &c);
   if (*ierr == MPI_SUCCESS) *newcomm = PMPI_Comm_c2f(c);
 }
 
 GS_FORTRAN(mpi_send, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_Fint* tag,
-                      MPI_Fint* comm, MPI_Fint* ierr)) {
+                      MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Send(buf, *count, Type(type), *dest, *tag, Comm(comm));
 }
 
 GS_FORTRAN(mpi_ssend, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_Fint* tag,
-                       MPI_Fint* comm, MPI_Fint* ierr)) {
+                       MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Ssend(buf, *count, Type(type), *dest, *tag, Comm(comm));
 }
 
 GS_FORTRAN(mpi_recv, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MPI_Fint* tag,
-                      MPI_Fint* comm, MPI_Fint* status, MPI_Fint* ierr)) {
+                      MPI_Fint* comm, MPI_Fint* status, FortranError ierr)) {
   MPI_Status s;
   *ierr = MPI_Recv(buf, *count, Type(type), *source, *tag, Comm(comm), &s);
   if (*ierr == MPI_SUCCESS) StatusOut(s, status);
 }
 
 GS_FORTRAN(mpi_isend, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_Fint* tag,
-                       MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr)) {
+                       MPI_Fint* comm, MPI_Fint* request, FortranError ierr)) {
   MPI_Request r = MPI_REQUEST_NULL;
   *ierr = MPI_Isend(buf, *count, Type(type), *dest, *tag, Comm(comm), &r);
   if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
 }
 
 GS_FORTRAN(mpi_irecv, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* source, MPI_Fint* tag,
-                       MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr)) {
+                       MPI_Fint* comm, MPI_Fint* request, FortranError ierr)) {
   MPI_Request r = MPI_REQUEST_NULL;
   *ierr = MPI_Irecv(buf, *count, Type(type), *source, *tag, Comm(comm), &r);
   if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
 }
 
-GS_FORTRAN(mpi_wait, (MPI_Fint* request, MPI_Fint* status, MPI_Fint* ierr)) {
+GS_FORTRAN(mpi_wait, (MPI_Fint* request, MPI_Fint* status, FortranError ierr)) {
   MPI_Request r = PMPI_Request_f2c(*request);
   MPI_Status s;
   *ierr = MPI_Wait(&r, &s);
@@ -105,7 +125,7 @@ GS_FORTRAN(mpi_wait, (MPI_Fint* request, MPI_Fint* status, MPI_Fint* ierr)) {
   }
 }
 
-GS_FORTRAN(mpi_waitall, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses, MPI_Fint* ierr)) {
+GS_FORTRAN(mpi_waitall, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses, FortranError ierr)) {
   const int n = *count > 0 ? *count : 0;
   std::vector<MPI_Request> r(n);
   std::vector<MPI_Status> s(n);
@@ -120,41 +140,41 @@ GS_FORTRAN(mpi_waitall, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses
 
 GS_FORTRAN(mpi_sendrecv, (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, MPI_Fint* dest,
                           MPI_Fint* sendtag, void* recvbuf, MPI_Fint* recvcount, MPI_Fint* recvtype,
-                          MPI_Fint* source, MPI_Fint* recvtag, MPI_Fint* comm, MPI_Fint* status, MPI_Fint* ierr)) {
+                          MPI_Fint* source, MPI_Fint* recvtag, MPI_Fint* comm, MPI_Fint* status, FortranError ierr)) {
   MPI_Status s;
   *ierr = MPI_Sendrecv(sendbuf, *sendcount, Type(sendtype), *dest, *sendtag, recvbuf, *recvcount,
                        Type(recvtype), *source, *recvtag, Comm(comm), &s);
   if (*ierr == MPI_SUCCESS) StatusOut(s, status);
 }
 
-GS_FORTRAN(mpi_barrier, (MPI_Fint* comm, MPI_Fint* ierr)) { *ierr = MPI_Barrier(Comm(comm)); }
+GS_FORTRAN(mpi_barrier, (MPI_Fint* comm, FortranError ierr)) { *ierr = MPI_Barrier(Comm(comm)); }
 
-GS_FORTRAN(mpi_bcast, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr)) {
+GS_FORTRAN(mpi_bcast, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* root, MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Bcast(buf, *count, Type(type), *root, Comm(comm));
 }
 
 GS_FORTRAN(mpi_reduce, (void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* op,
-                        MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr)) {
+                        MPI_Fint* root, MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Reduce(InPlace(sendbuf), recvbuf, *count, Type(type), Op(op), *root, Comm(comm));
 }
 
 GS_FORTRAN(mpi_allreduce, (void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* op,
-                           MPI_Fint* comm, MPI_Fint* ierr)) {
+                           MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Allreduce(InPlace(sendbuf), recvbuf, *count, Type(type), Op(op), Comm(comm));
 }
 
 GS_FORTRAN(mpi_bsend, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_Fint* tag,
-                       MPI_Fint* comm, MPI_Fint* ierr)) {
+                       MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Bsend(buf, *count, Type(type), *dest, *tag, Comm(comm));
 }
 
 GS_FORTRAN(mpi_rsend, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_Fint* tag,
-                       MPI_Fint* comm, MPI_Fint* ierr)) {
+                       MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Rsend(buf, *count, Type(type), *dest, *tag, Comm(comm));
 }
 
 GS_FORTRAN(mpi_issend, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_Fint* tag,
-                        MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr)) {
+                        MPI_Fint* comm, MPI_Fint* request, FortranError ierr)) {
   MPI_Request r = MPI_REQUEST_NULL;
   *ierr = MPI_Issend(buf, *count, Type(type), *dest, *tag, Comm(comm), &r);
   if (*ierr == MPI_SUCCESS) *request = PMPI_Request_c2f(r);
@@ -162,13 +182,13 @@ GS_FORTRAN(mpi_issend, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* de
 
 GS_FORTRAN(mpi_sendrecv_replace, (void* buf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* dest, MPI_Fint* sendtag,
                                   MPI_Fint* source, MPI_Fint* recvtag, MPI_Fint* comm, MPI_Fint* status,
-                                  MPI_Fint* ierr)) {
+                                  FortranError ierr)) {
   MPI_Status s;
   *ierr = MPI_Sendrecv_replace(buf, *count, Type(type), *dest, *sendtag, *source, *recvtag, Comm(comm), &s);
   if (*ierr == MPI_SUCCESS) StatusOut(s, status);
 }
 
-GS_FORTRAN(mpi_comm_free, (MPI_Fint* comm, MPI_Fint* ierr)) {
+GS_FORTRAN(mpi_comm_free, (MPI_Fint* comm, FortranError ierr)) {
   MPI_Comm c = Comm(comm);
   *ierr = MPI_Comm_free(&c);
   if (*ierr == MPI_SUCCESS) *comm = PMPI_Comm_c2f(c);
@@ -227,7 +247,7 @@ MPI_Fint FortranIndex(int index) { return index == MPI_UNDEFINED ? MPI_UNDEFINED
 
 }  // namespace
 
-GS_FORTRAN(mpi_test, (MPI_Fint* request, MPI_Fint* flag, MPI_Fint* status, MPI_Fint* ierr)) {
+GS_FORTRAN(mpi_test, (MPI_Fint* request, MPI_Fint* flag, MPI_Fint* status, FortranError ierr)) {
   MPI_Request r = PMPI_Request_f2c(*request);
   MPI_Status s;
   int f = 0;
@@ -238,7 +258,7 @@ GS_FORTRAN(mpi_test, (MPI_Fint* request, MPI_Fint* flag, MPI_Fint* status, MPI_F
   if (f) StatusOut(s, status);
 }
 
-GS_FORTRAN(mpi_testall, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* flag, MPI_Fint* statuses, MPI_Fint* ierr)) {
+GS_FORTRAN(mpi_testall, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* flag, MPI_Fint* statuses, FortranError ierr)) {
   FortranRequests r(count, requests);
   int f = 0;
   *ierr = MPI_Testall(r.n(), r.c(), &f, r.statuses());
@@ -249,7 +269,7 @@ GS_FORTRAN(mpi_testall, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* flag, MP
 }
 
 GS_FORTRAN(mpi_testany, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* flag, MPI_Fint* status,
-                         MPI_Fint* ierr)) {
+                         FortranError ierr)) {
   FortranRequests r(count, requests);
   int i = MPI_UNDEFINED, f = 0;
   *ierr = MPI_Testany(r.n(), r.c(), &i, &f, r.statuses());
@@ -263,11 +283,11 @@ GS_FORTRAN(mpi_testany, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, M
 }
 
 GS_FORTRAN(mpi_testsome, (MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount, MPI_Fint* indices,
-                          MPI_Fint* statuses, MPI_Fint* ierr)) {
+                          MPI_Fint* statuses, FortranError ierr)) {
   *ierr = CompleteSome(MPI_Testsome, incount, requests, outcount, indices, statuses);
 }
 
-GS_FORTRAN(mpi_waitany, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* status, MPI_Fint* ierr)) {
+GS_FORTRAN(mpi_waitany, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* status, FortranError ierr)) {
   FortranRequests r(count, requests);
   int i = MPI_UNDEFINED;
   *ierr = MPI_Waitany(r.n(), r.c(), &i, r.statuses());
@@ -280,7 +300,7 @@ GS_FORTRAN(mpi_waitany, (MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, M
 }
 
 GS_FORTRAN(mpi_waitsome, (MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount, MPI_Fint* indices,
-                          MPI_Fint* statuses, MPI_Fint* ierr)) {
+                          MPI_Fint* statuses, FortranError ierr)) {
   *ierr = CompleteSome(MPI_Waitsome, incount, requests, outcount, indices, statuses);
 }
 
@@ -288,52 +308,52 @@ GS_FORTRAN(mpi_waitsome, (MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outco
 static_assert(sizeof(MPI_Fint) == sizeof(int));
 
 GS_FORTRAN(mpi_scan, (void* sendbuf, void* recvbuf, MPI_Fint* count, MPI_Fint* type, MPI_Fint* op,
-                      MPI_Fint* comm, MPI_Fint* ierr)) {
+                      MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Scan(InPlace(sendbuf), recvbuf, *count, Type(type), Op(op), Comm(comm));
 }
 
 GS_FORTRAN(mpi_gather, (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf, MPI_Fint* recvcount,
-                        MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr)) {
+                        MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Gather(InPlace(sendbuf), *sendcount, Type(sendtype), recvbuf, *recvcount, Type(recvtype), *root,
                      Comm(comm));
 }
 
 GS_FORTRAN(mpi_gatherv, (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf, MPI_Fint* recvcounts,
-                         MPI_Fint* displs, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr)) {
+                         MPI_Fint* displs, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Gatherv(InPlace(sendbuf), *sendcount, Type(sendtype), recvbuf, recvcounts, displs, Type(recvtype),
                       *root, Comm(comm));
 }
 
 GS_FORTRAN(mpi_scatter, (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf, MPI_Fint* recvcount,
-                         MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr)) {
+                         MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Scatter(sendbuf, *sendcount, Type(sendtype), const_cast<void*>(InPlace(recvbuf)), *recvcount,
                       Type(recvtype), *root, Comm(comm));
 }
 
 GS_FORTRAN(mpi_scatterv, (void* sendbuf, MPI_Fint* sendcounts, MPI_Fint* displs, MPI_Fint* sendtype, void* recvbuf,
-                          MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr)) {
+                          MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Scatterv(sendbuf, sendcounts, displs, Type(sendtype), const_cast<void*>(InPlace(recvbuf)), *recvcount,
                        Type(recvtype), *root, Comm(comm));
 }
 
 GS_FORTRAN(mpi_allgather, (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf,
-                           MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr)) {
+                           MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Allgather(InPlace(sendbuf), *sendcount, Type(sendtype), recvbuf, *recvcount, Type(recvtype), Comm(comm));
 }
 
 GS_FORTRAN(mpi_allgatherv, (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf,
-                            MPI_Fint* recvcounts, MPI_Fint* displs, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr)) {
+                            MPI_Fint* recvcounts, MPI_Fint* displs, MPI_Fint* recvtype, MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Allgatherv(InPlace(sendbuf), *sendcount, Type(sendtype), recvbuf, recvcounts, displs, Type(recvtype),
                          Comm(comm));
 }
 
 GS_FORTRAN(mpi_alltoall, (void* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, void* recvbuf, MPI_Fint* recvcount,
-                          MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr)) {
+                          MPI_Fint* recvtype, MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Alltoall(InPlace(sendbuf), *sendcount, Type(sendtype), recvbuf, *recvcount, Type(recvtype), Comm(comm));
 }
 
 GS_FORTRAN(mpi_alltoallv, (void* sendbuf, MPI_Fint* sendcounts, MPI_Fint* sdispls, MPI_Fint* sendtype, void* recvbuf,
-                           MPI_Fint* recvcounts, MPI_Fint* rdispls, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr)) {
+                           MPI_Fint* recvcounts, MPI_Fint* rdispls, MPI_Fint* recvtype, MPI_Fint* comm, FortranError ierr)) {
   *ierr = MPI_Alltoallv(InPlace(sendbuf), sendcounts, sdispls, Type(sendtype), recvbuf, recvcounts, rdispls,
                         Type(recvtype), Comm(comm));
 }

@@ -379,6 +379,28 @@ TEST(MpiTrace, FortranRing) {
   EXPECT_EQ(t.collectives().op[2], CollectiveOp::kBarrier);
 }
 
+// `use mpi_f08`: Open MPI's mpi_send_f08_ etc. reach PMPI directly; the library's f08 names
+// record them, with and without the optional ierror.
+TEST(MpiTrace, FortranF08Ring) {
+  if (std::string(GS_MPI_F08_RING).empty()) GTEST_SKIP() << "no mpi_f08 module: the mpi_f08 test skipped";
+  RECORD_OR_SKIP(t, "ring_f08", GS_MPI_F08_RING);
+  // Per rank: MPI_Init 4, 2 x (send 3 + receive 3), 2 Irecv and 2 Isend 3 each, Waitall 2 + 4
+  // completions, Bcast, Allreduce and Barrier 4 each.
+  EXPECT_EQ(t.event_count(), 4u * 42u);
+  ASSERT_EQ(t.messages().size(), 16u);
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < t.messages().size(); ++i) {
+    EXPECT_TRUE(t.messages().matched(MessageId(static_cast<uint32_t>(i))));
+    bytes += t.messages().bytes[i];
+  }
+  EXPECT_EQ(bytes, 8u * 40u + 8u * 16u);
+  ExpectInitFirst(t);
+  ASSERT_EQ(t.collectives().size(), 4u);
+  EXPECT_EQ(t.collectives().op[1], CollectiveOp::kBroadcast);
+  EXPECT_EQ(t.collectives().op[2], CollectiveOp::kAllreduce);
+  EXPECT_EQ(t.collectives().op[3], CollectiveOp::kBarrier);
+}
+
 // Every collective family and every wait/test family through the Fortran bindings.
 TEST(MpiTrace, FortranCollectivesAndCompletions) {
   if (std::string(GS_MPI_FORTRAN_RING).empty()) GTEST_SKIP() << "no Fortran MPI compiler: Fortran test skipped";
