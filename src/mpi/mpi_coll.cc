@@ -82,31 +82,42 @@ int MPI_Finalize(void) {
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  GS_MPI_REGION(r_comm_dup, "MPI_Comm_dup");
+  gm::CallRegion call(&r_comm_dup);
   const int rc = PMPI_Comm_dup(comm, newcomm);
   if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
   return rc;
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  GS_MPI_REGION(r_comm_split, "MPI_Comm_split");
+  gm::CallRegion call(&r_comm_split);
   const int rc = PMPI_Comm_split(comm, color, key, newcomm);
   if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
   return rc;
 }
 
 // Communicators created collectively over `comm`'s members: registered as MPI_Comm_split's are.
+// Each creation and MPI_Comm_free is recorded as its call's region.
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  GS_MPI_REGION(r_comm_create, "MPI_Comm_create");
+  gm::CallRegion call(&r_comm_create);
   const int rc = PMPI_Comm_create(comm, group, newcomm);
   if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
   return rc;
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
+  GS_MPI_REGION(r_comm_split_type, "MPI_Comm_split_type");
+  gm::CallRegion call(&r_comm_split_type);
   const int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
   if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
   return rc;
 }
 
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* newcomm) {
+  GS_MPI_REGION(r_cart_create, "MPI_Cart_create");
+  gm::CallRegion call(&r_cart_create);
   const int rc = PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
   if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
   return rc;
@@ -115,6 +126,8 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[],
                                    int outdegree, const int destinations[], const int destweights[], MPI_Info info,
                                    int reorder, MPI_Comm* newcomm) {
+  GS_MPI_REGION(r_dist_graph_create_adjacent, "MPI_Dist_graph_create_adjacent");
+  gm::CallRegion call(&r_dist_graph_create_adjacent);
   const int rc = PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations,
                                                  destweights, info, reorder, newcomm);
   if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
@@ -123,6 +136,8 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
 
 int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
                           const int weights[], MPI_Info info, int reorder, MPI_Comm* newcomm) {
+  GS_MPI_REGION(r_dist_graph_create, "MPI_Dist_graph_create");
+  gm::CallRegion call(&r_dist_graph_create);
   const int rc = PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm);
   if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(comm, *newcomm);
   return rc;
@@ -131,12 +146,16 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
 // Collective over the local communicator's members (each side registers it under its own).
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
                          MPI_Comm* newintercomm) {
+  GS_MPI_REGION(r_intercomm_create, "MPI_Intercomm_create");
+  gm::CallRegion call(&r_intercomm_create);
   const int rc = PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
   if (rc == MPI_SUCCESS && gm::Recording()) gm::RegisterDerivedComm(local_comm, *newintercomm);
   return rc;
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {
+  GS_MPI_REGION(r_comm_free, "MPI_Comm_free");
+  gm::CallRegion call(&r_comm_free);
   if (gm::Recording()) gm::ForgetComm(*comm);
   return PMPI_Comm_free(comm);
 }

@@ -21,6 +21,9 @@ GS_MPI_REGION(r_win_post, "MPI_Win_post");
 GS_MPI_REGION(r_win_start, "MPI_Win_start");
 GS_MPI_REGION(r_win_complete, "MPI_Win_complete");
 GS_MPI_REGION(r_win_wait, "MPI_Win_wait");
+GS_MPI_REGION(r_win_create, "MPI_Win_create");
+GS_MPI_REGION(r_win_allocate, "MPI_Win_allocate");
+GS_MPI_REGION(r_win_free, "MPI_Win_free");
 
 }  // namespace
 
@@ -89,6 +92,19 @@ int MPI_Win_complete(MPI_Win win) {
 
 int MPI_Win_wait(MPI_Win win) {
   return gm::InRegion(&r_win_wait, PMPI_Win_wait, win);
+}
+
+// Window creation and release are collective over the communicator: regions too.
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  return gm::InRegion(&r_win_create, PMPI_Win_create, base, size, disp_unit, info, comm, win);
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  return gm::InRegion(&r_win_allocate, PMPI_Win_allocate, size, disp_unit, info, comm, baseptr, win);
+}
+
+int MPI_Win_free(MPI_Win* win) {
+  return gm::InRegion(&r_win_free, PMPI_Win_free, win);
 }
 
 }  // extern "C"

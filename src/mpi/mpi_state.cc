@@ -696,7 +696,12 @@ void CombineOverRanks(rec::OnTheFlyRaw* t) {
 
 void BeforeFinalize() {
   if (!Recording()) return;
-  SyncClocks("finalize");
+  {
+    // The call's region, until the trace closes (what MPI_Finalize does after that is not seen).
+    GS_MPI_REGION(r_finalize, "MPI_Finalize");
+    CallRegion call(&r_finalize);
+    SyncClocks("finalize");
+  }
   g_recording.store(false, std::memory_order_relaxed);
   if (g_onthefly) rec::SetTotalsCombiner(CombineOverRanks);
   gs_trace_close();

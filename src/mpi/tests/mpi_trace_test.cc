@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <string>
@@ -134,8 +135,8 @@ void ExpectInitFirst(const Trace& t) {
 TEST(MpiTrace, Ring) {
   RECORD_OR_SKIP(t, "ring", Program("gs_mpi_ring"));
   EXPECT_EQ(t.locations().size(), 4u);
-  EXPECT_EQ(t.event_count(), 104u);  // per rank: MPI_Init 4 + 3 x (send 3 + receive 3) + allreduce 4
-  for (int r = 0; r < 4; ++r) EXPECT_EQ(EventCount(t, r), 26u);
+  EXPECT_EQ(t.event_count(), 112u);  // per rank: MPI_Init 4 + 3 x (send 3 + receive 3) + allreduce 4 + MPI_Finalize 2
+  for (int r = 0; r < 4; ++r) EXPECT_EQ(EventCount(t, r), 28u);
   ExpectInitFirst(t);
   ExpectMessages(t, 12, 10, 400);
   for (size_t i = 0; i < t.messages().size(); ++i) {
@@ -257,9 +258,9 @@ TEST(MpiTrace, RecordExitsWithTheProgramsStatus) {
 
 TEST(MpiTrace, PingPong) {
   RECORD_OR_SKIP(t, "pingpong", Program("gs_mpi_pingpong"));
-  EXPECT_EQ(t.event_count(), 92u);  // MPI_Init 4; ranks 0, 1: 5 x 6 + barrier 4; ranks 2, 3: barrier 4
-  EXPECT_EQ(EventCount(t, 0), 38u);
-  EXPECT_EQ(EventCount(t, 2), 8u);
+  EXPECT_EQ(t.event_count(), 100u);  // MPI_Init 4, MPI_Finalize 2; ranks 0, 1: 5 x 6 + barrier 4; ranks 2, 3: barrier 4
+  EXPECT_EQ(EventCount(t, 0), 40u);
+  EXPECT_EQ(EventCount(t, 2), 10u);
   ExpectMessages(t, 10, 5, 1024);
   for (size_t i = 0; i < t.messages().size(); ++i) {
     EXPECT_EQ(RankOf(t, t.messages().sender[i]) + RankOf(t, t.messages().receiver[i]), 1);
@@ -278,7 +279,7 @@ TEST(MpiTrace, PingPong) {
 
 TEST(MpiTrace, LateSender) {
   RECORD_OR_SKIP(t, "late_sender", Program("gs_mpi_late_sender"));
-  EXPECT_EQ(t.event_count(), 44u);  // per rank: MPI_Init 4 + barrier 4 + send or receive 3
+  EXPECT_EQ(t.event_count(), 52u);  // per rank: MPI_Init 4 + barrier 4 + send or receive 3 + MPI_Finalize 2
   ExpectMessages(t, 2, 7, 128);
   EXPECT_EQ(t.collectives().size(), 2u);
   // The receivers wait for the 50 ms of the senders' computation: the receive is entered well
@@ -294,7 +295,8 @@ TEST(MpiTrace, LateSender) {
 
 TEST(MpiTrace, BarrierImbalanceAndCommunicators) {
   RECORD_OR_SKIP(t, "barrier_imbalance", Program("gs_mpi_barrier_imbalance"));
-  EXPECT_EQ(t.event_count(), 96u);  // per rank: MPI_Init 4 + 3 barriers x 4 + bcast 4 + sendrecv_replace 4
+  EXPECT_EQ(t.event_count(), 136u);  // per rank: MPI_Init 4 + 3 barriers x 4 + bcast 4 + sendrecv_replace 4
+  // + MPI_Comm_dup, MPI_Comm_split and 2 MPI_Comm_free 2 each + MPI_Finalize 2
   // MPI_COMM_WORLD, the two halves of the split, the duplicate.
   ASSERT_EQ(t.communicators().size(), 4u);
   EXPECT_EQ(CommName(t, CommunicatorId(0)), "MPI_COMM_WORLD");
@@ -330,7 +332,7 @@ TEST(MpiTrace, BarrierImbalanceAndCommunicators) {
 
 TEST(MpiTrace, NonBlockingExchange) {
   RECORD_OR_SKIP(t, "nonblocking", Program("gs_mpi_nonblocking"));
-  EXPECT_EQ(t.event_count(), 176u);  // per rank: MPI_Init 4, twice: 3 Irecv x 2 + 3 Isend x 3 + Waitall 2 + 3 receives
+  EXPECT_EQ(t.event_count(), 184u);  // per rank: MPI_Init 4, twice: 3 Irecv x 2 + 3 Isend x 3 + Waitall 2 + 3 receives; MPI_Finalize 2
   ExpectMessages(t, 24, 3, 256);
   std::map<std::pair<int64_t, int64_t>, int> pairs;
   for (size_t i = 0; i < t.messages().size(); ++i) {
@@ -371,7 +373,7 @@ TEST(MpiTrace, ProgramWithoutFinalize) {
 TEST(MpiTrace, FortranRing) {
   if (std::string(GS_MPI_FORTRAN_RING).empty()) GTEST_SKIP() << "no Fortran MPI compiler: Fortran test skipped";
   RECORD_OR_SKIP(t, "ring_fortran", GS_MPI_FORTRAN_RING);
-  EXPECT_EQ(t.event_count(), 96u);  // per rank: MPI_Init 4 + 2 x 6 + allreduce 4 + barrier 4
+  EXPECT_EQ(t.event_count(), 104u);  // per rank: MPI_Init 4 + 2 x 6 + allreduce 4 + barrier 4 + MPI_Finalize 2
   ExpectMessages(t, 8, 11, 40);
   ExpectInitFirst(t);
   ASSERT_EQ(t.collectives().size(), 3u);
@@ -385,8 +387,8 @@ TEST(MpiTrace, FortranF08Ring) {
   if (std::string(GS_MPI_F08_RING).empty()) GTEST_SKIP() << "no mpi_f08 module: the mpi_f08 test skipped";
   RECORD_OR_SKIP(t, "ring_f08", GS_MPI_F08_RING);
   // Per rank: MPI_Init 4, 2 x (send 3 + receive 3), 2 Irecv and 2 Isend 3 each, Waitall 2 + 4
-  // completions, Bcast, Allreduce and Barrier 4 each.
-  EXPECT_EQ(t.event_count(), 4u * 42u);
+  // completions, Bcast, Allreduce and Barrier 4 each, MPI_Finalize 2.
+  EXPECT_EQ(t.event_count(), 4u * 44u);
   ASSERT_EQ(t.messages().size(), 16u);
   uint64_t bytes = 0;
   for (size_t i = 0; i < t.messages().size(); ++i) {
@@ -399,6 +401,64 @@ TEST(MpiTrace, FortranF08Ring) {
   EXPECT_EQ(t.collectives().op[1], CollectiveOp::kBroadcast);
   EXPECT_EQ(t.collectives().op[2], CollectiveOp::kAllreduce);
   EXPECT_EQ(t.collectives().op[3], CollectiveOp::kBarrier);
+}
+
+// The calls of `program` as the independent counter (pmpi_counter.c) saw them, summed over the
+// ranks: name -> calls.
+std::map<std::string, uint64_t> CountCalls(const std::string& name, const std::string& program) {
+  const std::string dir = fmt::format("{}/{}.counts", GS_MPI_WORK_DIR, name);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir, ec);
+  const std::string command =
+      fmt::format("{} {} --oversubscribe -np 4 -x LD_PRELOAD={} -x GS_PMPI_COUNT_DIR={} {} > {}/log 2>&1", GS_MPIEXEC,
+                  geteuid() == 0 ? "--allow-run-as-root" : "", GS_PMPI_COUNTER, dir, program, dir);
+  std::map<std::string, uint64_t> counts;
+  if (std::system(command.c_str()) != 0) return counts;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().filename() == "log") continue;
+    std::ifstream in(entry.path());
+    std::string call;
+    uint64_t n = 0;
+    while (in >> call >> n) counts[call] += n;
+  }
+  return counts;
+}
+
+// The trace's call regions: name -> times entered, over every location.
+std::map<std::string, uint64_t> TracedCalls(const Trace& t) {
+  std::map<std::string, uint64_t> counts;
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const EventColumns& ev = t.events(LocationId(l));
+    for (size_t e = 0; e < ev.size(); ++e)
+      if (ev.kind[e] == EventKind::kEnter) ++counts[std::string(t.str(t.region(RegionId(ev.arg[e])).name))];
+  }
+  return counts;
+}
+
+// Every MPI call a program makes is in its trace, as many times as an independent PMPI counter
+// saw it (C and mpi_f08 Fortran). Only local queries that cost nothing are not recorded.
+void ExpectEveryCallTraced(const std::string& name, const std::string& program) {
+  RECORD_OR_SKIP(t, name, program);
+  const std::map<std::string, uint64_t> counted = CountCalls(name, program);
+  ASSERT_FALSE(counted.empty()) << "the counter run of " << program << " failed";
+  const std::map<std::string, uint64_t> traced = TracedCalls(t);
+  for (const auto& [call, n] : counted) {
+    if (call == "MPI_Comm_rank" || call == "MPI_Comm_size") continue;
+    auto it = traced.find(call);
+    EXPECT_EQ(it == traced.end() ? 0 : it->second, n) << call << " in " << name;
+  }
+}
+
+TEST(MpiTrace, EveryCallOfTheCFamiliesCountedIndependently) {
+  ExpectEveryCallTraced("families_counted", Program("gs_mpi_families"));
+  ExpectEveryCallTraced("nonblocking_counted", Program("gs_mpi_nonblocking"));
+  ExpectEveryCallTraced("barrier_imbalance_counted", Program("gs_mpi_barrier_imbalance"));
+}
+
+TEST(MpiTrace, EveryCallOfTheF08RingCountedIndependently) {
+  if (std::string(GS_MPI_F08_RING).empty()) GTEST_SKIP() << "no mpi_f08 module: the mpi_f08 test skipped";
+  ExpectEveryCallTraced("ring_f08_counted", GS_MPI_F08_RING);
 }
 
 // Every collective family and every wait/test family through the Fortran bindings.
