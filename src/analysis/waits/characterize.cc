@@ -490,8 +490,8 @@ class Characterizer {
   // event q_from (the step's region: the call it was in there).
   void AddPropagated(LocationId late, EventIndex q_from, TimeNs behind) {
     if (behind == 0) return;
-    const uint32_t step = SlotAfter(t_.index().nesting(late), q_from) * kStepStates +
-                          static_cast<uint32_t>(StepState::kPropagated);
+    const uint32_t slot = slot8_.empty() ? SlotAfter(t_.index().nesting(late), q_from) : slot8_[g_.offset(late) + q_from];
+    const uint32_t step = slot * kStepStates + static_cast<uint32_t>(StepState::kPropagated);
     auto it = std::lower_bound(c_.begin(), c_.end(), Entry(step, std::numeric_limits<TimeNs>::min()));
     if (it != c_.end() && it->first == step) {
       it->second += behind;
