@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "report/location_column.h"
 #include "report/compensate_report.h"
 #include "report/rows.h"
 
@@ -10,7 +11,6 @@ namespace grainscope {
 namespace {
 
 std::string_view RegionName(const Trace& t, RegionId r) { return t.str(t.region(r).name); }
-std::string_view LocationName(const Trace& t, LocationId l) { return t.str(t.location(l).name); }
 
 std::string Change(TimeNs measured, TimeNs compensated) {
   if (measured == 0) return "";
@@ -79,11 +79,12 @@ std::string CompensationText(const Trace& t, const Compensation& c, const Render
                        Change(r.measured_ns, r.compensated_ns), r.instances, RegionName(t, r.region));
   }
   out += RowsLeftOut(c.regions.size(), regions_shown);
-  out += fmt::format("\n  {:<20} {:>14} {:>14} {:>9}\n", "location", "measured", "compensated", "change");
+  const size_t lw = LocationColumnWidth(t, 20);
+  out += fmt::format("\n  {:<{}} {:>14} {:>14} {:>9}\n", "location", lw, "measured", "compensated", "change");
   const size_t locations_shown = RowsShown(c.locations.size(), o.top);
   for (size_t i = 0; i < locations_shown; ++i) {
     const LocationReplay& l = c.locations[i];
-    out += fmt::format("  {:<20} {:>14} {:>14} {:>9}\n", LocationName(t, l.location), FormatDuration(l.measured_ns),
+    out += fmt::format("  {:<{}} {:>14} {:>14} {:>9}\n", LocationName(t, l.location), lw, FormatDuration(l.measured_ns),
                        FormatDuration(l.predicted_ns), Change(l.measured_ns, l.predicted_ns));
   }
   return out + RowsLeftOut(c.locations.size(), locations_shown);

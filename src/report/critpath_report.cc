@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "model/rendezvous.h"
+#include "report/location_column.h"
 #include "report/critpath_report.h"
 #include "report/rows.h"
 
@@ -13,7 +14,6 @@ namespace {
 constexpr std::string_view kOutside = "(outside regions)";
 
 std::string_view RegionName(const Trace& t, RegionId r) { return r.valid() ? t.str(t.region(r).name) : kOutside; }
-std::string_view LocationName(const Trace& t, LocationId l) { return t.str(t.location(l).name); }
 
 std::string CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
   using json = nlohmann::ordered_json;
@@ -112,14 +112,15 @@ std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOpt
     }
     out += RowsLeftOut(cp.imbalance.size(), shown);
   }
-  out += fmt::format("\n  Path ({} stretches)\n  {:>14} {:>14} {:>14}  {:<16} {}\n", cp.path.size(), "start", "end",
-                     "on path", "location", "region");
+  const size_t lw = LocationColumnWidth(t, 16);
+  out += fmt::format("\n  Path ({} stretches)\n  {:>14} {:>14} {:>14}  {:<{}} {}\n", cp.path.size(), "start", "end",
+                     "on path", "location", lw, "region");
   const size_t path_shown = RowsShown(cp.path.size(), o.top);
   for (size_t i = 0; i < path_shown; ++i) {
     const PathSegment& s = cp.path[i];
-    out += fmt::format("  {:>14} {:>14} {:>14}  {:<16} {}\n", FormatDuration(s.start_ns - t.origin_ns()),
+    out += fmt::format("  {:>14} {:>14} {:>14}  {:<{}} {}\n", FormatDuration(s.start_ns - t.origin_ns()),
                        FormatDuration(s.end_ns - t.origin_ns()), FormatDuration(s.time_ns),
-                       LocationName(t, s.location), RegionName(t, s.region));
+                       LocationName(t, s.location), lw, RegionName(t, s.region));
   }
   out += RowsLeftOut(cp.path.size(), path_shown);
   if (!cp.slack.empty()) {
@@ -132,12 +133,12 @@ std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOpt
     out += fmt::format("\n  Slack: {} of {} grains have none (they are critical)\n", cp.slack.size() - order.size(),
                        cp.slack.size());
     if (!order.empty())
-      out += fmt::format("  {:>14} {:>14}  {:<16} {}\n", "slack", "start", "location", "grain (most slack first)");
+      out += fmt::format("  {:>14} {:>14}  {:<{}} {}\n", "slack", "start", "location", lw, "grain (most slack first)");
     const size_t shown = RowsShown(order.size(), o.top);
     for (size_t i = 0; i < shown; ++i) {
       const GrainSlack& g = *order[i];
-      out += fmt::format("  {:>14} {:>14}  {:<16} {}\n", FormatDuration(g.slack_ns),
-                         FormatDuration(g.grain.start - t.origin_ns()), LocationName(t, g.grain.location),
+      out += fmt::format("  {:>14} {:>14}  {:<{}} {}\n", FormatDuration(g.slack_ns),
+                         FormatDuration(g.grain.start - t.origin_ns()), LocationName(t, g.grain.location), lw,
                          RegionName(t, g.grain.region));
     }
     out += RowsLeftOut(order.size(), shown);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/location_column.h"
 #include "report/rows.h"
 #include "report/units.h"
 
@@ -27,7 +28,6 @@ std::string_view ClassTitle(TimeClass c) {
 
 std::string Key(TimeClass c) { return fmt::format("{}_ns", TimeClassName(c)); }
 
-std::string_view LocationName(const Trace& t, LocationId l) { return t.str(t.location(l).name); }
 std::string_view RegionName(const Trace& t, RegionId r) { return t.str(t.region(r).name); }
 
 json StatsJson(const RegionStats& s) {

@@ -1,13 +1,13 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "report/location_column.h"
 #include "report/replay_report.h"
 #include "report/rows.h"
 
 namespace grainscope {
 namespace {
 
-std::string_view LocationName(const Trace& t, LocationId l) { return t.str(t.location(l).name); }
 std::string_view RegionName(const Trace& t, RegionId r) {
   return r.valid() ? t.str(t.region(r).name) : std::string_view("(outside regions)");
 }
@@ -66,11 +66,12 @@ std::string ReplayText(const Trace& t, const ReplayResult& r, const CriticalPath
   line("identity replay", fmt::format("max deviation {} over {} events", FormatDuration(r.max_deviation_ns),
                                       t.event_count()));
   line("clock violations", ClockViolationsText(r));
-  out += fmt::format("\n  {:<20} {:>14} {:>14} {:>9}\n", "location", "measured", "predicted", "change");
+  const size_t lw = LocationColumnWidth(t, 20);
+  out += fmt::format("\n  {:<{}} {:>14} {:>14} {:>9}\n", "location", lw, "measured", "predicted", "change");
   const size_t locations_shown = RowsShown(r.locations.size(), o.top);
   for (size_t i = 0; i < locations_shown; ++i) {
     const LocationReplay& l = r.locations[i];
-    out += fmt::format("  {:<20} {:>14} {:>14} {:>9}\n", LocationName(t, l.location), FormatDuration(l.measured_ns),
+    out += fmt::format("  {:<{}} {:>14} {:>14} {:>9}\n", LocationName(t, l.location), lw, FormatDuration(l.measured_ns),
                        FormatDuration(l.predicted_ns), Change(l.measured_ns, l.predicted_ns));
   }
   out += RowsLeftOut(r.locations.size(), locations_shown);

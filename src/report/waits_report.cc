@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "report/location_column.h"
 #include "report/waits_report.h"
 #include "report/rows.h"
 
@@ -11,9 +12,6 @@ namespace {
 
 std::string_view RegionName(const Trace& t, RegionId r) {
   return r.valid() ? t.str(t.region(r).name) : std::string_view("(outside regions)");
-}
-std::string_view LocationName(const Trace& t, LocationId l) {
-  return l.valid() ? t.str(t.location(l).name) : std::string_view("-");
 }
 
 // The largest wait instances, largest first (ties: earlier first).
@@ -117,10 +115,11 @@ std::string WaitsText(const Trace& t, const WaitStates& w, const Characterizatio
     out += fmt::format("  {:<20} {:>8} {:>14}\n", WaitKindName(static_cast<WaitKind>(k)), w.count[k],
                        FormatDuration(w.time_ns[k]));
   }
-  out += fmt::format("\n  {:<20} {:>14}\n", "location", "waiting");
+  const size_t lw = LocationColumnWidth(t, 20);
+  out += fmt::format("\n  {:<{}} {:>14}\n", "location", lw, "waiting");
   const size_t locations_shown = RowsShown(w.by_location.size(), o.top);
   for (uint32_t l = 0; l < locations_shown; ++l)
-    out += fmt::format("  {:<20} {:>14}\n", LocationName(t, LocationId(l)), FormatDuration(w.by_location[l]));
+    out += fmt::format("  {:<{}} {:>14}\n", LocationName(t, LocationId(l)), lw, FormatDuration(w.by_location[l]));
   out += RowsLeftOut(w.by_location.size(), locations_shown);
 
   constexpr size_t kMaxClasses = 5, kMaxSteps = 5;  // per sync point, per class
@@ -147,11 +146,12 @@ std::string WaitsText(const Trace& t, const WaitStates& w, const Characterizatio
   if (points_shown < c.sync_points.size())
     out += "\n" + RowsLeftOut(c.sync_points.size(), points_shown);
   out += "\n  Largest waits\n";
-  out += fmt::format("  {:>14} {:>14}  {:<18} {:<16} {}\n", "wait", "start", "kind", "waiter", "waited for");
+  const size_t waiter_width = LocationColumnWidth(t, 16);
+  out += fmt::format("  {:>14} {:>14}  {:<18} {:<{}} {}\n", "wait", "start", "kind", "waiter", waiter_width, "waited for");
   const size_t largest_shown = RowsShown(w.instances.size(), o.top);
   for (const WaitInstance* i : Largest(w, largest_shown)) {
-    out += fmt::format("  {:>14} {:>14}  {:<18} {:<16} {}\n", FormatDuration(i->wait_ns),
-                       FormatDuration(i->start_ns - t.origin_ns()), WaitKindName(i->kind), LocationName(t, i->waiter),
+    out += fmt::format("  {:>14} {:>14}  {:<18} {:<{}} {}\n", FormatDuration(i->wait_ns),
+                       FormatDuration(i->start_ns - t.origin_ns()), WaitKindName(i->kind), LocationName(t, i->waiter), waiter_width,
                        LocationName(t, i->late));
   }
   out += RowsLeftOut(w.instances.size(), largest_shown);

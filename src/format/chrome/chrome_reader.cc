@@ -370,7 +370,6 @@ class ChromeParser {
     if (!ts) return Invalid(why, index);
     Item item{0, ItemKind::kMarker};
     if (__builtin_add_overflow(origin_, *ts, &item.time)) return Invalid("'ts' is out of range", index);
-    earliest_ = std::min(earliest_, item.time);
     const std::string_view name = StringField(ev, "name");
     const std::string_view cat = StringField(ev, "cat");
     if (ph == "b" || ph == "e") return ReadAsync(ev, ph == "b", item.time, name, cat, index);
@@ -415,6 +414,7 @@ class ChromeParser {
       item.arg = builder_.Intern(name).value;
     }
     tracks_[*t].items.push_back(item);
+    earliest_ = std::min(earliest_, item.time);  // of the records kept: a skipped one sets no time zero
   }
 
   // "b"/"e" of one (pid, cat, id) nest like "B"/"E"; an "e" closes the innermost "b" of its id.
@@ -427,6 +427,7 @@ class ChromeParser {
     std::vector<std::pair<uint32_t, TimeNs>>& open = open_async_[std::make_tuple(*pid, std::string(cat), id->dump())];
     if (begin) {
       open.emplace_back(RegionFor(name, cat).value, t);
+      earliest_ = std::min(earliest_, t);
     } else if (open.empty()) {
       ++stray_;
     } else {

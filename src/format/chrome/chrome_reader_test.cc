@@ -111,6 +111,14 @@ TEST(ChromeReader, UnixEpochMicrosecondsFit) {
                                                          1694039968955748123, 1694039968955749123));
   // The file names no time zero: the run starts at its earliest event, not in 1970.
   EXPECT_EQ(r->origin_ns(), 1694039968955744000);
+  // ... its earliest kept event: a record skipped for a negative duration sets no time zero.
+  Result<Trace> skipped = ReadChromeJson(
+      R"([{"ph":"X","name":"bad","ts":1694039968000000,"dur":-1,"pid":1,"tid":1},
+          {"ph":"X","name":"a","ts":1694039968955744,"dur":3,"pid":1,"tid":1}])",
+      "epoch.json");
+  ASSERT_THAT(skipped, IsOk());
+  EXPECT_EQ(skipped->diagnostics().Count("invalid_records"), 1u);
+  EXPECT_EQ(skipped->origin_ns(), 1694039968955744000);
 }
 
 // rocprofiler's first entry is {}; other tools write phases grainscope does not model. Neither
