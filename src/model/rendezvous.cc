@@ -53,6 +53,24 @@ size_t RendezvousSends(const Trace& trace) {
 RendezvousEdges FindRendezvousEdges(const TraceBody& body, std::span<const std::vector<TimeNs>> times,
                                     uint64_t eager_limit_bytes) {
   const MessageTable& msgs = body.messages;
+  // The rendezvous messages: above the limit, or sent by a synchronous call (looked for only when
+  // the trace has such a call). A trace without any costs no pass over its events.
+  const bool has_synchronous = std::any_of(body.regions.begin(), body.regions.end(), [&](const Region& r) {
+    return IsSynchronousSend(body.strings.Get(r.name));
+  });
+  auto synchronous = [&](uint32_t m) {
+    const EventIndex call = EnclosingEnter(body.kinds[msgs.sender[m].value], msgs.send_event[m]);
+    return call != kNoEvent &&
+           IsSynchronousSend(body.strings.Get(body.regions[body.args[msgs.sender[m].value][call]].name));
+  };
+  std::vector<uint32_t> rendezvous;
+  for (uint32_t m = 0; m < msgs.size(); ++m) {
+    // A message to itself needs no edge: the location's own order already holds.
+    if (!msgs.matched(MessageId(m)) || msgs.sender[m] == msgs.receiver[m]) continue;
+    if (msgs.bytes[m] > eager_limit_bytes || (has_synchronous && synchronous(m))) rendezvous.push_back(m);
+  }
+  RendezvousEdges out;
+  if (rendezvous.empty()) return out;
   // The request events of non-blocking sends and receives, per message.
   std::vector<EventIndex> completed(msgs.size(), kNoEvent), posted(msgs.size(), kNoEvent);
   for (size_t l = 0; l < body.kinds.size(); ++l) {
@@ -62,25 +80,14 @@ RendezvousEdges FindRendezvousEdges(const TraceBody& body, std::span<const std::
       if (kinds[e] == EventKind::kRecvPost) posted[body.args[l][e]] = e;
     }
   }
-  RendezvousEdges out;
-  for (uint32_t m = 0; m < msgs.size(); ++m) {
-    if (!msgs.matched(MessageId(m))) continue;
+  for (uint32_t m : rendezvous) {
     const LocationId s = msgs.sender[m], r = msgs.receiver[m];
-    if (s == r) continue;  // a message to itself: the location's own order already holds
-    const std::span<const EventKind> send_kinds = body.kinds[s.value], recv_kinds = body.kinds[r.value];
-    const EventIndex call = EnclosingEnter(send_kinds, msgs.send_event[m]);
-    const bool synchronous =
-        call != kNoEvent && IsSynchronousSend(body.strings.Get(body.regions[body.args[s.value][call]].name));
-    if (msgs.bytes[m] <= eager_limit_bytes && !synchronous) continue;
-    const EventIndex done = completed[m] != kNoEvent ? completed[m] : EnclosingLeave(send_kinds, msgs.send_event[m]);
-    const EventIndex post = posted[m] != kNoEvent ? posted[m] : EnclosingEnter(recv_kinds, msgs.recv_event[m]);
-    if (done == kNoEvent || post == kNoEvent) continue;
-    // Strictly before: a send completing when the receive is posted never waited for it, and an
-    // edge between equal times could close a cycle with the message's own edge.
-    if (times[r.value][post] >= times[s.value][done]) {
-      ++out.sent_eagerly;
-      continue;
-    }
+    const EventIndex done = completed[m] != kNoEvent ? completed[m] : EnclosingLeave(body.kinds[s.value], msgs.send_event[m]);
+    const EventIndex post = posted[m] != kNoEvent ? posted[m] : EnclosingEnter(body.kinds[r.value], msgs.recv_event[m]);
+    // Strictly before: a send completing when the receive is posted never waited for it (it went
+    // eagerly after all: a larger limit, or clocks that disagree), and an edge between equal
+    // times could close a cycle with the message's own edge.
+    if (done == kNoEvent || post == kNoEvent || times[r.value][post] >= times[s.value][done]) continue;
     out.edges.kind.push_back(DependencyKind::kRendezvous);
     out.edges.from_location.push_back(r);
     out.edges.from_event.push_back(post);

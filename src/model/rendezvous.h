@@ -8,7 +8,7 @@
 // Ends: the receive is posted at its kRecvPost event (non-blocking), else at the Enter of the call
 // that holds its kRecv; the send completes at its kSendComplete event (non-blocking), else at the
 // Leave of the call that holds its kSend. No edge when the send completed before the receive was
-// posted (it went eagerly after all: a larger limit, or clocks that disagree): those are counted.
+// posted (it went eagerly after all: a larger limit, or clocks that disagree).
 #pragma once
 
 #include <cstdint>
@@ -27,8 +27,7 @@ namespace grainscope {
 inline constexpr uint64_t kAssumedEagerLimitBytes = 65536;
 
 struct RendezvousEdges {
-  DependencyTable edges;     // kind rendezvous, in message order
-  uint64_t sent_eagerly = 0;  // rendezvous-sized sends that completed before their receive was posted
+  DependencyTable edges;  // kind rendezvous, in message order
 };
 
 // The eager limit a trace was read with (its metadata: metadata_keys.h), or nullopt for a trace

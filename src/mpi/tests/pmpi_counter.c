@@ -63,17 +63,21 @@ static void WriteCounts(void) {
 
 #define GS_ARGS long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8, long a9, long a10, long a11, long a12
 #define GS_PASS a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12
-#define GS_WRAP(c, f)                                                   \
-  int P##c();                                                           \
-  int c(GS_ARGS) {                                                      \
-    __atomic_fetch_add(&g_counts[k_##c], 1, __ATOMIC_RELAXED);          \
-    if (k_##c == k_MPI_Finalize) WriteCounts();                         \
-    return P##c(GS_PASS);                                               \
-  }                                                                     \
-  void p##f##_f08_();                                                   \
-  void f##_f08_(GS_ARGS) {                                              \
-    __atomic_fetch_add(&g_counts[k_##c], 1, __ATOMIC_RELAXED);          \
-    if (k_##c == k_MPI_Finalize) WriteCounts();                         \
-    p##f##_f08_(GS_PASS);                                               \
+// One call of function k; MPI_Finalize writes the counts before the library goes away.
+static void Count(int k) {
+  __atomic_fetch_add(&g_counts[k], 1, __ATOMIC_RELAXED);
+  if (k == k_MPI_Finalize) WriteCounts();
+}
+
+#define GS_WRAP(c, f)                 \
+  int P##c();                         \
+  int c(GS_ARGS) {                    \
+    Count(k_##c);                     \
+    return P##c(GS_PASS);             \
+  }                                   \
+  void p##f##_f08_();                 \
+  void f##_f08_(GS_ARGS) {            \
+    Count(k_##c);                     \
+    p##f##_f08_(GS_PASS);             \
   }
 GS_COUNTED(GS_WRAP)
