@@ -70,6 +70,16 @@ std::string_view CollectiveOpName(CollectiveOp op) {
   return "unknown";
 }
 
+bool EndsWithItsCall(const EventColumns& ev, EventIndex begin, EventIndex end) {
+  if (begin == kNoEvent || end == kNoEvent || end <= begin || end + 1 >= ev.size()) return false;
+  int64_t depth = 0;  // regions entered since the begin and still open
+  for (EventIndex i = begin + 1; i < end; ++i) {
+    if (ev.kind[i] == EventKind::kEnter) ++depth;
+    if (ev.kind[i] == EventKind::kLeave && --depth < 0) return false;  // its call ended before it
+  }
+  return depth == 0 && ev.kind[end + 1] == EventKind::kLeave;
+}
+
 CollectiveShape ShapeOf(CollectiveOp op) {
   switch (op) {
     case CollectiveOp::kBarrier:

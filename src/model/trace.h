@@ -106,6 +106,13 @@ struct EventColumns {
   size_t size() const { return time.size(); }
 };
 
+// Does a location's collective membership that begins at event `begin` and ends at `end` end with
+// the call it began in, as a blocking collective does (MPI_Allreduce: begin, nested calls only,
+// end, then the leave of the region that was innermost at the begin)? A non-blocking one
+// (MPI_Ibarrier ... MPI_Wait) does not. Writers whose formats tie a collective to its call (.gst's
+// markers, OTF2's MpiCollectiveBegin/End) write the others in their non-blocking form.
+bool EndsWithItsCall(const EventColumns& ev, EventIndex begin, EventIndex end);
+
 // Point-to-point messages, one row each, column-wise.
 struct MessageTable {
   std::vector<LocationId> sender;

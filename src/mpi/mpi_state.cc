@@ -53,15 +53,28 @@ std::mutex g_comm_mutex;
 // Leaked on purpose: wrappers may run until the process ends.
 std::deque<CommEntry>* g_comms = nullptr;
 std::mutex g_request_mutex;
-std::unordered_map<MPI_Request, MPI_Comm>* g_recv_requests = nullptr;
+// Requests whose completion records something (under g_request_mutex): a receive, recorded with
+// its communicator; a collective in flight, ended through its slot.
+struct TrackedRequest {
+  MPI_Comm comm = MPI_COMM_NULL;
+  uint32_t coll_slot = 0;  // 0: a receive
+};
+std::unordered_map<MPI_Request, TrackedRequest>* g_requests = nullptr;
 // Persistent requests: what MPI_Start does with each (under g_request_mutex).
 struct PersistentRequest {
-  bool send = false;
+  enum class Kind : uint8_t { kSend, kRecv, kCollective } kind = Kind::kSend;
   MPI_Comm comm = MPI_COMM_NULL;
-  int dest = MPI_PROC_NULL, tag = 0;
-  uint64_t bytes = 0;
+  int peer = MPI_PROC_NULL;  // destination of a send, source of a receive, root of a collective
+  int tag = 0;
+  uint64_t bytes = 0;        // sent
+  uint64_t received = 0;     // a collective's
+  const char* op = nullptr;  // a collective's (static text)
 };
 std::unordered_map<MPI_Request, PersistentRequest>* g_persistent = nullptr;
+// Slots of the collectives in flight (slot s is in_use[s - 1]) and the interned
+// "mpi.icoll_end <s>" of each slot used so far (under g_request_mutex).
+std::vector<bool>* g_coll_slot_in_use = nullptr;
+std::vector<uint32_t>* g_coll_end_labels = nullptr;
 // Messages MPI_Mprobe/MPI_Improbe matched, until MPI_Mrecv/MPI_Imrecv receives them.
 std::unordered_map<MPI_Message, MPI_Comm>* g_probed = nullptr;
 
@@ -380,7 +393,7 @@ void ForgetComm(MPI_Comm comm) {
 // The last names interned per key, per thread: formatting and hashing the text (~300 ns) is
 // most of a wrapper's cost, and programs repeat the same few keys (neighbours, tags, roots).
 struct NameCacheEntry {
-  uint64_t key[3] = {~0ull, ~0ull, ~0ull};
+  uint64_t key[4] = {~0ull, ~0ull, ~0ull, 0};
   uint32_t id = 0;
 };
 constexpr size_t kNameCacheSize = 256;
@@ -456,25 +469,86 @@ void RecordRecv(MPI_Comm comm, const MPI_Status& status) {
   rec::ApplyReceivedPiggyback(found ? &p : nullptr, times.time);
 }
 
+namespace {
+
+// Under g_request_mutex.
+void TrackRequestLocked(MPI_Request request, TrackedRequest tracked) {
+  if (g_requests == nullptr) g_requests = new std::unordered_map<MPI_Request, TrackedRequest>();
+  (*g_requests)[request] = tracked;
+}
+void TrackPersistentLocked(MPI_Request request, const PersistentRequest& p) {
+  if (g_persistent == nullptr) g_persistent = new std::unordered_map<MPI_Request, PersistentRequest>();
+  (*g_persistent)[request] = p;
+}
+
+// The smallest slot no collective in flight has.
+uint32_t TakeCollectiveSlot() {
+  std::lock_guard<std::mutex> lock(g_request_mutex);
+  if (g_coll_slot_in_use == nullptr) g_coll_slot_in_use = new std::vector<bool>();
+  std::vector<bool>& in_use = *g_coll_slot_in_use;
+  size_t s = 0;
+  while (s < in_use.size() && in_use[s]) ++s;
+  if (s == in_use.size()) in_use.push_back(false);
+  in_use[s] = true;
+  return static_cast<uint32_t>(s + 1);
+}
+
+// The end marker of the collective in `slot`, then the slot is free again.
+void EndNonBlockingCollective(uint32_t slot) {
+  uint32_t label = 0;
+  {
+    std::lock_guard<std::mutex> lock(g_request_mutex);
+    if (g_coll_end_labels == nullptr) g_coll_end_labels = new std::vector<uint32_t>();
+    std::vector<uint32_t>& labels = *g_coll_end_labels;
+    if (labels.size() < slot) labels.resize(slot, 0);
+    if (labels[slot - 1] == 0) {
+      char text[32];
+      std::snprintf(text, sizeof text, "mpi.icoll_end %u", slot);
+      labels[slot - 1] = gs_intern(text);
+    }
+    label = labels[slot - 1];
+  }
+  if (Recording()) rec::MarkerTimed(label);
+  std::lock_guard<std::mutex> lock(g_request_mutex);
+  (*g_coll_slot_in_use)[slot - 1] = false;
+}
+
+}  // namespace
+
 void TrackRecvRequest(MPI_Request request, MPI_Comm comm) {
   if (!Recording() || request == MPI_REQUEST_NULL) return;
   std::lock_guard<std::mutex> lock(g_request_mutex);
-  if (g_recv_requests == nullptr) g_recv_requests = new std::unordered_map<MPI_Request, MPI_Comm>();
-  (*g_recv_requests)[request] = comm;
+  TrackRequestLocked(request, TrackedRequest{comm, 0});
+}
+
+void TrackCollectiveRequest(MPI_Request request, uint32_t slot) {
+  if (slot == 0) return;
+  if (request == MPI_REQUEST_NULL) {
+    EndNonBlockingCollective(slot);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(g_request_mutex);
+  TrackRequestLocked(request, TrackedRequest{MPI_COMM_NULL, slot});
 }
 
 void TrackPersistentSend(MPI_Request request, MPI_Comm comm, int dest, int tag, uint64_t bytes) {
   if (!Recording() || request == MPI_REQUEST_NULL) return;
   std::lock_guard<std::mutex> lock(g_request_mutex);
-  if (g_persistent == nullptr) g_persistent = new std::unordered_map<MPI_Request, PersistentRequest>();
-  (*g_persistent)[request] = PersistentRequest{true, comm, dest, tag, bytes};
+  TrackPersistentLocked(request, PersistentRequest{PersistentRequest::Kind::kSend, comm, dest, tag, bytes});
 }
 
 void TrackPersistentRecv(MPI_Request request, MPI_Comm comm, int source) {
   if (!Recording() || request == MPI_REQUEST_NULL || source == MPI_PROC_NULL) return;
   std::lock_guard<std::mutex> lock(g_request_mutex);
-  if (g_persistent == nullptr) g_persistent = new std::unordered_map<MPI_Request, PersistentRequest>();
-  (*g_persistent)[request] = PersistentRequest{false, comm, source, 0, 0};
+  TrackPersistentLocked(request, PersistentRequest{PersistentRequest::Kind::kRecv, comm, source});
+}
+
+void TrackPersistentCollective(MPI_Request request, const char* op, MPI_Comm comm, int root, uint64_t sent,
+                               uint64_t received) {
+  if (!Recording() || request == MPI_REQUEST_NULL) return;
+  std::lock_guard<std::mutex> lock(g_request_mutex);
+  TrackPersistentLocked(request,
+                        PersistentRequest{PersistentRequest::Kind::kCollective, comm, root, 0, sent, received, op});
 }
 
 void StartRequest(MPI_Request request) {
@@ -484,20 +558,31 @@ void StartRequest(MPI_Request request) {
     std::lock_guard<std::mutex> lock(g_request_mutex);
     if (g_persistent == nullptr) return;
     auto it = g_persistent->find(request);
-    if (it == g_persistent->end()) return;  // a persistent collective, or not ours
+    if (it == g_persistent->end()) return;  // not ours
     p = it->second;
   }
-  if (p.send) {
-    RecordSend(p.comm, p.dest, p.tag, p.bytes);
-  } else {
-    TrackRecvRequest(request, p.comm);  // recorded when a Wait/Test completes it, as an Irecv
+  switch (p.kind) {
+    case PersistentRequest::Kind::kSend:
+      RecordSend(p.comm, p.peer, p.tag, p.bytes);
+      break;
+    case PersistentRequest::Kind::kRecv:
+      TrackRecvRequest(request, p.comm);  // recorded when a Wait/Test completes it, as an Irecv
+      break;
+    case PersistentRequest::Kind::kCollective:
+      TrackCollectiveRequest(request, BeginNonBlockingCollective(p.op, p.comm, p.peer, p.bytes, p.received));
+      break;
   }
 }
 
 void ForgetRequest(MPI_Request request) {
   std::lock_guard<std::mutex> lock(g_request_mutex);
   if (g_persistent != nullptr) g_persistent->erase(request);
-  if (g_recv_requests != nullptr) g_recv_requests->erase(request);
+  if (g_requests == nullptr) return;
+  auto it = g_requests->find(request);
+  if (it == g_requests->end()) return;
+  // A collective freed in flight never shows its end: its slot stays taken (its begin has no end
+  // in the trace, which the reader reports).
+  g_requests->erase(it);
 }
 
 void TrackMessage(MPI_Message message, MPI_Comm comm) {
@@ -519,18 +604,22 @@ MPI_Comm TakeMessageComm(MPI_Message message) {
 
 void CompleteRequest(MPI_Request request, const MPI_Status& status) {
   if (request == MPI_REQUEST_NULL) return;
-  MPI_Comm comm = MPI_COMM_NULL;
+  TrackedRequest tracked;
   {
     std::lock_guard<std::mutex> lock(g_request_mutex);
-    if (g_recv_requests == nullptr) return;
-    auto it = g_recv_requests->find(request);
-    if (it == g_recv_requests->end()) return;  // a send, or not ours
-    comm = it->second;
-    g_recv_requests->erase(it);
+    if (g_requests == nullptr) return;
+    auto it = g_requests->find(request);
+    if (it == g_requests->end()) return;  // a send, or not ours
+    tracked = it->second;
+    g_requests->erase(it);
+  }
+  if (tracked.coll_slot != 0) {
+    EndNonBlockingCollective(tracked.coll_slot);
+    return;
   }
   int cancelled = 0;
   PMPI_Test_cancelled(&status, &cancelled);
-  if (!cancelled) RecordRecv(comm, status);
+  if (!cancelled) RecordRecv(tracked.comm, status);
 }
 
 namespace {
@@ -592,32 +681,56 @@ void EndCall(gs_region* region) {
   rec::ApplyReceivedPiggyback(&p, end);
 }
 
+namespace {
+
+// The interned begin label of a collective: "mpi.coll ..." (slot 0: blocking) or "mpi.icoll ...
+// <slot>". Cached like message names; the key is exact: the op's static text (its address), the
+// byte counts, and communicator and root together (slots above 255 are not cached).
+uint32_t CollectiveLabel(const char* op, const CommInfo& info, int root_world, uint64_t sent, uint64_t received,
+                         uint32_t slot) {
+  const uint64_t a = (static_cast<uint64_t>(reinterpret_cast<uintptr_t>(op)) << 1) | (uint64_t{slot} << 56);
+  const uint64_t d = (uint64_t{info.index} << 32) | static_cast<uint32_t>(root_world);
+  const bool cached = slot < 256;
+  NameCacheEntry& entry = CacheSlot(a ^ d, sent, received);
+  if (cached && entry.id != 0 && entry.key[0] == a && entry.key[1] == sent && entry.key[2] == received &&
+      entry.key[3] == d) {
+    return entry.id;
+  }
+  char label[176];
+  if (slot == 0) {
+    std::snprintf(label, sizeof label, "mpi.coll %s %s %d %llu %llu", op, info.id, root_world,
+                  static_cast<unsigned long long>(sent), static_cast<unsigned long long>(received));
+  } else {
+    std::snprintf(label, sizeof label, "mpi.icoll %s %s %d %llu %llu %u", op, info.id, root_world,
+                  static_cast<unsigned long long>(sent), static_cast<unsigned long long>(received), slot);
+  }
+  const uint32_t id = gs_intern(label);
+  if (cached) entry = NameCacheEntry{{a, sent, received, d}, id};
+  return id;
+}
+
+}  // namespace
+
 void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received) {
   if (!Recording()) return;
   const CommInfo* info = LookupComm(comm);
   if (info == nullptr) return;
+  const uint32_t label = CollectiveLabel(op, *info, root >= 0 ? WorldRank(comm, root) : -1, sent, received, 0);
+  const uint64_t t = rec::MarkerTimed(label);
   // One-to-all operations (the reader's shape for bcast and scatter) are fed by their root alone.
   const bool one_to_all = std::strcmp(op, "bcast") == 0 || std::strcmp(op, "scatter") == 0;
-  const auto begin = [&](uint32_t label) {
-    const uint64_t t = rec::MarkerTimed(label);
-    if (t != 0 && info->shadow != MPI_COMM_NULL) t_collective = PendingCollective{info->shadow, one_to_all ? root : -1, t};
-  };
-  const int root_world = root >= 0 ? WorldRank(comm, root) : -1;
-  // Key: the op's (static) text, communicator and root; the byte counts. Even keys: never a
-  // message's (those are odd).
-  const uint64_t a = (reinterpret_cast<uintptr_t>(op) << 1) ^ (uint64_t{info->index} << 48) ^
-                     (uint64_t{static_cast<uint32_t>(root_world)} << 20);
-  NameCacheEntry& slot = CacheSlot(a & ~1ull, sent, received);
-  if (slot.id != 0 && slot.key[0] == (a & ~1ull) && slot.key[1] == sent && slot.key[2] == received) {
-    begin(slot.id);
-    return;
-  }
-  char label[160];
-  std::snprintf(label, sizeof label, "mpi.coll %s %s %d %llu %llu", op, info->id, root_world,
-                static_cast<unsigned long long>(sent), static_cast<unsigned long long>(received));
-  const uint32_t id = gs_intern(label);
-  slot = NameCacheEntry{{a & ~1ull, sent, received}, id};
-  begin(id);
+  if (t != 0 && info->shadow != MPI_COMM_NULL) t_collective = PendingCollective{info->shadow, one_to_all ? root : -1, t};
+}
+
+// No on-the-fly state crosses a non-blocking collective: its members' begins are not where its
+// end is, and a piggyback collective at the Wait would need every member to wait there too.
+uint32_t BeginNonBlockingCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received) {
+  if (!Recording()) return 0;
+  const CommInfo* info = LookupComm(comm);
+  if (info == nullptr) return 0;
+  const uint32_t slot = TakeCollectiveSlot();
+  rec::MarkerTimed(CollectiveLabel(op, *info, root >= 0 ? WorldRank(comm, root) : -1, sent, received, slot));
+  return slot;
 }
 
 void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant) {

@@ -10,6 +10,11 @@
 //     non-overtaking rule per communicator, sender, receiver and tag);
 //   * a collective is a marker "mpi.coll <op> <communicator> <root world rank|-1> <bytes sent>
 //     <bytes received>" right after its region's begin; the region's end ends it;
+//   * a non-blocking collective (MPI_Ibarrier, ...; a started persistent one, MPIX_*_init and
+//     MPI_Start) is a marker "mpi.icoll <op> <communicator> <root> <sent> <received> <slot>" in
+//     the call that starts it and "mpi.icoll_end <slot>" in the Wait/Test call that completes
+//     it; the slot is the smallest number (from 1) no other collective in flight on the rank
+//     has, so a program makes a few distinct labels however many collectives it starts;
 //   * every message and collective carries the on-the-fly state (record/onthefly.h: the running
 //     critical-path length and the overhead delay) on a shadow duplicate of its communicator: a
 //     24-byte PMPI_Send before the user's send, received after the user's receive completed (a
@@ -74,6 +79,9 @@ void CompleteRequest(MPI_Request request, const MPI_Status& status);
 // its message; each start of a receive makes its completion recorded as an Irecv's.
 void TrackPersistentSend(MPI_Request request, MPI_Comm comm, int dest, int tag, uint64_t bytes);
 void TrackPersistentRecv(MPI_Request request, MPI_Comm comm, int source);
+// A persistent collective (MPIX_Barrier_init and friends): each MPI_Start begins one instance.
+void TrackPersistentCollective(MPI_Request request, const char* op, MPI_Comm comm, int root, uint64_t sent,
+                               uint64_t received);
 void StartRequest(MPI_Request request);
 void ForgetRequest(MPI_Request request);  // MPI_Request_free
 // Matched probes: MPI_Mprobe/MPI_Improbe remember the message's communicator for MPI_Mrecv/Imrecv.
@@ -83,6 +91,11 @@ MPI_Comm TakeMessageComm(MPI_Message message);  // MPI_COMM_NULL when not tracke
 // A collective's begin marker (after the region's begin). The call's region end (CallRegion)
 // then exchanges the on-the-fly state over the collective's members.
 void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received);
+// A non-blocking collective's begin marker (inside its call's region): its slot, or 0 when
+// nothing was recorded. TrackCollectiveRequest then ties the slot to the request the call made;
+// with MPI_REQUEST_NULL (the call failed) the collective ends at once.
+uint32_t BeginNonBlockingCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received);
+void TrackCollectiveRequest(MPI_Request request, uint32_t slot);
 // Ends the call's region: for a collective begun with RecordCollective, after carrying the
 // members' on-the-fly state to each other.
 void EndCall(gs_region* region);

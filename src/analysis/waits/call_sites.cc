@@ -6,6 +6,18 @@
 
 namespace grainscope {
 
+namespace {
+
+// Location l's member row of collective c (an instance's members are in location order).
+uint32_t RowOf(const CollectiveTable& coll, uint32_t c, LocationId l) {
+  auto first = coll.member_location.begin() + coll.first_member[c];
+  auto last = coll.member_location.begin() + coll.first_member[c + 1];
+  auto it = std::lower_bound(first, last, l);
+  return it != last && *it == l ? static_cast<uint32_t>(it - coll.member_location.begin()) : UINT32_MAX;
+}
+
+}  // namespace
+
 CallSites FindCallSites(const Trace& t) {
   CallSites cs;
   const MessageTable& msgs = t.messages();
@@ -13,6 +25,8 @@ CallSites FindCallSites(const Trace& t) {
   cs.send.resize(msgs.size());
   cs.recv.resize(msgs.size());
   cs.member.resize(coll.member_location.size());
+  cs.member_end.resize(coll.member_location.size());
+  std::vector<uint8_t> completed_apart(coll.member_location.size(), 0);  // member_end set by the scan
   // Region roles looked up once: the scan below asks for every enter and message event.
   std::vector<uint8_t> comm(t.regions().size());
   for (uint32_t r = 0; r < comm.size(); ++r) comm[r] = IsCommunication(t.regions()[r].role);
@@ -65,8 +79,22 @@ CallSites FindCallSites(const Trace& t) {
             site->leave = row != UINT32_MAX && coll.member_end[row] != kNoEvent ? coll.member_end[row] : i;
           }
         }
+      } else if (kind == EventKind::kCollEnd && call != kNoEvent && comm[args[call]]) {
+        // A non-blocking collective completes in a call entered after its begin (MPI_Wait).
+        const uint32_t row = RowOf(coll, args[i], LocationId(l));
+        if (row != UINT32_MAX && call > coll.member_begin[row]) {
+          CallSite& site = cs.member_end[row];
+          site.caller = caller_of(call);
+          site.call = RegionId(args[call]);
+          site.enter = call;
+          completed_apart[row] = 1;
+          pending.push_back(&site);
+        }
       }
     }
+  }
+  for (uint32_t k = 0; k < cs.member.size(); ++k) {
+    if (!completed_apart[k]) cs.member_end[k] = cs.member[k];
   }
   return cs;
 }

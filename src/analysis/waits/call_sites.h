@@ -23,7 +23,10 @@ struct CallSite {
 struct CallSites {
   std::vector<CallSite> send;    // per message, around its kSend (enter/leave kNoEvent if unsent)
   std::vector<CallSite> recv;    // per message, around its kRecv
-  std::vector<CallSite> member;  // per collective member row, around its kCollBegin
+  std::vector<CallSite> member;  // per collective member row, around its kCollBegin (its arrival)
+  // Per member row, around its kCollEnd: where it waits. The same as `member` for a blocking
+  // collective; for a non-blocking one (MPI_Ibarrier ... MPI_Wait) the completion call.
+  std::vector<CallSite> member_end;
   // (The innermost region of every segment is the trace index's: CallNesting::RegionAfter.)
 };
 

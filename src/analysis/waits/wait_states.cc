@@ -113,32 +113,37 @@ class Finder {
     for (uint32_t c = 0; c < coll.size(); ++c) {
       const uint32_t first = coll.first_member[c], last = coll.first_member[c + 1];
       if (first == last) continue;
-      auto enter = [&](uint32_t k) { return Time(coll.member_location[k], cs_.member[k].enter); };
-      auto leave = [&](uint32_t k) { return Time(coll.member_location[k], cs_.member[k].leave); };
+      // A member arrives when it enters the call that starts the collective; it waits from the
+      // call that completes it (the same call, unless the collective is non-blocking) until that
+      // call's leave.
+      auto arrival = [&](uint32_t k) { return Time(coll.member_location[k], cs_.member[k].enter); };
+      auto from = [&](uint32_t k) { return Time(coll.member_location[k], cs_.member_end[k].enter); };
+      auto leave = [&](uint32_t k) { return Time(coll.member_location[k], cs_.member_end[k].leave); };
       uint32_t latest = first;
       TimeNs earliest_leave = leave(first);
       for (uint32_t k = first; k < last; ++k) {
-        if (enter(k) > enter(latest)) latest = k;
+        if (arrival(k) > arrival(latest)) latest = k;
         earliest_leave = std::min(earliest_leave, leave(k));
       }
       const CollectiveFlow flow = CollectiveFlow::Of(coll, CollectiveId(c));
       if (flow.shape == CollectiveShape::kAllToAll) {
         const WaitKind kind = coll.op[c] == CollectiveOp::kBarrier ? WaitKind::kWaitAtBarrier : WaitKind::kWaitAtNxN;
         for (uint32_t k = first; k < last; ++k) {
-          Add(kind, k, latest, std::min(enter(latest), leave(k)) - enter(k));
-          Add(WaitKind::kBarrierCompletion, k, UINT32_MAX, leave(k) - std::max(earliest_leave, enter(latest)));
+          Add(kind, k, latest, std::min(arrival(latest), leave(k)) - from(k));
+          Add(WaitKind::kBarrierCompletion, k, UINT32_MAX,
+              leave(k) - std::max({earliest_leave, arrival(latest), from(k)}));
         }
       } else if (flow.shape == CollectiveShape::kOneToAll) {
         for (uint32_t k = first; k < last; ++k)
-          if (flow.EndWaits(k)) Add(WaitKind::kLateBroadcast, k, flow.root, std::min(enter(flow.root), leave(k)) - enter(k));
+          if (flow.EndWaits(k)) Add(WaitKind::kLateBroadcast, k, flow.root, std::min(arrival(flow.root), leave(k)) - from(k));
       } else {  // all-to-one: the root waits for the last sender
         uint32_t last_sender = UINT32_MAX;
         for (uint32_t k = first; k < last; ++k)
-          if (k != flow.root && flow.Feeds(k, flow.root) && (last_sender == UINT32_MAX || enter(k) > enter(last_sender)))
+          if (k != flow.root && flow.Feeds(k, flow.root) && (last_sender == UINT32_MAX || arrival(k) > arrival(last_sender)))
             last_sender = k;
         if (last_sender != UINT32_MAX)
           Add(WaitKind::kEarlyReduce, flow.root, last_sender,
-              std::min(enter(last_sender), leave(flow.root)) - enter(flow.root));
+              std::min(arrival(last_sender), leave(flow.root)) - from(flow.root));
       }
     }
   }
@@ -146,7 +151,7 @@ class Finder {
   void Add(WaitKind kind, uint32_t k, uint32_t late, TimeNs wait) {
     if (wait <= 0) return;
     const CollectiveTable& coll = t_.collectives();
-    const CallSite& site = cs_.member[k];
+    const CallSite& site = cs_.member_end[k];
     WaitInstance w{kind, coll.member_location[k],
                    late == UINT32_MAX ? LocationId() : coll.member_location[late],
                    site.enter, coll.member_end[k],

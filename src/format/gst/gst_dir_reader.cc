@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -58,7 +59,7 @@ struct RankFile {
 };
 
 RegionRole MpiRole(std::string_view name, RegionRole fallback) {
-  if (!name.starts_with("MPI_")) return fallback;
+  if (!name.starts_with("MPI_") && !name.starts_with("MPIX_")) return fallback;
   // Neither computation nor communication: the program's MPI begin and end.
   if (name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize") return RegionRole::kOther;
   if (name.starts_with("MPI_Wait") || name.starts_with("MPI_Test")) return RegionRole::kWait;
@@ -68,12 +69,36 @@ RegionRole MpiRole(std::string_view name, RegionRole fallback) {
       "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Scan", "MPI_Exscan", "MPI_Reduce_scatter",
       "MPI_Reduce_scatter_block", "MPI_Win_fence",
       // Non-blocking collectives: collective calls that return at once (their wait is MPI_Wait's).
-      "MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce", "MPI_Iallreduce", "MPI_Igather", "MPI_Iscatter",
-      "MPI_Iallgather", "MPI_Ialltoall", "MPI_Iscan", "MPI_Iexscan", "MPI_Ireduce_scatter_block"};
+      "MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce", "MPI_Iallreduce", "MPI_Igather", "MPI_Igatherv",
+      "MPI_Iscatter", "MPI_Iscatterv", "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Ialltoall",
+      "MPI_Ialltoallv", "MPI_Ialltoallw", "MPI_Iscan", "MPI_Iexscan", "MPI_Ireduce_scatter",
+      "MPI_Ireduce_scatter_block"};
   for (std::string_view c : kCollectives) {
     if (name == c) return RegionRole::kCollective;
   }
   return RegionRole::kPointToPoint;
+}
+
+// Per non-blocking collective begun on a location ("mpi.icoll", in order): does a matching
+// "mpi.icoll_end" follow? (One freed while in flight, or a rank that died, has none.)
+std::vector<bool> FinishedNonBlockingCollectives(const Trace& t, const EventColumns& ev) {
+  std::vector<bool> finished;
+  std::unordered_map<uint32_t, size_t> in_slot;  // slot -> its collective's place in `finished`
+  for (size_t i = 0; i < ev.size(); ++i) {
+    if (ev.kind[i] != EventKind::kMarker) continue;
+    const std::string_view label = t.str(StringId(ev.arg[i]));
+    if (!label.starts_with("mpi.icoll")) continue;
+    if (auto slot = gst::ParseMpiCollEnd(label)) {
+      if (auto it = in_slot.find(*slot); it != in_slot.end()) {
+        finished[it->second] = true;
+        in_slot.erase(it);
+      }
+    } else if (auto coll = gst::ParseMpiColl(label); coll && coll->slot != 0) {
+      in_slot[coll->slot] = finished.size();
+      finished.push_back(false);
+    }
+  }
+  return finished;
 }
 
 // One side (send or receive) of a message as a file recorded it.
@@ -235,6 +260,11 @@ class Merger {
       std::vector<bool> kept;  // per open region: is it in the merged trace?
       std::optional<CollectiveId> open_collective;
       size_t collective_depth = 0;  // regions open at its marker: the innermost is its call
+      // Non-blocking collectives: which ones end on this location (by begin order), the one in
+      // each slot, and how many began so far.
+      const std::vector<bool> finished = FinishedNonBlockingCollectives(t, ev);
+      std::unordered_map<uint32_t, CollectiveId> in_slot;
+      size_t nonblocking_begun = 0;
       TimeNs last = std::numeric_limits<TimeNs>::min();
       for (size_t i = 0; i < ev.size(); ++i) {
         TimeNs time = file.Aligned(ev.time[i]) - origin_;
@@ -277,21 +307,38 @@ class Merger {
               builder_.Marker(loc, time, builder_.Intern(label));
               break;
             }
+            if (auto slot = gst::ParseMpiCollEnd(label)) {
+              if (auto it = in_slot.find(*slot); it != in_slot.end()) {
+                builder_.CollEnd(loc, time, it->second);
+                in_slot.erase(it);
+              }
+              break;
+            }
             auto coll = gst::ParseMpiColl(label);
             if (!coll) break;  // rank, communicator and clock labels were read before
+            const bool ends = coll->slot == 0 || finished[nonblocking_begun++];
             auto c = comm_.find(coll->comm);
             if (c == comm_.end()) {
               builder_.diagnostics().Add("unknown_communicators", fmt::format("{}: collective on communicator {}, which has no definition", file.path, coll->comm));
               break;
             }
-            // The rank is the participant: its threads share its collective sequence.
+            // The rank is the participant: its threads share its collective sequence. An
+            // unfinished one still takes its place in the sequence.
             const uint32_t comm = communicator_ids_.Id(coll->comm);
             const uint32_t k = collective_matcher_.Next(comm, f);
+            if (!ends) {
+              builder_.diagnostics().Add("unfinished_collectives", fmt::format("{}: {} (slot {}) begins but never completes", file.path, label, coll->slot));
+              break;
+            }
             auto [it, added] = collectives_.try_emplace(std::make_pair(comm, k));
             if (added) it->second = builder_.AddCollective(gst::MpiCollOp(coll->op), c->second, RankLocation(coll->root));
             builder_.CollBegin(loc, time, it->second, coll->sent, coll->received);
-            open_collective = it->second;
-            collective_depth = kept.size();
+            if (coll->slot != 0) {
+              in_slot[coll->slot] = it->second;
+            } else {
+              open_collective = it->second;
+              collective_depth = kept.size();
+            }
             break;
           }
           default:

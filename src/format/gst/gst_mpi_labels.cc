@@ -94,13 +94,21 @@ std::optional<MpiClockLabel> ParseMpiClock(std::string_view label) {
 std::optional<MpiCollLabel> ParseMpiColl(std::string_view label) {
   auto f = Fields(label);
   MpiCollLabel l;
-  if (f.size() != 6 || f[0] != "mpi.coll" || !Number(f[3], l.root) || !Number(f[4], l.sent) ||
-      !Number(f[5], l.received)) {
+  const bool blocking = f.size() == 6 && f[0] == "mpi.coll";
+  const bool nonblocking = f.size() == 7 && f[0] == "mpi.icoll" && Number(f[6], l.slot) && l.slot != 0;
+  if ((!blocking && !nonblocking) || !Number(f[3], l.root) || !Number(f[4], l.sent) || !Number(f[5], l.received)) {
     return std::nullopt;
   }
   l.op = std::string(f[1]);
   l.comm = std::string(f[2]);
   return l;
+}
+
+std::optional<uint32_t> ParseMpiCollEnd(std::string_view label) {
+  auto f = Fields(label);
+  uint32_t slot = 0;
+  if (f.size() != 2 || f[0] != "mpi.icoll_end" || !Number(f[1], slot) || slot == 0) return std::nullopt;
+  return slot;
 }
 
 std::optional<MpiMessageName> ParseMpiMessageName(std::string_view name) {

@@ -5,6 +5,8 @@
 //   mpi.clock init 0 81234567890 4100 -1520    (phase, offset to rank 0 ns: 0 on the same kernel,
 //                                               local monotonic ns, best round trip, measured offset)
 //   mpi.coll bcast w.0.0 0 16 0                 (op, communicator, root world rank or -1, sent, received)
+//   mpi.icoll allreduce w -1 8 8 2              (a non-blocking collective begins: the same, and its slot)
+//   mpi.icoll_end 2                             (the non-blocking collective in slot 2 ends)
 //   mpi.msg w 0 1 5                             (a message name: communicator, sender, receiver, tag)
 //   mpi.eager_limit 4096 btl_vader_eager_limit  (the library's eager limit in bytes, and its control variable)
 #pragma once
@@ -24,7 +26,16 @@ namespace grainscope::gst {
 struct MpiRankLabel { int rank = 0; int size = 0; std::optional<uint64_t> run; };
 struct MpiCommLabel { std::string id; std::vector<int> members; };
 struct MpiClockLabel { bool finalize = false; int64_t offset_ns = 0; int64_t monotonic_ns = 0; };
-struct MpiCollLabel { std::string op; std::string comm; int root = -1; uint64_t sent = 0; uint64_t received = 0; };
+// slot 0: a blocking collective (it ends with its call); else a non-blocking one, ended by the
+// `mpi.icoll_end <slot>` marker that follows it on its location.
+struct MpiCollLabel {
+  std::string op;
+  std::string comm;
+  int root = -1;
+  uint64_t sent = 0;
+  uint64_t received = 0;
+  uint32_t slot = 0;
+};
 struct MpiMessageName { std::string comm; int sender = -1; int receiver = -1; int32_t tag = 0; };
 struct MpiEagerLimitLabel { uint64_t bytes = 0; std::string variable; };
 
@@ -33,7 +44,8 @@ inline constexpr std::string_view kMpiLabelPrefix = "mpi.";
 std::optional<MpiRankLabel> ParseMpiRank(std::string_view label);
 std::optional<MpiCommLabel> ParseMpiComm(std::string_view label);
 std::optional<MpiClockLabel> ParseMpiClock(std::string_view label);
-std::optional<MpiCollLabel> ParseMpiColl(std::string_view label);
+std::optional<MpiCollLabel> ParseMpiColl(std::string_view label);  // mpi.coll and mpi.icoll
+std::optional<uint32_t> ParseMpiCollEnd(std::string_view label);     // the slot of mpi.icoll_end
 std::optional<MpiMessageName> ParseMpiMessageName(std::string_view name);
 std::optional<MpiEagerLimitLabel> ParseMpiEagerLimit(std::string_view label);
 

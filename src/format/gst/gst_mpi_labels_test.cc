@@ -34,6 +34,14 @@ TEST(MpiLabels, ParsesWhatTheWrapperWrites) {
   EXPECT_EQ(coll->root, 1);
   EXPECT_EQ(coll->sent, 16u);
   EXPECT_EQ(coll->received, 0u);
+  EXPECT_EQ(coll->slot, 0u);
+
+  auto icoll = ParseMpiColl("mpi.icoll allreduce w -1 8 8 3");
+  ASSERT_TRUE(icoll);
+  EXPECT_EQ(icoll->op, "allreduce");
+  EXPECT_EQ(icoll->sent, 8u);
+  EXPECT_EQ(icoll->slot, 3u);
+  EXPECT_EQ(ParseMpiCollEnd("mpi.icoll_end 3"), 3u);
 
   auto msg = ParseMpiMessageName("mpi.msg w 0 3 -7");
   ASSERT_TRUE(msg);
@@ -49,6 +57,10 @@ TEST(MpiLabels, RejectsOtherText) {
   EXPECT_FALSE(ParseMpiComm("mpi.comm w"));
   EXPECT_FALSE(ParseMpiClock("mpi.clock start 0 1"));
   EXPECT_FALSE(ParseMpiColl("mpi.coll barrier w -1 0"));
+  EXPECT_FALSE(ParseMpiColl("mpi.coll barrier w -1 0 0 1"));   // a slot on a blocking one
+  EXPECT_FALSE(ParseMpiColl("mpi.icoll barrier w -1 0 0 0"));  // slots count from 1
+  EXPECT_FALSE(ParseMpiCollEnd("mpi.icoll_end"));
+  EXPECT_FALSE(ParseMpiCollEnd("mpi.icoll_end 0"));
   EXPECT_FALSE(ParseMpiMessageName("result"));
   EXPECT_FALSE(ParseMpiMessageName("mpi.msg w 0 1 5 extra"));
 }

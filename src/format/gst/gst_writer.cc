@@ -202,6 +202,8 @@ class Encoder {
       uint32_t pending;  // send helper: the send's name once sent; receive helper: its message
     };
     std::vector<Open> open;
+    std::unordered_map<uint32_t, uint32_t> open_slots;  // non-blocking collective in flight -> its slot
+    std::vector<bool> slots_in_use;
     for (size_t i = 0; i < ev.size(); ++i) {
       const uint64_t raw = Raw(ev.time[i]);
       const uint32_t arg = ev.arg[i];
@@ -253,13 +255,29 @@ class Encoder {
           break;
         }
         case EventKind::kCollBegin:
-          if (rank_directory_) img.Record(stream, raw, g::kRecordMarker, img.String(CollLabel(arg, l)));
+          if (rank_directory_) {
+            // A non-blocking collective (it ends after its call) takes a slot its end names.
+            const uint32_t row = MemberRow(arg, l);
+            uint32_t slot = 0;
+            if (row != kNone && !EndsWithItsCall(ev, static_cast<EventIndex>(i), t_.collectives().member_end[row])) {
+              slot = TakeSlot(slots_in_use);
+              open_slots[arg] = slot;
+            }
+            img.Record(stream, raw, g::kRecordMarker, img.String(CollLabel(arg, row, slot)));
+          }
+          break;
+        case EventKind::kCollEnd:
+          if (auto it = open_slots.find(arg); it != open_slots.end()) {
+            img.Record(stream, raw, g::kRecordMarker, img.String(fmt::format("mpi.icoll_end {}", it->second)));
+            slots_in_use[it->second - 1] = false;
+            open_slots.erase(it);
+          }
           break;
         case EventKind::kMarker:
           img.Record(stream, raw, g::kRecordMarker, img.String(t_.str(StringId(arg))));
           break;
         default:
-          break;  // kCollEnd (the collective region's leave ends it), request events: counted omissions
+          break;  // request events: counted omissions
       }
     }
   }
@@ -300,15 +318,34 @@ class Encoder {
     return {mt.bytes[m], p, grain.valid() ? region_def_[grain.value] : g::kNoRegion};
   }
 
-  std::string CollLabel(uint32_t c, LocationId l) const {
+  // Location l's member row of collective c, or kNone.
+  uint32_t MemberRow(uint32_t c, LocationId l) const {
     const CollectiveTable& ct = t_.collectives();
-    uint64_t sent = 0, received = 0;
     for (uint32_t k = ct.first_member[c]; k < ct.first_member[c + 1]; ++k) {
-      if (ct.member_location[k] == l) sent = ct.member_bytes_sent[k], received = ct.member_bytes_received[k];
+      if (ct.member_location[k] == l) return k;
     }
+    return kNone;
+  }
+
+  // The smallest slot (from 1) not in use, as libgrainscope-mpi numbers them.
+  static uint32_t TakeSlot(std::vector<bool>& in_use) {
+    size_t s = 0;
+    while (s < in_use.size() && in_use[s]) ++s;
+    if (s == in_use.size()) in_use.push_back(false);
+    in_use[s] = true;
+    return static_cast<uint32_t>(s + 1);
+  }
+
+  // "mpi.coll ..." of a blocking collective (slot 0), "mpi.icoll ... <slot>" of a non-blocking one.
+  std::string CollLabel(uint32_t c, uint32_t row, uint32_t slot) const {
+    const CollectiveTable& ct = t_.collectives();
+    const uint64_t sent = row != kNone ? ct.member_bytes_sent[row] : 0;
+    const uint64_t received = row != kNone ? ct.member_bytes_received[row] : 0;
     const int64_t root = ct.root[c].valid() ? static_cast<int64_t>(rank_[ct.root[c].value]) : -1;
     const std::string_view comm = ct.communicator[c].valid() ? std::string_view(comm_id_[ct.communicator[c].value]) : "-";
-    return fmt::format("mpi.coll {} {} {} {} {}", gst::MpiCollOpName(ct.op[c]), comm, root, sent, received);
+    const std::string_view op = gst::MpiCollOpName(ct.op[c]);
+    if (slot == 0) return fmt::format("mpi.coll {} {} {} {} {}", op, comm, root, sent, received);
+    return fmt::format("mpi.icoll {} {} {} {} {} {}", op, comm, root, sent, received, slot);
   }
 
   const Trace& t_;

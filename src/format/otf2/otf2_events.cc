@@ -26,8 +26,7 @@ namespace {
   X(CallingContextLeave) X(CallingContextSample) X(IoCreateHandle) X(IoDestroyHandle)            \
   X(IoDuplicateHandle) X(IoSeek) X(IoChangeStatusFlags) X(IoDeleteFile) X(IoOperationBegin)      \
   X(IoOperationTest) X(IoOperationIssued) X(IoOperationComplete) X(IoOperationCancelled)         \
-  X(IoAcquireLock) X(IoReleaseLock) X(IoTryLock) X(NonBlockingCollectiveRequest)                 \
-  X(NonBlockingCollectiveComplete) X(CommCreate) X(CommDestroy)
+  X(IoAcquireLock) X(IoReleaseLock) X(IoTryLock) X(CommCreate) X(CommDestroy)
 
 enum SkippedKind {
 #define GS_ENUM(name) kSkipped##name,
@@ -69,6 +68,7 @@ struct LocationReader {
   std::vector<uint32_t> open_regions;                        // RegionId values
   std::vector<std::pair<uint64_t, uint32_t>> open_requests;  // (request, p2p index)
   std::vector<uint32_t> open_collectives;                    // collective record indices
+  std::vector<std::pair<uint64_t, uint32_t>> open_nonblocking;  // (request, collective record index)
   Status status;
 
   TimeNs Ns(OTF2_TimeStamp t) const { return state->defs->clock.ToNs(t); }
@@ -273,31 +273,23 @@ OTF2_CallbackCode OnMpiRecv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, vo
   return r->AddP2p(pos, t, attrs, false, sender, comm, tag, bytes, r->NewP2p());
 }
 
-OTF2_CallbackCode OnCollectiveBegin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                    OTF2_AttributeList* attrs) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
+// A collective begins on r's location: its record, and its kCollBegin event.
+uint32_t BeginCollective(LocationReader* r, OTF2_TimeStamp t) {
   std::vector<CollectiveRecord>& colls = r->state->out->collectives;
-  r->open_collectives.push_back(static_cast<uint32_t>(colls.size()));
+  const uint32_t index = static_cast<uint32_t>(colls.size());
   colls.push_back(CollectiveRecord{r->location, r->events->size()});
-  r->events->Append(r->Ns(t), EventKind::kCollBegin, r->open_collectives.back());
-  return OTF2_CALLBACK_SUCCESS;
+  r->events->Append(r->Ns(t), EventKind::kCollBegin, index);
+  return index;
 }
 
-// The operation, its communicator, root and sizes come with the end record.
-OTF2_CallbackCode OnCollectiveEnd(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, void* user,
-                                  OTF2_AttributeList* attrs, OTF2_CollectiveOp op,
-                                  OTF2_CommRef comm, uint32_t root, uint64_t sent,
-                                  uint64_t received) {
-  LocationReader* r = Loc(user);
-  if (r->open_collectives.empty())
-    return r->Fail(pos, r->Ns(t), "collective end without a collective begin");
+// Collective record `index` ends: the operation, its communicator, root and sizes come with the
+// end record (MpiCollectiveEnd, NonBlockingCollectiveComplete).
+OTF2_CallbackCode EndCollective(LocationReader* r, uint64_t pos, OTF2_TimeStamp t, uint32_t index,
+                                OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                uint64_t received) {
   const std::vector<CommInfo>& comms = r->state->defs->comm_of_ref;
   if (comm >= comms.size() || !comms[comm].defined)
     return r->Fail(pos, r->Ns(t), fmt::format("collective on undefined communicator {}", comm));
-  r->ScanAttributes(attrs, nullptr);
-  const uint32_t index = r->open_collectives.back();
-  r->open_collectives.pop_back();
   CollectiveRecord& c = r->state->out->collectives[index];
   c.end_event = r->events->size();
   c.op = CollectiveOpOf(op);
@@ -311,6 +303,54 @@ OTF2_CallbackCode OnCollectiveEnd(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t p
   c.bytes_received = received;
   r->events->Append(r->Ns(t), EventKind::kCollEnd, index);
   return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode OnCollectiveBegin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                    OTF2_AttributeList* attrs) {
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  r->open_collectives.push_back(BeginCollective(r, t));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode OnCollectiveEnd(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, void* user,
+                                  OTF2_AttributeList* attrs, OTF2_CollectiveOp op,
+                                  OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                  uint64_t received) {
+  LocationReader* r = Loc(user);
+  if (r->open_collectives.empty())
+    return r->Fail(pos, r->Ns(t), "collective end without a collective begin");
+  r->ScanAttributes(attrs, nullptr);
+  const uint32_t index = r->open_collectives.back();
+  r->open_collectives.pop_back();
+  return EndCollective(r, pos, t, index, op, comm, root, sent, received);
+}
+
+// A non-blocking collective (Score-P: MPI_Ibarrier ...): begun at its request, identified by the
+// request id until the completion (in the Wait/Test call) that names its operation.
+OTF2_CallbackCode OnNonBlockingCollectiveRequest(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                                 OTF2_AttributeList* attrs, uint64_t request) {
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  r->open_nonblocking.emplace_back(request, BeginCollective(r, t));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode OnNonBlockingCollectiveComplete(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, void* user,
+                                                  OTF2_AttributeList* attrs, OTF2_CollectiveOp op,
+                                                  OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                                  uint64_t received, uint64_t request) {
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  auto& open = r->open_nonblocking;
+  auto it = std::find_if(open.begin(), open.end(), [&](const auto& p) { return p.first == request; });
+  if (it == open.end()) {
+    ++r->state->unknown_requests;  // its request record is missing: nothing to end
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  const uint32_t index = it->second;
+  open.erase(it);
+  return EndCollective(r, pos, t, index, op, comm, root, sent, received);
 }
 
 OTF2_CallbackCode ThreadMarker(void* user, OTF2_TimeStamp t, OTF2_AttributeList* attrs, int which) {
@@ -386,6 +426,8 @@ OTF2_EvtReaderCallbacks* NewCallbacks() {
   OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, &OnMpiRecv);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, &OnCollectiveBegin);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, &OnCollectiveEnd);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, &OnNonBlockingCollectiveRequest);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, &OnNonBlockingCollectiveComplete);
   OTF2_EvtReaderCallbacks_SetThreadForkCallback(cb, &OnThreadFork);
   OTF2_EvtReaderCallbacks_SetThreadJoinCallback(cb, &OnThreadJoin);
   OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, &OnThreadTeamBegin);

@@ -156,6 +156,16 @@ class Otf2ArchiveWriter {
     return attributes_;
   }
 
+  static constexpr uint32_t kNoRow = UINT32_MAX;
+  // Location loc's member row of collective c (members are in location order), or kNoRow.
+  uint32_t MemberRow(uint32_t c, LocationId loc) const {
+    const CollectiveTable& ct = t_.collectives();
+    auto first = ct.member_location.begin() + ct.first_member[c];
+    auto last = ct.member_location.begin() + ct.first_member[c + 1];
+    auto it = std::lower_bound(first, last, loc);
+    return it != last && *it == loc ? static_cast<uint32_t>(it - ct.member_location.begin()) : kNoRow;
+  }
+
   Status WriteEvents(OTF2_EvtWriter* w, LocationId loc) {
     const EventColumns& e = t_.events(loc);
     const MessageTable& m = t_.messages();
@@ -187,23 +197,29 @@ class Otf2ArchiveWriter {
                    : OTF2_EvtWriter_MpiRecv(w, attrs, ts, from, comm, m.tag[a], m.bytes[a]);
           break;
         }
-        case EventKind::kCollBegin: rc = OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts); break;
+        case EventKind::kCollBegin: {
+          // A non-blocking collective (it ends after its call) is a request its completion names.
+          const uint32_t k = MemberRow(a, loc);
+          rc = k != kNoRow && !EndsWithItsCall(e, i, c.member_end[k])
+                   ? OTF2_EvtWriter_NonBlockingCollectiveRequest(w, nullptr, ts, a)
+                   : OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts);
+          break;
+        }
         case EventKind::kCollEnd: {
-          const CollectiveId id(a);
           const uint32_t comm = CommOf(c.communicator[a]);
           uint32_t root = OTF2_UNDEFINED_UINT32;
           if (c.root[a].valid()) {
             GS_ASSIGN_OR_RETURN(root, RankOf(comm, c.root[a], "the root"));
           }
-          // Members are in location order within an instance.
-          auto first = c.member_location.begin() + c.first_member[a];
-          auto last = first + c.member_count(id);
-          auto it = std::lower_bound(first, last, loc);
-          const size_t k = static_cast<size_t>(it - c.member_location.begin());
-          const bool found = it != last && *it == loc;
-          rc = OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, otf2::Otf2CollectiveOpOf(c.op[a]), comm,
-                                               root, found ? c.member_bytes_sent[k] : 0,
-                                               found ? c.member_bytes_received[k] : 0);
+          const uint32_t k = MemberRow(a, loc);
+          const bool found = k != kNoRow;
+          const uint64_t sent = found ? c.member_bytes_sent[k] : 0;
+          const uint64_t received = found ? c.member_bytes_received[k] : 0;
+          rc = found && !EndsWithItsCall(e, c.member_begin[k], i)
+                   ? OTF2_EvtWriter_NonBlockingCollectiveComplete(w, nullptr, ts, otf2::Otf2CollectiveOpOf(c.op[a]),
+                                                                  comm, root, sent, received, a)
+                   : OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, otf2::Otf2CollectiveOpOf(c.op[a]), comm, root,
+                                                     sent, received);
           break;
         }
         case EventKind::kMarker:

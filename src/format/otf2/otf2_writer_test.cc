@@ -70,7 +70,9 @@ TEST(Otf2Writer, CorpusTraceRoundTrips) {
 }
 
 // Every event kind: non-blocking messages completed out of order, an unmatched send, a
-// collective with a root, markers, a thread of a process, negative times.
+// collective with a root, two non-blocking collectives around it that end in the order they began
+// (NonBlockingCollectiveRequest/Complete records: as a stack of MpiCollectiveBegin/End they would
+// swap), markers, a thread of a process, negative times.
 Trace EveryKind() {
   TraceBuilder b("test");
   const LocationId p0 = b.AddLocation("rank 0", LocationKind::kRank, 0);
@@ -83,6 +85,8 @@ Trace EveryKind() {
   const RegionId bcast = b.AddRegion("MPI_Bcast", RegionRole::kCollective, 10);
   const RegionId task = b.AddRegion("task", RegionRole::kGrain, 11);
   const RegionId other = b.AddRegion("other", RegionRole::kOther, 12);
+  const RegionId iallreduce = b.AddRegion("MPI_Iallreduce", RegionRole::kCollective, 13);
+  const RegionId ibarrier = b.AddRegion("MPI_Ibarrier", RegionRole::kCollective, 14);
   const CommunicatorId world = b.AddCommunicator("world", {p1, p0});  // rank 0 is p1
   b.SetOrigin(-50);
   b.AddMetadata("time_unit", "ns");
@@ -90,6 +94,8 @@ Trace EveryKind() {
   MessageInfo c{p0, p1, 5, "", 200, world};
   MessageInfo lost{p1, p0, 9, "", 300, world};
   const MessageId ma = b.AddMessage(a), mc = b.AddMessage(c), ml = b.AddMessage(lost);
+  const CollectiveId ia = b.AddCollective(CollectiveOp::kAllreduce, world, LocationId());
+  const CollectiveId ib = b.AddCollective(CollectiveOp::kBarrier, world, LocationId());
   const CollectiveId bc = b.AddCollective(CollectiveOp::kBroadcast, world, p0);
 
   b.Enter(p0, -20, work);
@@ -104,10 +110,20 @@ Trace EveryKind() {
   b.SendComplete(p0, 7, mc);
   b.SendComplete(p0, 7, ma);
   b.Leave(p0, 8, wait);
+  b.Enter(p0, 9, iallreduce);
+  b.CollBegin(p0, 9, ia, 8, 8);
+  b.Leave(p0, 9, iallreduce);
+  b.Enter(p0, 9, ibarrier);
+  b.CollBegin(p0, 9, ib, 0, 0);
+  b.Leave(p0, 9, ibarrier);
   b.Enter(p0, 10, bcast);
   b.CollBegin(p0, 10, bc, 64, 0);
   b.CollEnd(p0, 15, bc);
   b.Leave(p0, 15, bcast);
+  b.Enter(p0, 16, wait);
+  b.CollEnd(p0, 17, ia);
+  b.CollEnd(p0, 17, ib);
+  b.Leave(p0, 18, wait);
   b.Leave(p0, 20, work);
 
   b.Enter(p1, 0, task);
@@ -116,10 +132,20 @@ Trace EveryKind() {
   b.Recv(p1, 9, mc);  // completes first, but was posted second
   b.Recv(p1, 9, ma);
   b.Send(p1, 10, ml);
+  b.Enter(p1, 10, iallreduce);
+  b.CollBegin(p1, 10, ia, 8, 8);
+  b.Leave(p1, 10, iallreduce);
+  b.Enter(p1, 10, ibarrier);
+  b.CollBegin(p1, 10, ib, 0, 0);
+  b.Leave(p1, 10, ibarrier);
   b.Enter(p1, 11, bcast);
   b.CollBegin(p1, 11, bc, 0, 64);
   b.CollEnd(p1, 16, bc);
   b.Leave(p1, 16, bcast);
+  b.Enter(p1, 17, wait);
+  b.CollEnd(p1, 18, ia);
+  b.CollEnd(p1, 18, ib);
+  b.Leave(p1, 19, wait);
   b.Leave(p1, 30, task);
 
   b.Enter(th, 5, other);

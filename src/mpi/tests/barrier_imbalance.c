@@ -3,12 +3,7 @@
  * and a duplicate of MPI_COMM_WORLD carrying a ring message (tag 10, 4 bytes) per rank.
  * 4 ranks: 3 + 2 collectives (barriers on world, one bcast per half), 4 messages on the dup. */
 #include <mpi.h>
-#include <time.h>
-
-static void compute_ms(int ms) {
-  struct timespec ts = {0, ms * 1000000L};
-  nanosleep(&ts, NULL);
-}
+#include "sleep_ms.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

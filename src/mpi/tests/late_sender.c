@@ -2,12 +2,7 @@
  * ranks compute 50 ms before sending 16 doubles (128 bytes, tag 7) to the next odd rank, which is
  * already waiting in MPI_Recv. 4 ranks: 2 messages, 1 collective; the receivers wait ~50 ms each. */
 #include <mpi.h>
-#include <time.h>
-
-static void compute_ms(int ms) {
-  struct timespec ts = {0, ms * 1000000L};
-  nanosleep(&ts, NULL);
-}
+#include "sleep_ms.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

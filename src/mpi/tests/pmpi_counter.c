@@ -31,6 +31,14 @@
   X(MPI_Alltoall, mpi_alltoall) X(MPI_Alltoallv, mpi_alltoallv) X(MPI_Alltoallw, mpi_alltoallw)     \
   X(MPI_Reduce_scatter, mpi_reduce_scatter) X(MPI_Reduce_scatter_block, mpi_reduce_scatter_block)   \
   X(MPI_Ibarrier, mpi_ibarrier) X(MPI_Ibcast, mpi_ibcast) X(MPI_Iallreduce, mpi_iallreduce)         \
+  X(MPI_Ireduce, mpi_ireduce) X(MPI_Iscan, mpi_iscan) X(MPI_Iexscan, mpi_iexscan)                   \
+  X(MPI_Igather, mpi_igather) X(MPI_Igatherv, mpi_igatherv) X(MPI_Iscatter, mpi_iscatter)           \
+  X(MPI_Iscatterv, mpi_iscatterv) X(MPI_Iallgather, mpi_iallgather)                                 \
+  X(MPI_Iallgatherv, mpi_iallgatherv) X(MPI_Ialltoall, mpi_ialltoall)                               \
+  X(MPI_Ialltoallv, mpi_ialltoallv) X(MPI_Ialltoallw, mpi_ialltoallw)                               \
+  X(MPI_Ireduce_scatter, mpi_ireduce_scatter) X(MPI_Ireduce_scatter_block, mpi_ireduce_scatter_block) \
+  X(MPIX_Barrier_init, mpix_barrier_init) X(MPIX_Allreduce_init, mpix_allreduce_init)              \
+  X(MPIX_Bcast_init, mpix_bcast_init)                                                               \
   X(MPI_Put, mpi_put) X(MPI_Get, mpi_get) X(MPI_Accumulate, mpi_accumulate)                         \
   X(MPI_Win_fence, mpi_win_fence) X(MPI_Win_lock, mpi_win_lock) X(MPI_Win_unlock, mpi_win_unlock)   \
   X(MPI_Win_create, mpi_win_create) X(MPI_Win_free, mpi_win_free)                                   \
