@@ -1,66 +1,16 @@
 // Fortran bindings (the `mpif.h` / `use mpi` names, gfortran's mpi_send_ convention, and the
-// `use mpi_f08` names, mpi_send_f08_) of the common subset. Open MPI's own Fortran routines call PMPI_* directly, bypassing the C wrappers,
-// so a Fortran program is only traced through these: each converts its handles and calls the C
-// wrapper (MPI_Send etc. of this library), which records and then calls PMPI.
+// `use mpi_f08` names, mpi_send_f08_) of the common subset (mpi_fortran.h says how they work;
+// mpi_fortran_families.cc has the other call families).
 //
 // Covered: init, init_thread, finalize, comm_dup, comm_split, comm_free; send, ssend, bsend, rsend,
 // recv, isend, issend, irecv, sendrecv, sendrecv_replace; wait, waitall, waitany, waitsome, test,
 // testall, testany, testsome; barrier, bcast, reduce, allreduce, scan, gather(v), scatter(v),
-// allgather(v), alltoall(v). Other Fortran calls run untraced.
-#include "mpi/mpi_state.h"
-
-#include <type_traits>
+// allgather(v), alltoall(v).
 #include <vector>
 
-// Open MPI's Fortran sentinels (common blocks in libmpi): compared by address.
-extern "C" {
-extern int mpi_fortran_in_place_ __attribute__((weak));
-extern int mpi_fortran_status_ignore_ __attribute__((weak));
-extern int mpi_fortran_statuses_ignore_ __attribute__((weak));
-}
+#include "mpi/mpi_fortran.h"
 
-namespace {
-
-const void* InPlace(const void* buf) { return buf == &mpi_fortran_in_place_ ? MPI_IN_PLACE : buf; }
-bool StatusIgnored(const MPI_Fint* status) {
-  return status == reinterpret_cast<const MPI_Fint*>(&mpi_fortran_status_ignore_);
-}
-bool StatusesIgnored(const MPI_Fint* statuses) {
-  return statuses == reinterpret_cast<const MPI_Fint*>(&mpi_fortran_statuses_ignore_);
-}
-MPI_Comm Comm(const MPI_Fint* c) { return PMPI_Comm_f2c(*c); }
-MPI_Datatype Type(const MPI_Fint* t) { return PMPI_Type_f2c(*t); }
-MPI_Op Op(const MPI_Fint* o) { return PMPI_Op_f2c(*o); }
-
-void StatusOut(const MPI_Status& c, MPI_Fint* f) {
-  if (!StatusIgnored(f)) PMPI_Status_c2f(&c, f);
-}
-
-}  // namespace
-
-// The `ierror` argument. In the mpi_f08 bindings it is optional, and a call that leaves it out
-// passes a null pointer: then the code is written to a thread's scratch word. Passed exactly like
-// the pointer it holds (one trivially copyable pointer member), so one function serves both
-// bindings.
-class FortranError {
- public:
-  MPI_Fint& operator*() const { return p_ != nullptr ? *p_ : scratch_; }
-
- private:
-  MPI_Fint* p_;
-  static thread_local MPI_Fint scratch_;
-};
-thread_local MPI_Fint FortranError::scratch_ = 0;
-static_assert(sizeof(FortranError) == sizeof(MPI_Fint*) && std::is_trivially_copyable_v<FortranError>);
-
-// Defines mpi_<name>_, its double-underscore alias and the mpi_f08 name (mpi_<name>_f08_: Open
-// MPI's `use mpi_f08` procedures). The f08 handles (TYPE(MPI_Comm), TYPE(MPI_Status), ...) hold
-// the same integers as the mpif.h ones, passed by reference alike; choice buffers are passed as
-// addresses (Open MPI's NO_ARG_CHECK); only the optional ierror differs (FortranError).
-#define GS_FORTRAN(name, params) \
-  extern "C" void name##__ params __attribute__((alias(#name "_"))); \
-  extern "C" void name##_f08_ params __attribute__((alias(#name "_"))); \
-  extern "C" void name##_ params
+using namespace grainscope::mpi::fortran;
 
 GS_FORTRAN(mpi_init, (FortranError ierr)) { *ierr = MPI_Init(nullptr, nullptr); }
 
@@ -225,8 +175,6 @@ class FortranRequests {
   std::vector<MPI_Request> c_;
   std::vector<MPI_Status> s_;
 };
-
-MPI_Fint Logical(int flag) { return flag ? 1 : 0; }  // gfortran's .true. is 1
 
 // Waitsome / Testsome: the completed handles, 1-based indices and packed statuses back.
 int CompleteSome(int (*call)(int, MPI_Request*, int*, int*, MPI_Status*), const MPI_Fint* incount,

@@ -542,6 +542,31 @@ TEST(MpiTrace, EveryCallOfTheF08RingCountedIndependently) {
   ExpectEveryCallTraced("ring_f08_counted", GS_MPI_F08_RING);
 }
 
+// The other call families through mpi_f08 (families_f08.f90): every call counted, every message
+// matched, the non-blocking collectives instances as in C.
+TEST(MpiTrace, F08CallFamilies) {
+  if (std::string(GS_MPI_F08_RING).empty()) GTEST_SKIP() << "no mpi_f08 module: the mpi_f08 test skipped";
+  const std::string program = fs::path(GS_MPI_F08_RING).parent_path() / "gs_mpi_families_f08";
+  ExpectEveryCallTraced("families_f08_counted", program, "MPI_Iprobe");
+  RECORD_OR_SKIP(t, "families_f08", program);
+  const MessageTable& m = t.messages();
+  ASSERT_EQ(m.size(), 18u);
+  std::map<std::pair<int32_t, uint64_t>, int> by_tag_and_size;
+  for (uint32_t i = 0; i < m.size(); ++i) {
+    EXPECT_TRUE(m.matched(MessageId(i))) << "message " << i;
+    by_tag_and_size[{m.tag[i], m.bytes[i]}]++;
+  }
+  EXPECT_EQ(by_tag_and_size,
+            (std::map<std::pair<int32_t, uint64_t>, int>{{{21, 32}, 12}, {{22, 4}, 4}, {{23, 8}, 1}, {{24, 8}, 1}}));
+  const CollectiveTable& c = t.collectives();
+  ASSERT_EQ(c.size(), 17u);  // MPI_Init's, 13 over MPI_COMM_WORLD, a barrier on each new communicator
+  for (uint32_t i = 0; i < c.size(); ++i) EXPECT_EQ(c.member_count(CollectiveId(i)), 4u) << "collective " << i;
+  const std::map<uint32_t, CollectiveOp> some = {{4, CollectiveOp::kBarrier}, {5, CollectiveOp::kBroadcast},
+                                                 {6, CollectiveOp::kReduce}, {12, CollectiveOp::kReduceScatter}};
+  for (const auto& [i, op] : some) EXPECT_EQ(c.op[i], op) << "collective " << i;
+  EXPECT_EQ(RankOf(t, c.root[5]), 2);
+}
+
 // Every collective family and every wait/test family through the Fortran bindings.
 TEST(MpiTrace, FortranCollectivesAndCompletions) {
   if (std::string(GS_MPI_FORTRAN_RING).empty()) GTEST_SKIP() << "no Fortran MPI compiler: Fortran test skipped";
