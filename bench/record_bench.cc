@@ -25,6 +25,9 @@
 //   grain_event_ns          one grain event with a static descriptor (constant id), with the id
 //                           given per instance (gs_grain_begin_id: ids 0, 1, ... fit one record),
 //                           and with ids beyond 32 bits (a continuation slot), interleaved
+//   sync_event_ns           one thread sync event (issue 21) by kind: a lock's request/acquired/
+//                           release, a barrier's enter/leave, a condition signal, against a region
+//                           pair, interleaved like the grain forms
 //   bytes_per_event         .gst file size per event, raw and coded (the default: delta coding,
 //                           zstd on top while the flusher keeps up), for a loop of regions around
 //                           a little irregular work (timestamps that are not a perfect ramp)
@@ -304,6 +307,75 @@ GrainIdFigures GrainIdCosts(const Config& c) {
   return g;
 }
 
+// Threads' sync events (issue 21), one thread, interleaved like the grain forms: a lock's three
+// events (gs_lock_request, gs_lock_acquired, gs_lock_release), a barrier's two (enter, leave) and a
+// condition's signal, against a region pair; ns per event. Each is a record plus its SyncSlot.
+enum class SyncForm { kRegion, kLock, kBarrier, kSignal };
+constexpr const char* kSyncFormNames[] = {"region_pair", "lock", "barrier", "cond_signal"};
+
+struct SyncFigures {
+  Cost forms[4];
+};
+
+SyncFigures SyncCosts(const Config& c) {
+  static int lock = 0, barrier = 0, cond = 0;
+  struct Body {
+    long pairs;
+    SyncForm form;
+    void Prepare() {
+      gs_region_begin(&g_static_grain);  // registers the thread
+      gs_region_end(&g_static_grain);
+    }
+    std::pair<double, double> Loop() {
+      const double c0 = ThreadCpuNs();
+      const auto t0 = Clock::now();
+      double events = 0;
+      switch (form) {
+        case SyncForm::kRegion:
+          for (long i = 0; i < pairs; ++i) gs_region_begin(&g_static_grain), gs_region_end(&g_static_grain);
+          events = 2.0 * static_cast<double>(pairs);
+          break;
+        case SyncForm::kLock:
+          for (long i = 0; i < pairs; ++i) gs_lock_request(&lock), gs_lock_acquired(&lock), gs_lock_release(&lock);
+          events = 3.0 * static_cast<double>(pairs);
+          break;
+        case SyncForm::kBarrier:
+          for (long i = 0; i < pairs; ++i) gs_barrier_enter(&barrier, 1), gs_barrier_leave(&barrier);
+          events = 2.0 * static_cast<double>(pairs);
+          break;
+        case SyncForm::kSignal:
+          for (long i = 0; i < pairs; ++i) gs_cond_signal(&cond);
+          events = static_cast<double>(pairs);
+          break;
+      }
+      const auto t1 = Clock::now();
+      const double c1 = ThreadCpuNs();
+      return {Seconds(t0, t1) * 1e9 / events, (c1 - c0) / events};
+    }
+  };
+  constexpr uint64_t kEventsPerPair[] = {2, 3, 2, 1};
+  std::vector<double> wall[4], cpu[4], process[4];
+  for (int r = 0; r < c.repetitions; ++r) {
+    for (int f = 0; f < 4; ++f) {
+      const std::string path = TracePath("sync.gst");
+      Check(OpenTrace(path, true), "open trace");
+      const double p0 = ProcessCpuNs();
+      RunThreads(1, Body{c.pairs, static_cast<SyncForm>(f)}, wall[f], cpu[f]);
+      rec::Close();
+      process[f].push_back((ProcessCpuNs() - p0) / (static_cast<double>(kEventsPerPair[f]) * static_cast<double>(c.pairs)));
+      if (c.smoke) {
+        grainscope::Result<grainscope::Trace> trace = grainscope::ReadGstFile(path);
+        Check(trace.ok() && trace->event_count() == kEventsPerPair[f] * static_cast<uint64_t>(c.pairs) + 2,
+              "the sync trace holds every recorded event");
+      }
+      if (!g_null_sink) std::filesystem::remove(path);
+    }
+  }
+  SyncFigures s;
+  for (int f = 0; f < 4; ++f) s.forms[f] = {Summarise(wall[f]), Summarise(cpu[f]), Summarise(process[f])};
+  return s;
+}
+
 struct PiFigures {
   double instrumented_ms = 0, plain_ms = 0, overhead_percent = 0, startup_ms = 0;
   uint64_t events_per_run = 0;
@@ -446,6 +518,7 @@ int main(int argc, char** argv) {
   const Cost two = EventCost(c, 2, true);
   const Cost clock_two = ClockRead(c, 2);
   const GrainIdFigures grain_ids = GrainIdCosts(c);
+  const SyncFigures syncs = SyncCosts(c);
   const Cost one_raw = EventCost(c, 1, false);
   const Cost two_raw = EventCost(c, 2, false);
   g_owner_flush = true;
@@ -496,6 +569,9 @@ int main(int argc, char** argv) {
   print("static_descriptor", grain_ids.forms[0], false);
   print("id_per_instance", grain_ids.forms[1], false);
   print("id_per_instance_beyond_32_bits", grain_ids.forms[2], true);
+  std::printf("  },\n");
+  std::printf("  \"sync_event_ns\": {\n");
+  for (int f = 0; f < 4; ++f) print(kSyncFormNames[f], syncs.forms[f], f == 3);
   std::printf("  },\n");
   std::printf("  \"startup_calibrated_overhead_per_event_ns\": %.2f,\n", rec::OverheadPerEventNs());
   std::printf("  \"pi_example\": {\"runs\": %d, \"instrumented_ms\": %.4f, \"uninstrumented_ms\": %.4f, "

@@ -132,6 +132,38 @@ void gs_recv_end(uint32_t message, uint64_t bytes, int32_t peer);
 /* A point in time with a label. */
 void gs_marker(uint32_t label);
 
+/* Synchronisation between threads (docs/recording.md, "Threads"). Each call is one 32-byte event
+ * naming the object: a lock, barrier or condition variable by any value unique while it lives (its
+ * address), a thread or task by an id. Call the release-type functions (gs_lock_release,
+ * gs_cond_signal, gs_cond_broadcast, gs_thread_create, gs_thread_end, gs_task_create) before the
+ * operation and the acquire-type ones (gs_lock_acquired, gs_barrier_leave, gs_cond_wait_end,
+ * gs_thread_begin, gs_thread_join_end, gs_task_begin) after it, so that the recorded order is the
+ * hand-over's. The analyses derive from them who waited for whom: a lock's release -> its next
+ * acquisition by another thread, a barrier's last arrival -> every departure, a signal -> the
+ * wait it ended, a thread's creation -> its begin and its end -> the join. */
+void gs_lock_request(const void* lock);  /* about to acquire: it may block from here */
+void gs_lock_acquired(const void* lock); /* holds it */
+void gs_lock_release(const void* lock);
+/* `participants`: how many threads the barrier waits for (0: unknown). */
+void gs_barrier_enter(const void* barrier, uint32_t participants);
+void gs_barrier_leave(const void* barrier);
+void gs_cond_wait_begin(const void* cond);
+void gs_cond_wait_end(const void* cond);
+void gs_cond_signal(const void* cond);
+void gs_cond_broadcast(const void* cond);
+/* In the parent, before starting a thread: records the creation and returns the id to hand to the
+ * new thread, which calls gs_thread_begin(id) first and gs_thread_end(id) last; the parent waits
+ * for it between gs_thread_join_begin(id) and gs_thread_join_end(id). */
+uint64_t gs_thread_create(void);
+void gs_thread_begin(uint64_t thread);
+void gs_thread_end(uint64_t thread);
+void gs_thread_join_begin(uint64_t thread);
+void gs_thread_join_end(uint64_t thread);
+/* Tasks (a work queue's items, OpenMP tasks): created by one thread, run by any. */
+void gs_task_create(uint64_t task);
+void gs_task_begin(uint64_t task);
+void gs_task_end(uint64_t task);
+
 /* The id of a name known only at run time (takes no lock once the name has been seen, but hashes
  * the string: prefer gs_message_id with a static gs_name on hot paths). 0 when not recording. */
 uint32_t gs_intern(const char* text);
@@ -169,6 +201,23 @@ static inline void gs_send_end(uint32_t m) { (void)m; }
 static inline void gs_recv_begin(uint32_t m) { (void)m; }
 static inline void gs_recv_end(uint32_t m, uint64_t b, int32_t p) { (void)m; (void)b; (void)p; }
 static inline void gs_marker(uint32_t label) { (void)label; }
+static inline void gs_lock_request(const void* lock) { (void)lock; }
+static inline void gs_lock_acquired(const void* lock) { (void)lock; }
+static inline void gs_lock_release(const void* lock) { (void)lock; }
+static inline void gs_barrier_enter(const void* barrier, uint32_t n) { (void)barrier; (void)n; }
+static inline void gs_barrier_leave(const void* barrier) { (void)barrier; }
+static inline void gs_cond_wait_begin(const void* cond) { (void)cond; }
+static inline void gs_cond_wait_end(const void* cond) { (void)cond; }
+static inline void gs_cond_signal(const void* cond) { (void)cond; }
+static inline void gs_cond_broadcast(const void* cond) { (void)cond; }
+static inline uint64_t gs_thread_create(void) { return 0; }
+static inline void gs_thread_begin(uint64_t thread) { (void)thread; }
+static inline void gs_thread_end(uint64_t thread) { (void)thread; }
+static inline void gs_thread_join_begin(uint64_t thread) { (void)thread; }
+static inline void gs_thread_join_end(uint64_t thread) { (void)thread; }
+static inline void gs_task_create(uint64_t task) { (void)task; }
+static inline void gs_task_begin(uint64_t task) { (void)task; }
+static inline void gs_task_end(uint64_t task) { (void)task; }
 static inline uint32_t gs_intern(const char* text) { (void)text; return 0; }
 static inline uint32_t gs_name_register(gs_name* name) { (void)name; return 0; }
 static inline uint32_t gs_message_id(gs_name* name) { (void)name; return 0; }

@@ -15,6 +15,7 @@ std::string_view EventKindName(EventKind kind) {
     case EventKind::kCollBegin: return "collective_begin";
     case EventKind::kCollEnd: return "collective_end";
     case EventKind::kMarker: return "marker";
+    case EventKind::kSync: return "sync";
   }
   return "unknown";
 }

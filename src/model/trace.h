@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "model/dependencies.h"
+#include "model/sync_table.h"
 #include "model/diagnostics.h"
 #include "model/ids.h"
 #include "model/string_pool.h"
@@ -40,8 +41,9 @@ enum class EventKind : uint8_t {
   kCollBegin = 6,     // arg: CollectiveId. This location enters a collective operation.
   kCollEnd = 7,       // arg: CollectiveId. This location leaves it.
   kMarker = 8,        // arg: StringId. A user marker (a point in time with a label).
+  kSync = 9,          // arg: row of the SyncTable. A thread synchronises (model/thread_sync.h).
 };
-inline constexpr int kEventKindCount = 9;
+inline constexpr int kEventKindCount = 10;
 std::string_view EventKindName(EventKind kind);
 
 // What a location is. OpenMP threads and GPU (accelerator) streams have kinds of their own: an
@@ -182,6 +184,7 @@ struct TraceBody {
   MessageTable messages;
   CollectiveTable collectives;
   DependencyTable dependencies;
+  SyncTable syncs;
   std::vector<MetadataEntry> metadata;
   Diagnostics diagnostics;
   TimeNs origin_ns = 0;
@@ -217,6 +220,7 @@ class Trace {
   const CollectiveTable& collectives() const { return body_->collectives; }
   // Every other cross-location edge: lock hand-over, fork/join, GPU launch and sync (dependencies.h).
   const DependencyTable& dependencies() const { return body_->dependencies; }
+  const SyncTable& syncs() const { return body_->syncs; }
   std::span<const MetadataEntry> metadata() const { return body_->metadata; }
   // The metadata value for `key`, or an empty view.
   std::string_view Metadata(std::string_view key) const;

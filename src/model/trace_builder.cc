@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
+#include <map>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "model/metadata_keys.h"
 #include "model/rendezvous.h"
+#include "model/thread_sync.h"
 
 namespace grainscope {
 
@@ -80,6 +82,28 @@ EventIndex TraceBuilder::Recv(LocationId loc, TimeNs t, MessageId m) {
   EventIndex e = Append(loc, t, EventKind::kRecv, m.value);
   body_.messages.recv_event[m.value] = e;
   return e;
+}
+
+EventIndex TraceBuilder::Sync(LocationId loc, TimeNs t, SyncKind kind, uint64_t object, uint32_t arg) {
+  SyncTable& s = body_.syncs;
+  const uint32_t row = static_cast<uint32_t>(s.size());
+  s.kind.push_back(kind);
+  s.object.push_back(object);
+  s.arg.push_back(arg);
+  return Append(loc, t, EventKind::kSync, row);
+}
+
+EventIndex TraceBuilder::MarkerOrSync(LocationId loc, TimeNs t, std::string_view label) {
+  if (auto sync = ParseSyncLabel(label)) return Sync(loc, t, sync->kind, sync->object, sync->arg);
+  return Marker(loc, t, Intern(label));
+}
+
+EventIndex TraceBuilder::MarkerOrSync(LocationId loc, TimeNs t, StringId label) {
+  const std::string_view text = body_.strings.Get(label);
+  if (text.starts_with(kSyncLabelPrefix)) {
+    if (auto sync = ParseSyncLabel(text)) return Sync(loc, t, sync->kind, sync->object, sync->arg);
+  }
+  return Marker(loc, t, label);
 }
 
 CollectiveId TraceBuilder::AddCollective(CollectiveOp op, CommunicatorId comm, LocationId root) {
@@ -238,6 +262,10 @@ Status TraceBuilder::CheckLocation(LocationId loc, bool* improper) const {
         if (arg >= body_.strings.size())
           return DataLoss(fmt::format("{}: event {} names unknown string {}", name, i, arg));
         break;
+      case EventKind::kSync:
+        if (arg >= body_.syncs.size())
+          return DataLoss(fmt::format("{}: event {} names unknown sync event {}", name, i, arg));
+        break;
     }
   }
   if (!open.empty()) {
@@ -370,6 +398,41 @@ std::string_view TraceBuilder::RegionName(uint32_t region) const {
   return region < body_.regions.size() ? str(body_.regions[region].name) : std::string_view("?");
 }
 
+// The edges and barrier instances of the threads' sync events (model/thread_sync.h). A barrier's
+// enter and leave events become its collective begin and end.
+void TraceBuilder::AddThreadSync() {
+  if (body_.syncs.size() == 0 || !derive_thread_sync_) return;
+  ThreadSync ts = FindThreadSync(body_.syncs, body_.kinds, body_.args, times_);
+  DependencyTable& d = body_.dependencies;
+  for (size_t r = 0; r < ts.edges.size(); ++r) {
+    d.kind.push_back(ts.edges.kind[r]);
+    d.from_location.push_back(ts.edges.from_location[r]);
+    d.from_event.push_back(ts.edges.from_event[r]);
+    d.to_location.push_back(ts.edges.to_location[r]);
+    d.to_event.push_back(ts.edges.to_event[r]);
+  }
+  std::map<std::pair<uint64_t, std::vector<LocationId>>, CommunicatorId> comms;
+  for (const ThreadSync::Barrier& b : ts.barriers) {
+    if (b.members.empty()) continue;
+    std::vector<LocationId> members;
+    for (const ThreadSync::Member& m : b.members) members.push_back(m.location);
+    std::sort(members.begin(), members.end());
+    members.erase(std::unique(members.begin(), members.end()), members.end());
+    auto [it, added] = comms.try_emplace(std::make_pair(b.object, members));
+    if (added) it->second = AddCommunicator(ThreadBarrierName(b.object), members);
+    const CollectiveId c = AddCollective(CollectiveOp::kBarrier, it->second, LocationId());
+    for (const ThreadSync::Member& m : b.members) {
+      body_.kinds[m.location.value][m.enter] = EventKind::kCollBegin;
+      body_.args[m.location.value][m.enter] = c.value;
+      body_.kinds[m.location.value][m.leave] = EventKind::kCollEnd;
+      body_.args[m.location.value][m.leave] = c.value;
+      members_.push_back(CollectiveMember{c, m.location, m.enter, m.leave, 0, 0});
+    }
+  }
+  if (ts.unmatched_barrier_events > 0)
+    body_.diagnostics.AddCount("unfinished_collectives", ts.unmatched_barrier_events, ts.first_unmatched);
+}
+
 Status TraceBuilder::BuildCollectiveTable() {
   CollectiveTable& c = body_.collectives;
   std::stable_sort(members_.begin(), members_.end(),
@@ -431,6 +494,7 @@ Result<Trace> TraceBuilder::Finish() {
     if (improper) repairs.emplace_back(LocationId(l), RepairNesting(LocationId(l)));
   }
   ReportNestingRepairs(repairs);
+  AddThreadSync();
   GS_RETURN_IF_ERROR(BuildCollectiveTable());
   AddRendezvousEdges();
   GS_RETURN_IF_ERROR(CheckDependencies());

@@ -48,6 +48,9 @@ class TraceBuilder {
   // true (the default): Finish repairs improper nesting as the header comment says; false
   // (`--strict`): Finish refuses it.
   void SetRepairNesting(bool repair) { repair_nesting_ = repair; }
+  // false: Finish keeps the sync events as they are, without the edges and barrier instances it
+  // derives from them (model/thread_sync.h): for readers that merge such traces first.
+  void SetDeriveThreadSync(bool derive) { derive_thread_sync_ = derive; }
   // An MPI trace: Finish adds the rendezvous edges of its messages above `bytes` (model/rendezvous.h)
   // and keeps the limit and `source` (where it comes from) as metadata, unless the trace holds
   // rendezvous edges already.
@@ -73,6 +76,12 @@ class TraceBuilder {
   EventIndex Marker(LocationId loc, TimeNs t, StringId label) {
     return Append(loc, t, EventKind::kMarker, label.value);
   }
+  // A thread's synchronisation (model/thread_sync.h): Finish derives the edges and barriers.
+  EventIndex Sync(LocationId loc, TimeNs t, SyncKind kind, uint64_t object, uint32_t arg = 0);
+  // A marker as a format without sync records carries it: a sync event when `label` is a sync
+  // label (SyncLabel), else a marker.
+  EventIndex MarkerOrSync(LocationId loc, TimeNs t, std::string_view label);
+  EventIndex MarkerOrSync(LocationId loc, TimeNs t, StringId label);
 
   // A message row; its send and receive events are appended separately (they usually come from
   // different places in the input). A side never appended stays kNoEvent: an unmatched message.
@@ -127,6 +136,7 @@ class TraceBuilder {
   Status BuildCollectiveTable();
   void TakeRecordedEagerLimit();
   void AddRendezvousEdges();
+  void AddThreadSync();
   Status CheckDependencies();
   void MakeLocationIdsUnique();
 
@@ -138,6 +148,7 @@ class TraceBuilder {
   std::vector<std::vector<TimeNs>> times_;  // per location; the trace's timeline once finished
   std::vector<CollectiveMember> members_;
   bool repair_nesting_ = true;
+  bool derive_thread_sync_ = true;
   std::optional<uint64_t> eager_limit_;
   std::string eager_limit_source_;
   bool eager_limit_is_fallback_ = false;

@@ -143,6 +143,13 @@ class Dumper {
         return;
       }
       case EventKind::kMarker: row["label"] = t_.str(StringId(arg)); return;
+      case EventKind::kSync: {
+        const SyncTable& s = t_.syncs();
+        row["sync"] = SyncKindName(s.kind[arg]);
+        row["object"] = fmt::format("{:x}", s.object[arg]);
+        if (s.arg[arg] != 0) row["arg"] = s.arg[arg];
+        return;
+      }
     }
   }
 

@@ -6,6 +6,11 @@
 //   skew.*         3 ranks whose clocks disagree: a receive that completes before its send begins,
 //                  a late sender, a late receiver (rendezvous), one whose receiver enters after the
 //                  sender left, and collectives left by a member before the last one entered
+//   threads.*      4 threads that synchronise (model/thread_sync.h): the main thread creates three
+//                  workers (ids 1-3); all meet at a barrier after W(1 + 2t) of work (W = 10 ns, so
+//                  the waits there are 60, 40 and 20 ns); each holds a lock 10 ns in turn (thread
+//                  t acquires at 90 + 10t); thread 1 waits on a condition the main thread signals
+//                  at 170 after its work; the main thread joins the workers
 //
 //   make_inputs OUTDIR
 // The ctest `golden_inputs_reproducible` runs it into a temporary directory and compares every file
@@ -109,6 +114,64 @@ Trace Skew() {
   return s.Finish();
 }
 
+// Without TraceScript: its "world" communicator would make the .gst a directory of rank files.
+class ThreadScript {
+ public:
+  explicit ThreadScript(int threads) {
+    for (int t = 0; t < threads; ++t) locs_.push_back(b_.AddLocation("thread " + std::to_string(t), LocationKind::kThread, t));
+  }
+  TraceBuilder& builder() { return b_; }
+  LocationId loc(int t) const { return locs_[t]; }
+  void Work(int t, const std::string& name, TimeNs start, TimeNs stop) {
+    auto [it, added] = regions_.try_emplace(name);
+    if (added) it->second = b_.AddRegion(name, RegionRole::kFunction, static_cast<int64_t>(regions_.size() - 1));
+    b_.Enter(locs_[t], start, it->second);
+    b_.Leave(locs_[t], stop, it->second);
+  }
+  Trace Finish() {
+    Result<Trace> t = b_.Finish();
+    if (!t.ok()) std::fprintf(stderr, "make_inputs: threads: %s\n", std::string(t.status().message()).c_str());
+    return t.ok() ? std::move(t).value() : Trace();
+  }
+
+ private:
+  TraceBuilder b_{"script"};
+  std::vector<LocationId> locs_;
+  std::map<std::string, RegionId> regions_;
+};
+
+Trace Threads() {
+  ThreadScript s(4);
+  TraceBuilder& b = s.builder();
+  constexpr uint64_t kBarrier = 0xb000, kLock = 0x1000, kCond = 0xc000;
+  s.Work(0, "setup", 0, 10);
+  for (uint64_t id = 1; id <= 3; ++id) b.Sync(s.loc(0), 10, SyncKind::kThreadCreate, id);
+  for (int t = 0; t < 4; ++t) {
+    const TimeNs arrive = 10 + 10 * (1 + 2 * t);
+    if (t > 0) b.Sync(s.loc(t), 10 + t, SyncKind::kThreadBegin, static_cast<uint64_t>(t));
+    s.Work(t, "work", t == 0 ? 10 : 10 + t, arrive);
+    b.Sync(s.loc(t), arrive, SyncKind::kBarrierEnter, kBarrier, 4);
+    b.Sync(s.loc(t), 80, SyncKind::kBarrierLeave, kBarrier);
+    b.Sync(s.loc(t), 90, SyncKind::kLockRequest, kLock);
+    b.Sync(s.loc(t), 90 + 10 * t, SyncKind::kLockAcquired, kLock);
+    s.Work(t, "critical", 90 + 10 * t, 100 + 10 * t);
+    b.Sync(s.loc(t), 100 + 10 * t, SyncKind::kLockRelease, kLock);
+  }
+  s.Work(0, "work", 100, 170);
+  b.Sync(s.loc(0), 170, SyncKind::kCondSignal, kCond);
+  b.Sync(s.loc(1), 115, SyncKind::kCondWaitBegin, kCond);
+  b.Sync(s.loc(1), 171, SyncKind::kCondWaitEnd, kCond);
+  s.Work(1, "work", 171, 178);
+  s.Work(2, "work", 120, 179);
+  s.Work(3, "work", 130, 180);
+  for (int t = 1; t <= 3; ++t) b.Sync(s.loc(t), 179 + t, SyncKind::kThreadEnd, static_cast<uint64_t>(t));
+  for (uint64_t id = 1; id <= 3; ++id) {
+    b.Sync(s.loc(0), id == 1 ? 175 : static_cast<TimeNs>(179 + id), SyncKind::kThreadJoinBegin, id);
+    b.Sync(s.loc(0), static_cast<TimeNs>(180 + id), SyncKind::kThreadJoinEnd, id);
+  }
+  return s.Finish();
+}
+
 bool Write(const Trace& trace, const std::string& dir, const std::string& name) {
   for (const char* ext : {".otf2", ".gst", ".json"}) {
     const Status s = WriteTrace(trace, dir + "/" + name + ext, "auto", OutputOptions{true, {}});
@@ -129,6 +192,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool ok = grainscope::Write(grainscope::Collectives(), argv[1], "collectives") &&
-                  grainscope::Write(grainscope::Skew(), argv[1], "skew");
+                  grainscope::Write(grainscope::Skew(), argv[1], "skew") &&
+                  grainscope::Write(grainscope::Threads(), argv[1], "threads");
   return ok ? 0 : 1;
 }

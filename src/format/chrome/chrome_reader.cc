@@ -801,7 +801,7 @@ void ChromeParser::BuildTrack(Track& track) {
           close_top(t);
         }
         break;
-      case ItemKind::kMarker: emitted(builder_.Marker(loc, t, StringId(item.arg)), t); break;
+      case ItemKind::kMarker: emitted(builder_.MarkerOrSync(loc, t, StringId(item.arg)), t); break;
       case ItemKind::kFlow: {
         Flow& f = flows_[item.arg];
         if (!f.message_category) {

@@ -223,10 +223,15 @@ class ChromeJsonWriter {
         return End();
       }
       case EventKind::kMarker:
-        Begin("i", t_.str(StringId(a)), chrome::kMarkerCategory, l, t);
+      case EventKind::kSync: {
+        // A sync event is the marker its label names (model/thread_sync.h); the reader turns it back.
+        const SyncTable& s = t_.syncs();
+        const std::string label = e.kind[i] == EventKind::kSync ? SyncLabel(s.kind[a], s.object[a], s.arg[a]) : "";
+        Begin("i", e.kind[i] == EventKind::kSync ? std::string_view(label) : t_.str(StringId(a)), chrome::kMarkerCategory, l, t);
         out_ += ",\"s\":\"t\"";
         if (depth >= 0) out_ += ",\"args\":{", AppendDepth(depth, true), out_ += '}';
         return End();
+      }
     }
   }
 

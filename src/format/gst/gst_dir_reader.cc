@@ -301,6 +301,13 @@ class Merger {
           case EventKind::kRecv:
             builder_.Recv(loc, time, recv_id_[f][ev.arg[i]]);
             break;
+          case EventKind::kSync: {
+            const SyncTable& st = t.syncs();
+            const uint32_t a = ev.arg[i];
+            builder_.Sync(loc, time, st.kind[a], ProcessObject(f, st.object[a]), st.arg[a]);
+            break;
+          }
+
           case EventKind::kMarker: {
             const std::string_view label = t.str(StringId(ev.arg[i]));
             if (!label.starts_with(gst::kMpiLabelPrefix)) {
@@ -346,6 +353,13 @@ class Merger {
         }
       }
     }
+  }
+
+  // A sync object of rank file f in the merged trace: addresses and ids are the process's own,
+  // and two processes may use the same ones for different locks, so the file's index goes into
+  // the top bits (user-space addresses and the runtime's ids stay below 2^48).
+  static uint64_t ProcessObject(uint32_t f, uint64_t object) {
+    return (object & ((uint64_t{1} << 48) - 1)) | (static_cast<uint64_t>(f + 1) << 48);
   }
 
   void AddMetadataAndDiagnostics() {
@@ -526,7 +540,8 @@ Result<Trace> ReadGstDirectory(const std::string& path) {
     const std::string& p = paths[i];
     progress::SetBase(before);
     before += sizes[i];
-    auto t = ReadGstFile(p);
+    // The sync events as recorded: the merged trace derives their edges and barriers.
+    auto t = ReadGstFile(p, /*derive_thread_sync=*/false);
     if (!t.ok()) {
       // A rank killed while its file was being created (mpirun kills the others when one rank
       // fails) must not hide the other ranks: skipped and counted, fatal only when all are bad.

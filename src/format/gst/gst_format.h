@@ -32,8 +32,9 @@ inline constexpr unsigned char kMagic[8] = {0x89, 'G', 'S', 'T', '\r', '\n', 0x1
 // version 1 files (without checksums).
 inline constexpr uint16_t kVersionMajor = 2;  // incompatible changes
 // 1: delta-coded event blocks (a 2.0 reader refuses them); 2: grain records with an id per
-// instance (kinds 10 and 11; a 2.1 reader skips them and counts them as skipped records)
-inline constexpr uint16_t kVersionMinor = 2;
+// instance (kinds 10 and 11; a 2.1 reader skips them and counts them as skipped records); 3: sync
+// records (kind 12; a 2.2 reader skips them)
+inline constexpr uint16_t kVersionMinor = 3;
 inline constexpr uint16_t kOldestReadableMajor = 1;
 
 struct FileHeader {
@@ -103,8 +104,11 @@ enum RecordKind : uint8_t {
   kRecordGrainBegin = 10,  // a grain whose id the program gives per instance (gs_grain_begin_id):
   kRecordGrainEnd = 11,    // the descriptor's region (the call site) and the grain id, packed
                            // (see PackGrain below) or with extra = 1: GrainSlot
+  kRecordSync = 12,        // a thread synchronises (version 2.3): reserved = its SyncKind (the
+                           // model's numbers, model/sync_table.h), id = its argument (a barrier's
+                           // participants), extra = 1: SyncSlot
 };
-inline constexpr uint8_t kLastKnownRecordKind = kRecordGrainEnd;
+inline constexpr uint8_t kLastKnownRecordKind = kRecordSync;
 
 struct Record {
   uint64_t time;   // raw clock value (see ClockSample for the conversion to ns)
@@ -157,6 +161,16 @@ struct GrainSlot {
   uint64_t reserved;  // 0
 };
 static_assert(sizeof(GrainSlot) == sizeof(Record));
+
+// The continuation slot of kRecordSync.
+struct SyncSlot {
+  uint64_t object;    // the lock's, barrier's or condition's address; the thread's or task's id
+  uint64_t reserved;  // 0
+};
+static_assert(sizeof(SyncSlot) == sizeof(Record));
+constexpr uint64_t PackSync(uint16_t sync_kind, uint32_t arg) {
+  return uint64_t{kRecordSync} | (uint64_t{1} << 8) | (uint64_t{sync_kind} << 16) | (uint64_t{arg} << 32);
+}
 
 // ---- Definitions ----------------------------------------------------------------------------
 

@@ -168,8 +168,10 @@ struct MessageEnd {
 
 class GstTraceBuilder {
  public:
-  GstTraceBuilder(Chunks chunks, std::string_view file)
-      : chunks_(std::move(chunks)), file_(file), builder_(std::string(kGstFormat)) {}
+  GstTraceBuilder(Chunks chunks, std::string_view file, bool derive_thread_sync)
+      : chunks_(std::move(chunks)), file_(file), builder_(std::string(kGstFormat)) {
+    builder_.SetDeriveThreadSync(derive_thread_sync);
+  }
 
   Result<Trace> Run() {
     GS_ASSIGN_OR_RETURN(clock_, ClockConverter::Make(chunks_.clock_samples, file_));
@@ -302,6 +304,16 @@ class GstTraceBuilder {
           return ErrorAt(s, e, "message names grain region {}, which has no definition", e.grain);
         if (e.grain != gst::kNoRegion) plain_regions_.insert(e.grain);
       }
+      if (r.kind == gst::kRecordSync) {
+        if (r.extra < 1) return ErrorAt(s, e, "sync record without its sync slot");
+        if (r.reserved == 0 || r.reserved > kLastSyncKind) {  // a later version's kind of sync
+          if (skipped_records_++ == 0)
+            first_skipped_record_ = fmt::format("{}: {}: sync record of unknown kind {} skipped", file_, block.Where(e.index), r.reserved);
+          continue;
+        }
+        e.bytes = gst::Load<gst::SyncSlot>(base + first_extra * sizeof(gst::Record)).object;  // the object
+        e.peer = r.reserved;                                                                   // its SyncKind
+      }
       if (r.kind == gst::kRecordGrainBegin || r.kind == gst::kRecordGrainEnd) {
         if (r.extra == 0) {  // packed: the site in `reserved`, the grain id in `id`
           e.id = r.reserved;
@@ -371,6 +383,7 @@ class GstTraceBuilder {
       case gst::kRecordRecvBegin: return "receive begin";
       case gst::kRecordRecvEnd: return "receive end";
       case gst::kRecordMarker: return "marker";
+      case gst::kRecordSync: return "sync";
       default: return "record";
     }
   }
@@ -599,6 +612,7 @@ class GstTraceBuilder {
           break;
         case kSyntheticRecvClose: builder_.Leave(loc, e.time, recv_region_); break;
         case gst::kRecordMarker: builder_.Marker(loc, e.time, builder_.Intern(StringText(e.id))); break;
+        case gst::kRecordSync: builder_.Sync(loc, e.time, static_cast<SyncKind>(e.peer), e.bytes, e.id); break;
         default: break;  // processor and origin records are not events of the model
       }
     }
@@ -673,15 +687,15 @@ class GstTraceBuilder {
 
 }  // namespace
 
-Result<Trace> ReadGst(std::span<const unsigned char> bytes, std::string_view file_name) {
+Result<Trace> ReadGst(std::span<const unsigned char> bytes, std::string_view file_name, bool derive_thread_sync) {
   GS_ASSIGN_OR_RETURN(Chunks chunks, gst::ParseChunks(bytes, file_name));
-  return GstTraceBuilder(std::move(chunks), file_name).Run();
+  return GstTraceBuilder(std::move(chunks), file_name, derive_thread_sync).Run();
 }
 
-Result<Trace> ReadGstFile(const std::string& path) {
+Result<Trace> ReadGstFile(const std::string& path, bool derive_thread_sync) {
   MappedFile file;
   GS_RETURN_IF_ERROR(file.Open(path));
-  return ReadGst(file.bytes(), path);
+  return ReadGst(file.bytes(), path, derive_thread_sync);
 }
 
 bool LooksLikeGst(std::string_view head) {

@@ -31,11 +31,14 @@
 
 namespace grainscope {
 
-// Maps `path` and reads it.
-Result<Trace> ReadGstFile(const std::string& path);
+// Maps `path` and reads it. `derive_thread_sync` false: the threads' sync events stay as recorded,
+// without the edges and barrier instances Finish derives from them (the directory reader merges
+// rank files first and derives them once, model/thread_sync.h).
+Result<Trace> ReadGstFile(const std::string& path, bool derive_thread_sync = true);
 
 // Reads a .gst image held in memory; `file_name` is only used in messages.
-Result<Trace> ReadGst(std::span<const unsigned char> bytes, std::string_view file_name);
+Result<Trace> ReadGst(std::span<const unsigned char> bytes, std::string_view file_name,
+                      bool derive_thread_sync = true);
 
 // True when `head` (the first bytes of a file) starts with the .gst magic number.
 bool LooksLikeGst(std::string_view head);

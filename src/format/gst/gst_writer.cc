@@ -16,6 +16,7 @@
 #include "format/gst/gst_format.h"
 #include "format/gst/gst_mpi_labels.h"
 #include "model/metadata_keys.h"
+#include "model/thread_sync.h"
 
 namespace grainscope {
 namespace {
@@ -102,6 +103,17 @@ class GstImage {
     }
   }
 
+  // A sync record (kRecordSync and its SyncSlot).
+  void Sync(uint32_t stream, uint64_t raw, SyncKind kind, uint64_t object, uint32_t arg) {
+    Stream& s = streams_[stream];
+    if (s.block.size() + 2 > kBlockRecords) Flush(stream);
+    s.block.push_back(g::Record{raw, g::kRecordSync, 1, static_cast<uint16_t>(kind), arg});
+    g::Record r;
+    const g::SyncSlot slot{object, 0};
+    std::memcpy(&r, &slot, sizeof r);
+    s.block.push_back(r);
+  }
+
   // Flushes every stream's last block and ends the file.
   std::string& Finish() {
     for (uint32_t s = 0; s < streams_.size(); ++s) Flush(s);
@@ -140,12 +152,23 @@ bool ReaderMadeKey(std::string_view key) {
          key == m::kMpiRanks || key == m::kGstOmittedEvents || key.starts_with(m::kRankPrefix);
 }
 
+// The object of a thread barrier's instance c (model/thread_sync.h), or nullopt for another
+// collective.
+std::optional<uint64_t> ThreadBarrierOf(const Trace& t, uint32_t c) {
+  const CommunicatorId comm = t.collectives().communicator[c];
+  if (!comm.valid()) return std::nullopt;
+  return ThreadBarrierObject(t.str(t.communicators()[comm.value].name));
+}
+
 uint64_t OmittedEvents(const Trace& t, bool rank_directory) {
   uint64_t n = 0;
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
-    for (EventKind k : t.events(LocationId(l)).kind) {
+    const EventColumns& ev = t.events(LocationId(l));
+    for (size_t i = 0; i < ev.size(); ++i) {
+      const EventKind k = ev.kind[i];
       const bool coll = k == EventKind::kCollBegin || k == EventKind::kCollEnd;
-      n += k == EventKind::kSendComplete || k == EventKind::kRecvPost || (coll && !rank_directory);
+      n += k == EventKind::kSendComplete || k == EventKind::kRecvPost ||
+           (coll && !rank_directory && !ThreadBarrierOf(t, ev.arg[i]));
     }
   }
   return n;
@@ -254,8 +277,16 @@ class Encoder {
           img.Record(stream, raw, g::kRecordRecvEnd, name, &slot);
           break;
         }
+        case EventKind::kSync: {
+          const SyncTable& st = t_.syncs();
+          img.Sync(stream, raw, st.kind[arg], st.object[arg], st.arg[arg]);
+          break;
+        }
         case EventKind::kCollBegin:
-          if (rank_directory_) {
+          if (const std::optional<uint64_t> barrier = ThreadBarrier(arg)) {
+            // A thread barrier's instance: the sync events it was made of.
+            img.Sync(stream, raw, SyncKind::kBarrierEnter, *barrier, t_.collectives().member_count(CollectiveId(arg)));
+          } else if (rank_directory_) {
             // A non-blocking collective (it ends after its call) takes a slot its end names.
             const uint32_t row = MemberRow(arg, l);
             uint32_t slot = 0;
@@ -267,7 +298,9 @@ class Encoder {
           }
           break;
         case EventKind::kCollEnd:
-          if (auto it = open_slots.find(arg); it != open_slots.end()) {
+          if (const std::optional<uint64_t> barrier = ThreadBarrier(arg)) {
+            img.Sync(stream, raw, SyncKind::kBarrierLeave, *barrier, 0);
+          } else if (auto it = open_slots.find(arg); it != open_slots.end()) {
             img.Record(stream, raw, g::kRecordMarker, img.String(fmt::format("mpi.icoll_end {}", it->second)));
             slots_in_use[it->second - 1] = false;
             open_slots.erase(it);
@@ -317,6 +350,8 @@ class Encoder {
     if (peer.valid()) p = static_cast<int32_t>(rank_directory_ ? rank_[peer.value] : peer.value);
     return {mt.bytes[m], p, grain.valid() ? region_def_[grain.value] : g::kNoRegion};
   }
+
+  std::optional<uint64_t> ThreadBarrier(uint32_t c) const { return ThreadBarrierOf(t_, c); }
 
   // Location l's member row of collective c, or kNone.
   uint32_t MemberRow(uint32_t c, LocationId l) const {
@@ -459,7 +494,10 @@ Status WriteGstDirectory(const Trace& t, const std::string& dir, const OutputOpt
 }  // namespace
 
 bool GstNeedsRankDirectory(const Trace& t) {
-  if (!t.communicators().empty() || t.collectives().size() > 0) return true;
+  // Thread barriers (model/thread_sync.h) are sync records in either shape.
+  for (const Communicator& c : t.communicators()) {
+    if (!ThreadBarrierObject(t.str(c.name))) return true;
+  }
   return std::any_of(t.locations().begin(), t.locations().end(),
                      [](const Location& l) { return l.kind == LocationKind::kRank; });
 }

@@ -206,7 +206,8 @@ class Otf2TraceAssembler {
         switch (raw.kind[i]) {
           case EventKind::kEnter: builder_.Enter(loc, t, RegionId(arg)); break;
           case EventKind::kLeave: builder_.Leave(loc, t, RegionId(arg)); break;
-          case EventKind::kMarker: builder_.Marker(loc, t, StringId(arg)); break;
+          case EventKind::kMarker: builder_.MarkerOrSync(loc, t, StringId(arg)); break;
+          case EventKind::kSync: break;  // the raw events carry sync events as markers
           case EventKind::kSend: builder_.Send(loc, t, MessageId(ev_.p2p[arg].message)); break;
           case EventKind::kRecv: builder_.Recv(loc, t, MessageId(ev_.p2p[arg].message)); break;
           case EventKind::kSendComplete:

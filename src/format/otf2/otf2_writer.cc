@@ -2,6 +2,7 @@
 
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <tuple>
 #include <unordered_map>
@@ -50,6 +51,11 @@ class Otf2ArchiveWriter {
     if (added) strings_.push_back(s);
     return it->second;
   }
+  // A string made here (a sync event's label): kept for the strings' views.
+  uint32_t OwnedStr(std::string s) {
+    if (auto it = string_refs_.find(s); it != string_refs_.end()) return it->second;
+    return Str(owned_strings_.emplace_back(std::move(s)));
+  }
 
   Status Check(OTF2_ErrorCode rc, std::string_view what) {
     return rc == OTF2_SUCCESS ? OkStatus() : otf2::Otf2Error(rc, what);
@@ -84,7 +90,7 @@ class Otf2ArchiveWriter {
       for (uint32_t i = 0; i < e.size(); ++i) {
         if (e.kind[i] == EventKind::kSendComplete) has_send_complete_[e.arg[i]] = true;
         if (e.kind[i] == EventKind::kRecvPost) recv_order_[e.arg[i]] = i;
-        if (e.kind[i] == EventKind::kMarker) has_markers_ = true;
+        if (e.kind[i] == EventKind::kMarker || e.kind[i] == EventKind::kSync) has_markers_ = true;
       }
     }
     has_recv_post_.assign(m.size(), false);
@@ -225,6 +231,13 @@ class Otf2ArchiveWriter {
         case EventKind::kMarker:
           rc = OTF2_EvtWriter_ParameterString(w, nullptr, ts, kMarkerParameter, Str(t_.str(StringId(a))));
           break;
+        case EventKind::kSync: {
+          // As the marker its label names (model/thread_sync.h); the reader turns it back.
+          const SyncTable& s = t_.syncs();
+          rc = OTF2_EvtWriter_ParameterString(w, nullptr, ts, kMarkerParameter,
+                                              OwnedStr(SyncLabel(s.kind[a], s.object[a], s.arg[a])));
+          break;
+        }
       }
       if (rc != OTF2_SUCCESS) {
         return otf2::Otf2Error(rc, fmt::format("writing event {} of location '{}'", i,
@@ -390,6 +403,7 @@ class Otf2ArchiveWriter {
   std::vector<EventIndex> recv_order_;
   bool any_keyed_ = false;
   bool has_markers_ = false;
+  std::deque<std::string> owned_strings_;  // OwnedStr's (a deque: its strings never move)
   std::vector<uint64_t> event_counts_;
   OTF2_AttributeList* attributes_ = nullptr;
 };

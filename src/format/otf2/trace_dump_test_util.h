@@ -70,6 +70,11 @@ inline std::string DumpTrace(const Trace& t) {
         case EventKind::kCollBegin:
         case EventKind::kCollEnd: what = DescribeCollective(t, e.arg[i]); break;
         case EventKind::kMarker: what = std::string(t.str(StringId(e.arg[i]))); break;
+        case EventKind::kSync: {
+          const SyncTable& s = t.syncs();
+          what = SyncLabel(s.kind[e.arg[i]], s.object[e.arg[i]], s.arg[e.arg[i]]);
+          break;
+        }
       }
       s += fmt::format("  {} {} {}\n", e.time[i], EventKindName(e.kind[i]), what);
     }

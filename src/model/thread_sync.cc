@@ -1,0 +1,247 @@
+#include "model/thread_sync.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace grainscope {
+namespace {
+
+constexpr std::string_view kSyncKindNames[] = {
+    "",                 "lock_request",  "lock_acquired", "lock_release",  "barrier_enter",     "barrier_leave",
+    "cond_wait_begin",  "cond_wait_end", "cond_signal",   "cond_broadcast", "thread_create",    "thread_begin",
+    "thread_end",       "thread_join_begin", "thread_join_end", "task_create", "task_begin", "task_end"};
+static_assert(std::size(kSyncKindNames) == kLastSyncKind + 1);
+
+// A sync event where it happened.
+struct At {
+  TimeNs time;
+  LocationId location;
+  EventIndex event;
+  SyncKind kind;
+};
+
+// Every sync event of the trace grouped by (object class, object): locks, conditions, barriers,
+// threads and tasks each in their own name space (a lock and a task may share a number).
+enum class ObjectClass : uint8_t { kLock, kCondition, kBarrier, kThread, kTask };
+ObjectClass ClassOf(SyncKind k) {
+  switch (k) {
+    case SyncKind::kLockRequest:
+    case SyncKind::kLockAcquired:
+    case SyncKind::kLockRelease: return ObjectClass::kLock;
+    case SyncKind::kBarrierEnter:
+    case SyncKind::kBarrierLeave: return ObjectClass::kBarrier;
+    case SyncKind::kCondWaitBegin:
+    case SyncKind::kCondWaitEnd:
+    case SyncKind::kCondSignal:
+    case SyncKind::kCondBroadcast: return ObjectClass::kCondition;
+    case SyncKind::kThreadCreate:
+    case SyncKind::kThreadBegin:
+    case SyncKind::kThreadEnd:
+    case SyncKind::kThreadJoinBegin:
+    case SyncKind::kThreadJoinEnd: return ObjectClass::kThread;
+    default: return ObjectClass::kTask;
+  }
+}
+
+void AddEdge(DependencyTable& t, DependencyKind kind, const At& from, const At& to) {
+  t.kind.push_back(kind);
+  t.from_location.push_back(from.location);
+  t.from_event.push_back(from.event);
+  t.to_location.push_back(to.location);
+  t.to_event.push_back(to.event);
+}
+
+// Lock: each acquisition after the lock's previous release by another thread depends on it.
+void LockEdges(const std::vector<At>& events, DependencyTable& out) {
+  const At* last_release = nullptr;
+  for (const At& e : events) {
+    if (e.kind == SyncKind::kLockRelease) last_release = &e;
+    if (e.kind == SyncKind::kLockAcquired && last_release != nullptr && last_release->location != e.location)
+      AddEdge(out, DependencyKind::kLockHandover, *last_release, e);
+  }
+}
+
+// Condition: a wait that returned was woken by the latest signal (or broadcast) of another thread
+// between its begin and its end; a wait with none returned by itself (a timeout, a spurious wake).
+void ConditionEdges(const std::vector<At>& events, DependencyTable& out) {
+  std::unordered_map<uint32_t, TimeNs> wait_began;  // location -> its open wait's begin
+  const At* last_signal = nullptr;
+  for (const At& e : events) {
+    if (e.kind == SyncKind::kCondSignal || e.kind == SyncKind::kCondBroadcast) last_signal = &e;
+    if (e.kind == SyncKind::kCondWaitBegin) wait_began[e.location.value] = e.time;
+    if (e.kind != SyncKind::kCondWaitEnd) continue;
+    auto it = wait_began.find(e.location.value);
+    const bool woken = it != wait_began.end() && last_signal != nullptr && last_signal->time >= it->second &&
+                       last_signal->location != e.location;
+    if (woken) AddEdge(out, DependencyKind::kConditionSignal, *last_signal, e);
+    if (it != wait_began.end()) wait_began.erase(it);
+  }
+}
+
+// Thread: create -> the child's begin, the child's end -> the join's end.
+void ThreadEdges(const std::vector<At>& events, DependencyTable& out) {
+  const At *create = nullptr, *begin = nullptr, *end = nullptr;
+  for (const At& e : events) {
+    if (e.kind == SyncKind::kThreadCreate) create = &e;
+    if (e.kind == SyncKind::kThreadBegin) begin = &e;
+    if (e.kind == SyncKind::kThreadEnd) end = &e;
+  }
+  if (create != nullptr && begin != nullptr) AddEdge(out, DependencyKind::kFork, *create, *begin);
+  for (const At& e : events) {
+    if (e.kind == SyncKind::kThreadJoinEnd && end != nullptr) AddEdge(out, DependencyKind::kJoin, *end, e);
+  }
+}
+
+void TaskEdges(const std::vector<At>& events, DependencyTable& out) {
+  const At* create = nullptr;
+  for (const At& e : events) {
+    if (e.kind == SyncKind::kTaskCreate) create = &e;
+    if (e.kind == SyncKind::kTaskBegin && create != nullptr) AddEdge(out, DependencyKind::kTaskCreate, *create, e);
+  }
+}
+
+// Barrier instances of one object. With a participant count, arrivals in time order make
+// instances of that many: no thread can arrive for the next instance before the last one arrived
+// for this (it completes then), so the k-th group of arrivals is instance k, whichever threads
+// they are. Without one, a thread's k-th arrival is in instance k. Each arrival's member leaves
+// at the thread's next leave of the object.
+void Barriers(uint64_t object, const std::vector<At>& events, const SyncTable& syncs,
+              std::span<const std::vector<uint32_t>> args, ThreadSync& out) {
+  uint32_t participants = 0;
+  std::vector<const At*> arrivals;
+  std::unordered_map<uint32_t, std::vector<const At*>> leaves;  // per location, in time order
+  for (const At& e : events) {
+    if (e.kind == SyncKind::kBarrierEnter) {
+      arrivals.push_back(&e);
+      participants = std::max(participants, syncs.arg[args[e.location.value][e.event]]);
+    } else {
+      leaves[e.location.value].push_back(&e);
+    }
+  }
+  std::unordered_map<uint32_t, size_t> next_leave, arrived;  // per location
+  std::map<size_t, size_t> instance_of_k;                    // without participants: k -> instance
+  for (size_t a = 0; a < arrivals.size(); ++a) {
+    const At& e = *arrivals[a];
+    size_t instance;
+    if (participants > 0) {
+      instance = out.barriers.size() - (a % participants == 0 ? 0 : 1);
+      if (a % participants == 0) out.barriers.push_back({object, participants, {}});
+    } else {
+      const size_t k = arrived[e.location.value]++;
+      auto [it, added] = instance_of_k.try_emplace(k, out.barriers.size());
+      if (added) out.barriers.push_back({object, 0, {}});
+      instance = it->second;
+    }
+    std::vector<const At*>& mine = leaves[e.location.value];
+    size_t& n = next_leave[e.location.value];
+    while (n < mine.size() && mine[n]->event < e.event) ++n;
+    if (n == mine.size()) {
+      if (out.unmatched_barrier_events++ == 0)
+        out.first_unmatched = fmt::format("barrier {:x}: an arrival at {} ns is never left", object, e.time);
+      continue;
+    }
+    out.barriers[instance].members.push_back({e.location, e.event, mine[n++]->event});
+  }
+}
+
+// Events at one time: what enables (a release, a signal, a create, an end) before what it
+// enables, so that a hand-over stamped with one clock value keeps its order.
+bool Enables(SyncKind k) {
+  switch (k) {
+    case SyncKind::kLockRelease:
+    case SyncKind::kCondSignal:
+    case SyncKind::kCondBroadcast:
+    case SyncKind::kThreadCreate:
+    case SyncKind::kThreadEnd:
+    case SyncKind::kTaskCreate:
+    case SyncKind::kBarrierEnter: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+std::string_view SyncKindName(SyncKind kind) {
+  const auto k = static_cast<uint8_t>(kind);
+  return k >= 1 && k <= kLastSyncKind ? kSyncKindNames[k] : "?";
+}
+
+bool ParseSyncKind(std::string_view name, SyncKind* kind) {
+  for (uint8_t k = 1; k <= kLastSyncKind; ++k) {
+    if (kSyncKindNames[k] == name) {
+      *kind = static_cast<SyncKind>(k);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string ThreadBarrierName(uint64_t object) { return fmt::format("barrier {:x}", object); }
+
+std::optional<uint64_t> ThreadBarrierObject(std::string_view name) {
+  constexpr std::string_view kPrefix = "barrier ";
+  if (!name.starts_with(kPrefix) || name.size() == kPrefix.size()) return std::nullopt;
+  name.remove_prefix(kPrefix.size());
+  uint64_t object = 0;
+  if (std::from_chars(name.data(), name.data() + name.size(), object, 16).ptr != name.data() + name.size())
+    return std::nullopt;
+  return object;
+}
+
+std::string SyncLabel(SyncKind kind, uint64_t object, uint32_t arg) {
+  return fmt::format("{}{} {:x} {}", kSyncLabelPrefix, SyncKindName(kind), object, arg);
+}
+
+std::optional<ParsedSync> ParseSyncLabel(std::string_view label) {
+  if (!label.starts_with(kSyncLabelPrefix)) return std::nullopt;
+  label.remove_prefix(kSyncLabelPrefix.size());
+  const size_t a = label.find(' ');
+  if (a == std::string_view::npos) return std::nullopt;
+  const size_t b = label.find(' ', a + 1);
+  if (b == std::string_view::npos) return std::nullopt;
+  ParsedSync p;
+  if (!ParseSyncKind(label.substr(0, a), &p.kind)) return std::nullopt;
+  const std::string_view object = label.substr(a + 1, b - a - 1), arg = label.substr(b + 1);
+  if (std::from_chars(object.data(), object.data() + object.size(), p.object, 16).ptr != object.data() + object.size() ||
+      object.empty()) {
+    return std::nullopt;
+  }
+  if (std::from_chars(arg.data(), arg.data() + arg.size(), p.arg).ptr != arg.data() + arg.size() || arg.empty())
+    return std::nullopt;
+  return p;
+}
+
+ThreadSync FindThreadSync(const SyncTable& syncs, std::span<const std::vector<EventKind>> kinds,
+                          std::span<const std::vector<uint32_t>> args, std::span<const std::vector<TimeNs>> times) {
+  ThreadSync out;
+  // Every object's events in time order (ties: location, then event order).
+  std::map<std::pair<ObjectClass, uint64_t>, std::vector<At>> by_object;
+  for (uint32_t l = 0; l < kinds.size(); ++l) {
+    for (EventIndex e = 0; e < kinds[l].size(); ++e) {
+      if (kinds[l][e] != EventKind::kSync) continue;
+      const uint32_t row = args[l][e];
+      const SyncKind k = syncs.kind[row];
+      by_object[{ClassOf(k), syncs.object[row]}].push_back({times[l][e], LocationId(l), e, k});
+    }
+  }
+  for (auto& [key, events] : by_object) {
+    std::stable_sort(events.begin(), events.end(), [](const At& a, const At& b) {
+      if (a.time != b.time) return a.time < b.time;
+      return Enables(a.kind) && !Enables(b.kind);
+    });
+    switch (key.first) {
+      case ObjectClass::kLock: LockEdges(events, out.edges); break;
+      case ObjectClass::kCondition: ConditionEdges(events, out.edges); break;
+      case ObjectClass::kThread: ThreadEdges(events, out.edges); break;
+      case ObjectClass::kTask: TaskEdges(events, out.edges); break;
+      case ObjectClass::kBarrier: Barriers(key.second, events, syncs, args, out); break;
+    }
+  }
+  return out;
+}
+
+}  // namespace grainscope
