@@ -113,6 +113,11 @@ TEST(ThreadSync, LockHandoverPutsEveryCriticalSectionOnThePath) {
     EXPECT_EQ(t.dependencies().from_location[r], th.t[r]);
     EXPECT_EQ(t.dependencies().to_location[r], th.t[r + 1]);
   }
+  // 0 + 10 + 20 + 30 ms of contention, each charged to the thread that held the lock.
+  const WaitStates ws = FindWaitStates(t, FindCallSites(t));
+  EXPECT_EQ(ws.time_ns[static_cast<int>(WaitKind::kLockContention)], 60 * kMs);
+  EXPECT_EQ(ws.count[static_cast<int>(WaitKind::kLockContention)], 3u);
+  for (const WaitInstance& w : ws.instances) EXPECT_EQ(w.late.value + 1, w.waiter.value);
   Result<CriticalPath> cp = ComputeCriticalPath(t);
   ASSERT_THAT(cp, IsOk());
   EXPECT_EQ(cp->length_ns, 40 * kMs);
@@ -137,6 +142,11 @@ TEST(ThreadSync, ProducerIsOnThePathOfItsConsumer) {
   const Trace t = th.Finish();
   ASSERT_EQ(t.dependencies().size(), 1u);
   EXPECT_EQ(t.dependencies().kind[0], DependencyKind::kConditionSignal);
+  const WaitStates ws = FindWaitStates(t, FindCallSites(t));
+  ASSERT_EQ(ws.instances.size(), 1u);
+  EXPECT_EQ(ws.instances[0].kind, WaitKind::kConditionWait);
+  EXPECT_EQ(ws.instances[0].wait_ns, 40 * kMs);  // from its wait's begin (10) to the signal (50)
+  EXPECT_EQ(ws.instances[0].late, th.t[0]);
   Result<CriticalPath> cp = ComputeCriticalPath(t);
   ASSERT_THAT(cp, IsOk());
   // The producer's 50 ms, then the consumer's 9 ms (the 1 ms the wake-up took is waiting).
@@ -169,6 +179,10 @@ TEST(ThreadSync, CreateAndJoin) {
   ASSERT_EQ(t.dependencies().size(), 2u);
   EXPECT_EQ(t.dependencies().kind[0], DependencyKind::kFork);
   EXPECT_EQ(t.dependencies().kind[1], DependencyKind::kJoin);
+  const WaitStates ws = FindWaitStates(t, FindCallSites(t));
+  ASSERT_EQ(ws.instances.size(), 1u);
+  EXPECT_EQ(ws.instances[0].kind, WaitKind::kJoinWait);
+  EXPECT_EQ(ws.instances[0].wait_ns, 25 * kMs);  // from the join's begin (5) to the child's end (30)
   Result<CriticalPath> cp = ComputeCriticalPath(t);
   ASSERT_THAT(cp, IsOk());
   // The child's 29 ms (the 1 ms on each edge, start-up and the join's return, is waiting).

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "model/trace_index.h"
+
 namespace grainscope {
 
 std::string_view WaitKindName(WaitKind k) {
@@ -17,6 +19,9 @@ std::string_view WaitKindName(WaitKind k) {
     case WaitKind::kLateBroadcast: return "late_broadcast";
     case WaitKind::kEarlyReduce: return "early_reduce";
     case WaitKind::kBarrierCompletion: return "barrier_completion";
+    case WaitKind::kLockContention: return "lock_contention";
+    case WaitKind::kConditionWait: return "condition_wait";
+    case WaitKind::kJoinWait: return "join_wait";
   }
   return "unknown";
 }
@@ -32,6 +37,7 @@ class Finder {
     out_.eager_limit_source = o_.eager_limit_source;
     PointToPoint();
     Collectives();
+    ThreadWaits();
     std::stable_sort(out_.instances.begin(), out_.instances.end(), [](const WaitInstance& a, const WaitInstance& b) {
       return std::tie(a.start_ns, a.waiter, a.waiter_event) < std::tie(b.start_ns, b.waiter, b.waiter_event);
     });
@@ -145,6 +151,39 @@ class Finder {
           Add(WaitKind::kEarlyReduce, flow.root, last_sender,
               std::min(arrival(last_sender), leave(flow.root)) - from(flow.root));
       }
+    }
+  }
+
+  // Waits of threads (header): per edge into an acquisition, a wait's end or a join's end, the
+  // waiter's matching begin (its request, wait begin or join begin of the same object) before it.
+  void ThreadWaits() {
+    const DependencyTable& d = t_.dependencies();
+    const SyncTable& st = t_.syncs();
+    for (size_t r = 0; r < d.size(); ++r) {
+      WaitKind kind;
+      SyncKind begin_kind;
+      switch (d.kind[r]) {
+        case DependencyKind::kLockHandover: kind = WaitKind::kLockContention, begin_kind = SyncKind::kLockRequest; break;
+        case DependencyKind::kConditionSignal: kind = WaitKind::kConditionWait, begin_kind = SyncKind::kCondWaitBegin; break;
+        case DependencyKind::kJoin: kind = WaitKind::kJoinWait, begin_kind = SyncKind::kThreadJoinBegin; break;
+        default: continue;
+      }
+      const LocationId waiter = d.to_location[r];
+      const EventColumns& ev = t_.events(waiter);
+      const EventIndex end = d.to_event[r];
+      if (ev.kind[end] != EventKind::kSync) continue;
+      const uint64_t object = st.object[ev.arg[end]];
+      EventIndex begin = end;
+      while (begin-- > 0) {
+        if (ev.kind[begin] == EventKind::kSync && st.kind[ev.arg[begin]] == begin_kind && st.object[ev.arg[begin]] == object) break;
+      }
+      if (begin == kNoEvent) continue;  // no begin recorded: nothing to measure from
+      const TimeNs wait = std::min(Time(d.from_location[r], d.from_event[r]), ev.time[end]) - ev.time[begin];
+      if (wait <= 0) continue;
+      const CallNesting nesting = t_.index().nesting(waiter);
+      WaitInstance w{kind, waiter, d.from_location[r], begin, end, d.from_event[r], ev.time[begin], wait,
+                     RegionId(), nesting.RegionAfter(begin)};
+      out_.instances.push_back(w);
     }
   }
 

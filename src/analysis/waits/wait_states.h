@@ -11,6 +11,14 @@
 //   late_broadcast    a non-root of a one-to-all collective entered before the root
 //   early_reduce      the root of an all-to-one collective entered before the last sender
 //   barrier_completion  max(0, own leave - max(earliest leave, latest enter)), all-to-all collectives
+// and, for threads (model/thread_sync.h), from their sync events and the edges between them:
+//   lock_contention   a thread asked for a lock another thread held: max(0, min(release,
+//                     acquired) - request), charged to the holder (its release is the late event)
+//   condition_wait    a wait on a condition ended by another thread's signal: max(0, min(signal,
+//                     wait end) - wait begin), charged to the signaller
+//   join_wait         a join waited for the thread to end: max(0, min(thread end, join end) -
+//                     join begin), charged to that thread
+// (a thread barrier is a collective: wait_at_barrier and barrier_completion above)
 #pragma once
 
 #include <cstdint>
@@ -27,8 +35,9 @@ namespace grainscope {
 
 enum class WaitKind : uint8_t {
   kLateSender, kLateReceiver, kWaitAtBarrier, kWaitAtNxN, kLateBroadcast, kEarlyReduce, kBarrierCompletion,
+  kLockContention, kConditionWait, kJoinWait,
 };
-inline constexpr int kWaitKindCount = 7;
+inline constexpr int kWaitKindCount = 10;
 std::string_view WaitKindName(WaitKind k);
 
 struct WaitInstance {
