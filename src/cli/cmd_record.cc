@@ -1,10 +1,13 @@
 // grainscope record -np N [--trace DIR] -- ./app args: runs an MPI program under mpirun with
-// libgrainscope-mpi preloaded, so that every rank writes its .gst stream into one trace directory,
-// then reads that directory and prints where it is with a one-line summary.
+// libgrainscope-mpi preloaded, so that every rank writes its .gst stream into one trace directory;
+// grainscope record [--trace FILE] -- ./app args (no -np): runs a threaded program with
+// libgrainscope-pthread preloaded, which records its threads' synchronisation into one .gst file.
+// Then reads the trace and prints where it is with a one-line summary.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -33,29 +36,40 @@ struct RecordOptions {
   std::vector<std::string> program;
 };
 
-// The wrapper library: --library, else $GRAINSCOPE_MPI_LIBRARY, else beside this binary's lib
-// directory (build/bin/grainscope -> build/lib; <prefix>/bin -> <prefix>/lib).
-Result<std::string> FindLibrary(const std::string& given) {
+// The wrapper library `name`: --library, else $`env_var`, else beside this binary's lib directory
+// (build/bin/grainscope -> build/lib; <prefix>/bin -> <prefix>/lib).
+Result<std::string> FindLibrary(const std::string& given, const char* name, const char* env_var) {
   if (!given.empty()) return fs::absolute(given).string();
-  if (const char* env = std::getenv("GRAINSCOPE_MPI_LIBRARY"); env != nullptr && *env != '\0') return std::string(env);
+  if (const char* env = std::getenv(env_var); env != nullptr && *env != '\0') return std::string(env);
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     for (const char* lib : {"lib", "lib64", "lib/x86_64-linux-gnu"}) {
-      const fs::path candidate = exe.parent_path().parent_path() / lib / "libgrainscope-mpi.so";
+      const fs::path candidate = exe.parent_path().parent_path() / lib / name;
       if (fs::exists(candidate, ec)) return candidate.string();
     }
   }
-  return NotFound("libgrainscope-mpi.so not found next to the grainscope binary; name it with --library");
+  return NotFound(fmt::format("{} not found next to the grainscope binary; name it with --library", name));
 }
 
-// Runs argv, waits, returns its exit status (or 128 + signal).
-Result<int> Spawn(const std::vector<std::string>& args) {
+// Runs argv with this process's environment plus `extra` (NAME=value entries, replacing the
+// inherited ones), waits, returns its exit status (or 128 + signal).
+Result<int> Spawn(const std::vector<std::string>& args, const std::vector<std::string>& extra = {}) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  std::vector<char*> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    const bool replaced = std::any_of(extra.begin(), extra.end(), [&](const std::string& x) {
+      return entry.substr(0, entry.find('=') + 1) == std::string_view(x).substr(0, x.find('=') + 1);
+    });
+    if (!replaced) env.push_back(*e);
+  }
+  for (const std::string& x : extra) env.push_back(const_cast<char*>(x.c_str()));
+  env.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
+  const int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), env.data());
   if (rc != 0) return NotFound(fmt::format("cannot run {}: {}", args[0], std::strerror(rc)));
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
@@ -70,9 +84,14 @@ void Summarize(const std::string& trace, const Trace& t) {
     matched += t.messages().send_event[i] != kNoEvent && t.messages().recv_event[i] != kNoEvent;
   }
   std::fprintf(stdout, "trace: %s\n", trace.c_str());
-  std::fprintf(stdout, "  %zu locations, %llu events, %zu messages (%zu unmatched), %zu collectives\n",
+  std::fprintf(stdout, "  %zu locations, %llu events, %zu messages (%zu unmatched), %zu collectives",
                t.locations().size(), static_cast<unsigned long long>(t.event_count()), matched,
                t.messages().size() - matched, t.collectives().size());
+  if (t.syncs().size() > 0) {
+    std::fprintf(stdout, ", %zu sync events (%zu dependencies between threads)", t.syncs().size(),
+                 t.dependencies().size());
+  }
+  std::fprintf(stdout, "\n");
 }
 
 bool HoldsFiles(const std::string& dir) {
@@ -96,11 +115,37 @@ Result<std::string> TraceDirectoryFor(const RecordOptions& o) {
   }
 }
 
+// A threaded program (no -np): libgrainscope-pthread preloaded (before any LD_PRELOAD the user
+// set), one .gst file, new (an existing file is never overwritten: a trace is one run).
+Status RecordThreads(const RecordOptions& o, int* program_status) {
+  GS_ASSIGN_OR_RETURN(std::string library,
+                      FindLibrary(o.library, "libgrainscope-pthread.so", "GRAINSCOPE_PTHREAD_LIBRARY"));
+  std::string trace = o.trace;
+  if (trace.empty()) {
+    const std::string base = fmt::format("grainscope-{}-{}", fs::path(o.program[0]).filename().string(), getpid());
+    trace = base + ".gst";
+    for (int attempt = 2; HoldsFiles(trace); ++attempt) trace = fmt::format("{}-{}.gst", base, attempt);
+  } else if (std::error_code ec; fs::exists(trace, ec)) {
+    return FailedPrecondition(fmt::format("{} already exists: a trace is one run; name a new file with --trace", trace));
+  }
+  std::string preload = library;
+  if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0') preload += std::string(":") + user;
+  GS_ASSIGN_OR_RETURN(int exit_code, Spawn(o.program, {"LD_PRELOAD=" + preload, "GRAINSCOPE_TRACE=" + trace}));
+  *program_status = exit_code;
+  auto read = ReadTrace(trace);
+  if (read.ok()) Summarize(trace, *read);
+  if (exit_code != 0) {
+    return FailedPrecondition(fmt::format("{} exited with status {}; the trace (if any) is in {}", o.program[0], exit_code, trace));
+  }
+  return read.ok() ? OkStatus() : read.status();
+}
+
 // Runs the program; *program_status is its exit status (grainscope record exits with it).
 Status Record(const RecordOptions& o, int* program_status) {
-  if (o.ranks <= 0) return InvalidArgument("-np needs a positive number of ranks");
-  if (o.program.empty()) return InvalidArgument("no program to run: grainscope record -np N -- ./app args");
-  GS_ASSIGN_OR_RETURN(std::string library, FindLibrary(o.library));
+  if (o.program.empty()) return InvalidArgument("no program to run: grainscope record [-np N] -- ./app args");
+  if (o.ranks == 0) return RecordThreads(o, program_status);
+  if (o.ranks < 0) return InvalidArgument("-np needs a positive number of ranks");
+  GS_ASSIGN_OR_RETURN(std::string library, FindLibrary(o.library, "libgrainscope-mpi.so", "GRAINSCOPE_MPI_LIBRARY"));
   GS_ASSIGN_OR_RETURN(const std::string trace, TraceDirectoryFor(o));
   std::vector<std::string> args = {o.mpirun};
   if (geteuid() == 0) args.push_back("--allow-run-as-root");  // mpirun refuses root without it
@@ -126,13 +171,17 @@ Status Record(const RecordOptions& o, int* program_status) {
 CommandBody AddRecordCommand(CLI::App& app) {
   auto o = std::make_shared<RecordOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "record", "Run an MPI program under mpirun with libgrainscope-mpi preloaded: one .gst stream "
-                "per rank in one trace directory (grainscope record -np 4 -- ./app args); exits with the "
-                "program's status");
-  cmd->add_option("-n,--np", o->ranks, "number of MPI ranks (-np works too)")->required();
-  cmd->add_option("--trace", o->trace, "trace directory, new or empty (default: grainscope-<program>-<pid>, "
-                                       "with -2, -3, ... when taken)");
-  cmd->add_option("--library", o->library, "the wrapper library (default: lib/libgrainscope-mpi.so next to this binary)");
+      "record", "Run a program and record it: with -np N, an MPI program under mpirun with libgrainscope-mpi "
+                "preloaded, one .gst stream per rank in one trace directory (grainscope record -np 4 -- ./app "
+                "args); without, a threaded program with libgrainscope-pthread preloaded, its threads' locks, "
+                "condition variables, barriers, creation and joins in one .gst file (grainscope record -- ./app "
+                "args). Exits with the program's status");
+  cmd->add_option("-n,--np", o->ranks, "number of MPI ranks (-np works too); without it the program runs as one "
+                                       "threaded process");
+  cmd->add_option("--trace", o->trace, "trace directory (MPI: new or empty) or file (threads: new); default "
+                                       "grainscope-<program>-<pid>[.gst], with -2, -3, ... when taken");
+  cmd->add_option("--library", o->library, "the wrapper library (default: lib/libgrainscope-mpi.so or "
+                                           "lib/libgrainscope-pthread.so next to this binary)");
   cmd->add_option("--mpirun", o->mpirun, "the MPI launcher (default: mpirun)");
   cmd->add_option("program", o->program, "the program and its arguments, after --")->required();
   return [o] {
