@@ -1,5 +1,6 @@
 #include "analysis/regions/time_classes.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "analysis/profile/grains.h"
@@ -17,6 +18,24 @@ bool ContainsBarrier(std::string_view name) {
     if (k == kWord.size()) return true;
   }
   return false;
+}
+
+// How a sync or collective event changes the number of blockings open on a thread: +1 where it
+// starts waiting (a lock request, a condition wait, a join, a collective outside any call: a
+// thread barrier), -1 where that ends.
+int BlockingStep(const Trace& trace, EventKind kind, uint32_t arg) {
+  if (kind == EventKind::kCollBegin) return 1;
+  if (kind == EventKind::kCollEnd) return -1;
+  if (kind != EventKind::kSync) return 0;
+  switch (trace.syncs().kind[arg]) {
+    case SyncKind::kLockRequest:
+    case SyncKind::kCondWaitBegin:
+    case SyncKind::kThreadJoinBegin: return 1;
+    case SyncKind::kLockAcquired:
+    case SyncKind::kCondWaitEnd:
+    case SyncKind::kThreadJoinEnd: return -1;
+    default: return 0;
+  }
 }
 
 }  // namespace
@@ -71,11 +90,15 @@ TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
       add(TimeClass::kIdle, trace.end_ns() - ev.time.back());
       const CallNesting nesting = trace.index().nesting(LocationId(l));
       call_class.resize(ev.size());
+      int blocked = 0;  // synchronisations open (BlockingStep); collectives in calls count as their call
       for (EventIndex i = 0; i < ev.size(); ++i) {
         if (i > 0) {
           const EventIndex open = nesting.OpenAfter(i - 1);
-          add(open == kNoEvent ? outside : call_class[open], ev.time[i] - ev.time[i - 1]);
+          TimeClass c = open == kNoEvent ? outside : call_class[open];
+          if (blocked > 0 && (c == TimeClass::kComputation || c == TimeClass::kIdle)) c = TimeClass::kSynchronization;
+          add(c, ev.time[i] - ev.time[i - 1]);
         }
+        blocked = std::max(0, blocked + BlockingStep(trace, ev.kind[i], ev.arg[i]));
         if (ev.kind[i] != EventKind::kEnter) continue;
         // Inside a call, everything is the call's time; in code, the innermost region's.
         const EventIndex parent = nesting.Parent(i);

@@ -13,6 +13,10 @@
 //   synchronization  inside a barrier (a collective region whose name contains "barrier", any
 //                    case: MPI_Barrier, OpenMP barriers) or a wait/test call (role kWait, or a
 //                    region named "MPI_Wait*" / "MPI_Test*" whatever its role)
+//                    and, on threads, blocked in a synchronisation the sync events mark
+//                    (model/thread_sync.h): from a lock request to its acquisition, a condition
+//                    wait's begin to its end, a join's begin to its end, a thread barrier's enter to
+//                    its leave (what would otherwise be computation or idle time)
 //   other_mpi        inside an MPI call of no communication role (a region named "MPI_*" of role
 //                    function or other: MPI_Init, MPI_Finalize, communicator management)
 //   computation      the rest: inside code regions and grains, and outside any region on a rank,
