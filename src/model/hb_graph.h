@@ -75,8 +75,10 @@ class HbGraph {
   const std::vector<uint32_t>& members_of(LocationId l) const { return members_of_[l.value]; }
   // How many of location l's members began before event e (binary search).
   uint32_t MembersBegunBefore(LocationId l, EventIndex e) const;
-  // The member row of `l` whose kCollEnd is event `e`, or kNoMember.
+  // The member row of `l` whose kCollEnd is event `e`, or kNoMember (at once for another kind of
+  // event: the search below would look at every member begun before it).
   uint32_t MemberEndingAt(LocationId l, EventIndex e) const {
+    if (trace_.events(l).kind[e] != EventKind::kCollEnd) return kNoMember;
     return MemberEndingAt(members_of_[l.value], MembersBegunBefore(l, e), e);
   }
   // The same, when the caller knows how many of the location's members (`members`, from

@@ -23,7 +23,8 @@ enum class SyncKind : uint8_t {
   kCondBroadcast = 9,   // signals every waiter
   kThreadCreate = 10,   // creates the thread `object` (an id the program gives the child)
   kThreadBegin = 11,    // the child's first event
-  kThreadEnd = 12,      // the child's last event
+  kThreadEnd = 12,      // the child's last event (argument 1: the creator's own end of the team it
+                        // forked, from which it waits for the others: its join begins there)
   kThreadJoinBegin = 13,  // starts waiting for thread `object` to end
   kThreadJoinEnd = 14,    // the join returned
   kTaskCreate = 15,

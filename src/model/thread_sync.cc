@@ -123,7 +123,7 @@ void Barriers(uint64_t object, const std::vector<At>& events, const SyncTable& s
     }
   }
   std::unordered_map<uint32_t, size_t> next_leave, arrived;  // per location
-  std::map<size_t, size_t> instance_of_k;                    // without participants: k -> instance
+  std::vector<size_t> instance_of_k;                         // without participants: k -> instance
   for (size_t a = 0; a < arrivals.size(); ++a) {
     const At& e = *arrivals[a];
     size_t instance;
@@ -132,9 +132,11 @@ void Barriers(uint64_t object, const std::vector<At>& events, const SyncTable& s
       if (a % participants == 0) out.barriers.push_back({object, participants, {}});
     } else {
       const size_t k = arrived[e.location.value]++;
-      auto [it, added] = instance_of_k.try_emplace(k, out.barriers.size());
-      if (added) out.barriers.push_back({object, 0, {}});
-      instance = it->second;
+      if (k == instance_of_k.size()) {  // k grows by one per location: the first to get there adds it
+        instance_of_k.push_back(out.barriers.size());
+        out.barriers.push_back({object, 0, {}});
+      }
+      instance = instance_of_k[k];
     }
     std::vector<const At*>& mine = leaves[e.location.value];
     size_t& n = next_leave[e.location.value];
@@ -219,13 +221,29 @@ ThreadSync FindThreadSync(const SyncTable& syncs, std::span<const std::vector<Ev
                           std::span<const std::vector<uint32_t>> args, std::span<const std::vector<TimeNs>> times) {
   ThreadSync out;
   // Every object's events in time order (ties: location, then event order).
-  std::map<std::pair<ObjectClass, uint64_t>, std::vector<At>> by_object;
+  // (class, object) -> its events; objects in order of first appearance (the result does not
+  // depend on a hash order).
+  // Two passes: count each object's events, then fill vectors of exactly that size (a trace
+  // with millions of barrier entries must not pay vectors' doubling slack).
+  std::unordered_map<uint64_t, uint32_t> index[5];
+  std::vector<std::pair<std::pair<ObjectClass, uint64_t>, std::vector<At>>> by_object;
+  std::vector<uint32_t> counts;
+  auto object_of = [&](uint32_t row) {
+    const ObjectClass c = ClassOf(syncs.kind[row]);
+    auto [it, added] = index[static_cast<int>(c)].try_emplace(syncs.object[row], static_cast<uint32_t>(by_object.size()));
+    if (added) {
+      by_object.push_back({{c, syncs.object[row]}, {}});
+      counts.push_back(0);
+    }
+    return it->second;
+  };
+  for (uint32_t row = 0; row < syncs.size(); ++row) ++counts[object_of(row)];
+  for (size_t o = 0; o < by_object.size(); ++o) by_object[o].second.reserve(counts[o]);
   for (uint32_t l = 0; l < kinds.size(); ++l) {
     for (EventIndex e = 0; e < kinds[l].size(); ++e) {
       if (kinds[l][e] != EventKind::kSync) continue;
       const uint32_t row = args[l][e];
-      const SyncKind k = syncs.kind[row];
-      by_object[{ClassOf(k), syncs.object[row]}].push_back({times[l][e], LocationId(l), e, k});
+      by_object[object_of(row)].second.push_back({times[l][e], LocationId(l), e, syncs.kind[row]});
     }
   }
   for (auto& [key, events] : by_object) {
@@ -240,6 +258,7 @@ ThreadSync FindThreadSync(const SyncTable& syncs, std::span<const std::vector<Ev
       case ObjectClass::kTask: TaskEdges(events, out.edges); break;
       case ObjectClass::kBarrier: Barriers(key.second, events, syncs, args, out); break;
     }
+    std::vector<At>().swap(events);  // done with it: the next objects' work reuses the memory
   }
   return out;
 }

@@ -262,5 +262,36 @@ TEST(ThreadSync, WrittenTracesKeepTheirSyncEvents) {
   }
 }
 
+// Issue 21's check on real data: Score-P's trace of NPB BT-MZ (8 ranks x 4 OpenMP threads). Its
+// OpenMP teams (ThreadFork, ThreadTeamBegin/End, ThreadJoin) and implicit barrier regions become
+// fork/join edges and barrier instances: the barrier waiting is reported per barrier and per
+// thread (Scalasca finds 55.5 s of it), and the critical path runs through the worker threads.
+TEST(ThreadSync, ScorepOpenMpBarriersOfBtMz) {
+  const std::string path = std::string(GRAINSCOPE_CORPUS_DIR) + "/otf2-real/npb-btmz-B-8x4/traces.otf2";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "corpus trace " << path << " is absent (../shared/corpus)";
+  Result<Trace> t = ReadTrace(path);
+  ASSERT_THAT(t, IsOk());
+  size_t forks = 0, joins = 0;
+  for (DependencyKind k : t->dependencies().kind) forks += k == DependencyKind::kFork, joins += k == DependencyKind::kJoin;
+  EXPECT_GT(forks, 100000u);  // 3 workers per team, tens of thousands of parallel regions
+  EXPECT_GT(joins, 100000u);
+  const WaitStates ws = FindWaitStates(*t, FindCallSites(*t));
+  const TimeNs at_barriers = ws.time_ns[static_cast<int>(WaitKind::kWaitAtBarrier)];
+  EXPECT_GT(at_barriers, 50 * 1000 * kMs);
+  EXPECT_LT(at_barriers, 60 * 1000 * kMs);
+  size_t barrier_points = 0;
+  for (const SyncPoint& p : ws.sync_points) barrier_points += p.label.find("!$omp implicit barrier") != std::string::npos;
+  EXPECT_GE(barrier_points, 10u);  // one per barrier region (and caller)
+  TimeNs on_workers = 0;
+  for (size_t l = 0; l < t->locations().size(); ++l) {
+    if (t->locations()[l].kind == LocationKind::kOpenMpThread) EXPECT_GT(ws.by_location[l], 0) << "location " << l;
+  }
+  Result<CriticalPath> cp = ComputeCriticalPath(*t);
+  ASSERT_THAT(cp, IsOk());
+  for (const PathSegment& s : cp->path)
+    if (t->location(s.location).kind == LocationKind::kOpenMpThread) on_workers += s.time_ns;
+  EXPECT_GT(on_workers, 1000 * kMs);
+}
+
 }  // namespace
 }  // namespace grainscope

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <limits>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -411,16 +412,25 @@ void TraceBuilder::AddThreadSync() {
     d.to_location.push_back(ts.edges.to_location[r]);
     d.to_event.push_back(ts.edges.to_event[r]);
   }
+  // One communicator per (object, members): instances of one barrier almost always have the same
+  // threads, so the last one made for the object is tried first.
   std::map<std::pair<uint64_t, std::vector<LocationId>>, CommunicatorId> comms;
+  std::unordered_map<uint64_t, std::pair<std::vector<LocationId>, CommunicatorId>> last;
+  std::vector<LocationId> members;
   for (const ThreadSync::Barrier& b : ts.barriers) {
     if (b.members.empty()) continue;
-    std::vector<LocationId> members;
+    members.clear();
     for (const ThreadSync::Member& m : b.members) members.push_back(m.location);
     std::sort(members.begin(), members.end());
     members.erase(std::unique(members.begin(), members.end()), members.end());
-    auto [it, added] = comms.try_emplace(std::make_pair(b.object, members));
-    if (added) it->second = AddCommunicator(ThreadBarrierName(b.object), members);
-    const CollectiveId c = AddCollective(CollectiveOp::kBarrier, it->second, LocationId());
+    auto& [last_members, last_comm] = last[b.object];
+    if (last_members != members) {
+      auto [it, added] = comms.try_emplace(std::make_pair(b.object, members));
+      if (added) it->second = AddCommunicator(ThreadBarrierName(b.object), members);
+      last_members = members;
+      last_comm = it->second;
+    }
+    const CollectiveId c = AddCollective(CollectiveOp::kBarrier, last_comm, LocationId());
     for (const ThreadSync::Member& m : b.members) {
       body_.kinds[m.location.value][m.enter] = EventKind::kCollBegin;
       body_.args[m.location.value][m.enter] = c.value;

@@ -68,6 +68,7 @@ class TraceBuilder {
   Diagnostics& diagnostics() { return body_.diagnostics; }
 
   size_t location_count() const { return body_.locations.size(); }
+  size_t region_count() const { return body_.regions.size(); }
   size_t event_count(LocationId loc) const { return times_[loc.value].size(); }
   void Reserve(LocationId loc, size_t events);
 

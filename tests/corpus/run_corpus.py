@@ -36,16 +36,27 @@ OTF2_KINDS = {
     "MPI_SEND": "send", "MPI_ISEND": "send", "MPI_ISEND_COMPLETE": "send_complete",
     "MPI_RECV": "recv", "MPI_IRECV": "recv", "MPI_IRECV_REQUEST": "recv_post",
     "MPI_COLLECTIVE_BEGIN": "collective_begin", "MPI_COLLECTIVE_END": "collective_end",
-    "THREAD_FORK": "marker", "THREAD_JOIN": "marker", "THREAD_TEAM_BEGIN": "marker", "THREAD_TEAM_END": "marker",
+    "THREAD_FORK": "sync", "THREAD_JOIN": "sync", "THREAD_TEAM_BEGIN": "sync", "THREAD_TEAM_END": "sync",
 }
+REGION_REF = re.compile(r"<(\d+)>\s*$")
+# A thread barrier region (OpenMP's "!$omp implicit barrier"): its every visit is also a barrier
+# collective's begin and end (src/model/thread_sync.h).
+THREAD_BARRIER_REGION = re.compile(r"^REGION\s+(\d+)\s.*Role: (?:IMPLICIT_)?BARRIER, Paradigm: \"(?!MPI\")")
+
+
+def thread_barrier_regions(trace):
+    p = subprocess.run(["otf2-print", "-G", trace], capture_output=True, text=True, errors="replace")
+    return {int(m.group(1)) for m in map(THREAD_BARRIER_REGION.match, p.stdout.splitlines()) if m}
 # Records that only set the run's time frame.
 OTF2_FRAME = {"PROGRAM_BEGIN", "PROGRAM_END"}
 LENGTH = re.compile(r"Length: (\d+)")
 
 
 def otf2_print_counts(trace):
-    """Records per otf2-print name, and the bytes its send and receive records carry."""
-    records, sent, received = collections.Counter(), 0, 0
+    """Records per otf2-print name, the bytes its send and receive records carry, and the entries
+    into thread barrier regions."""
+    records, sent, received, barrier_enters = collections.Counter(), 0, 0, 0
+    barriers = thread_barrier_regions(trace)
     with subprocess.Popen(["otf2-print", trace], stdout=subprocess.PIPE, text=True, errors="replace") as p:
         for line in p.stdout:
             parts = line.split(None, 2)  # RECORD_NAME LOCATION TIME ...; the headers are not
@@ -53,6 +64,9 @@ def otf2_print_counts(trace):
                 continue
             name = parts[0]
             records[name] += 1
+            if name == "ENTER" and barriers:
+                ref = REGION_REF.search(line)
+                barrier_enters += ref is not None and int(ref.group(1)) in barriers
             if name in ("MPI_SEND", "MPI_ISEND", "MPI_RECV", "MPI_IRECV"):
                 n = int(LENGTH.search(line).group(1))
                 if "SEND" in name:
@@ -61,12 +75,12 @@ def otf2_print_counts(trace):
                     received += n
     if p.returncode != 0:
         raise RuntimeError(f"otf2-print {trace} exited {p.returncode}")
-    return records, sent, received
+    return records, sent, received, barrier_enters
 
 
 def compare_with_otf2_print(info, trace):
     """The differences between grainscope's counts and otf2-print's that no diagnostic explains."""
-    records, sent, received = otf2_print_counts(trace)
+    records, sent, received, barrier_enters = otf2_print_counts(trace)
     diag = collections.Counter({d["name"]: d["count"] for d in info["diagnostics"]})
     expected = collections.Counter()
     for name, n in records.items():
@@ -74,6 +88,11 @@ def compare_with_otf2_print(info, trace):
             expected[OTF2_KINDS[name]] += n
     expected["leave"] += diag["improper_nesting_repaired"] + diag["unclosed_regions"] - diag["unmatched_leaves_dropped"]
     expected["recv_post"] -= diag["incomplete_receives"]
+    # Thread barriers: an entry that was left is a collective member; one that never was, a sync event.
+    left = barrier_enters - diag["unfinished_collectives"]
+    expected["collective_begin"] += left
+    expected["collective_end"] += left
+    expected["sync"] += barrier_enters - left
     wrong = [f"{kind}: grainscope {info['events_by_kind'][kind]}, otf2-print {expected[kind]} (after repairs)"
              for kind in info["events_by_kind"] if info["events_by_kind"][kind] != expected[kind]]
     other = sum(n for name, n in records.items() if name not in OTF2_KINDS and name not in OTF2_FRAME)

@@ -175,7 +175,10 @@ class Finder {
       const uint64_t object = st.object[ev.arg[end]];
       EventIndex begin = end;
       while (begin-- > 0) {
-        if (ev.kind[begin] == EventKind::kSync && st.kind[ev.arg[begin]] == begin_kind && st.object[ev.arg[begin]] == object) break;
+        if (ev.kind[begin] != EventKind::kSync || st.object[ev.arg[begin]] != object) continue;
+        const SyncKind k = st.kind[ev.arg[begin]];
+        // An OpenMP master's join begins at its own end of the team (sync_table.h).
+        if (k == begin_kind || (begin_kind == SyncKind::kThreadJoinBegin && k == SyncKind::kThreadEnd && st.arg[ev.arg[begin]] == 1)) break;
       }
       if (begin == kNoEvent) continue;  // no begin recorded: nothing to measure from
       const TimeNs wait = std::min(Time(d.from_location[r], d.from_event[r]), ev.time[end]) - ev.time[begin];

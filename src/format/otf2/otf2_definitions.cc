@@ -291,7 +291,10 @@ class DefinitionResolver {
       out_.location_refs.push_back(loc.ref);
       out_.location_event_counts.push_back(loc.events);
     }
-    for (uint32_t i = 0; i < locs.size(); ++i) builder_.SetLocationGroup(LocationId(i), leader[locs[i].group]);
+    for (uint32_t i = 0; i < locs.size(); ++i) {
+      builder_.SetLocationGroup(LocationId(i), leader[locs[i].group]);
+      out_.process_of.push_back(leader[locs[i].group]);
+    }
     if (skipped > 0) {
       builder_.diagnostics().AddCount(
           "skipped_locations", skipped,
@@ -306,12 +309,16 @@ class DefinitionResolver {
 
   void AddRegions() {
     out_.region_of_ref.assign(raw_.regions.size(), RegionId());
+    out_.thread_barrier_region.assign(raw_.regions.size(), 0);
     for (size_t ref = 0; ref < raw_.regions.size(); ++ref) {
       const RawRegion& r = raw_.regions[ref];
       if (!r.defined) continue;
       std::string_view name = raw_.String(r.name);
       RegionRole role = RoleOf(r.role, r.paradigm, name, raw_.String(r.description));
       out_.region_of_ref[ref] = builder_.AddRegion(name, role, static_cast<int64_t>(ref));
+      out_.thread_barrier_region[ref] =
+          (r.role == OTF2_REGION_ROLE_BARRIER || r.role == OTF2_REGION_ROLE_IMPLICIT_BARRIER) &&
+          r.paradigm != OTF2_PARADIGM_MPI;
     }
   }
 

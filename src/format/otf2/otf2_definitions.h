@@ -54,6 +54,10 @@ struct Otf2Definitions {
   std::vector<uint64_t> location_refs;         // by LocationId: the OTF2 location reference
   std::vector<uint64_t> location_event_counts;  // by LocationId: the count the definition states
   std::vector<RegionId> region_of_ref;          // by OTF2 region ref; invalid when undefined
+  // By OTF2 region ref: a barrier of threads (role BARRIER or IMPLICIT_BARRIER of a paradigm other
+  // than MPI: Score-P's "!$omp implicit barrier"), whose entries become barrier sync events.
+  std::vector<uint8_t> thread_barrier_region;
+  std::vector<uint32_t> process_of;             // by LocationId: its process's (group leader's) index
   std::vector<CommInfo> comm_of_ref;            // by OTF2 comm ref
   std::vector<std::string> strings;             // by OTF2 string ref
 

@@ -57,7 +57,6 @@ struct ReadState {
   uint64_t unknown_requests = 0;
   uint64_t unclosed_regions = 0;
   bool strict = false;  // --strict: refuse improper nesting here, as before the builder repaired it
-  std::array<StringId, 4> thread_labels;  // fork, join, team begin, team end
 };
 
 // The callbacks' user data: one location being read.
@@ -69,9 +68,22 @@ struct LocationReader {
   std::vector<std::pair<uint64_t, uint32_t>> open_requests;  // (request, p2p index)
   std::vector<uint32_t> open_collectives;                    // collective record indices
   std::vector<std::pair<uint64_t, uint32_t>> open_nonblocking;  // (request, collective record index)
+  // OpenMP teams (ThreadFork ... ThreadJoin): this location's forks, team begins and ends so
+  // far, and the teams it forked and has not joined (the master's).
+  uint32_t forks = 0, team_begins = 0, team_ends = 0;
+  std::vector<uint32_t> forked;
   Status status;
 
   TimeNs Ns(OTF2_TimeStamp t) const { return state->defs->clock.ToNs(t); }
+
+  // A sync event of this location (model/thread_sync.h).
+  void Sync(OTF2_TimeStamp t, SyncKind kind, uint64_t object, uint32_t arg = 0) {
+    std::vector<SyncRecord>& syncs = state->out->syncs;
+    events->Append(Ns(t), EventKind::kSync, static_cast<uint32_t>(syncs.size()));
+    syncs.push_back({kind, object, arg});
+  }
+  // Team k of this location's process as a sync object (otf2_events.h: TeamObject).
+  uint64_t Team(uint32_t k) const { return TeamObject(state->defs->process_of[location], k); }
 
   OTF2_CallbackCode Fail(uint64_t position, TimeNs t, std::string message) {
     status = DataLoss(fmt::format("location {}, event {} at {} ns: {}",
@@ -185,6 +197,9 @@ OTF2_CallbackCode OnEnter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, void
   r->ScanAttributes(attrs, nullptr);
   if (r->state->strict) r->open_regions.push_back(regions[region].value);
   r->events->Append(r->Ns(t), EventKind::kEnter, regions[region].value);
+  // A thread barrier's entry is also its arrival: the assembler adds that sync event (counted here
+  // so that the events are reserved at their final number).
+  r->state->out->thread_barrier_events[r->location] += r->state->defs->thread_barrier_region[region];
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -204,6 +219,7 @@ OTF2_CallbackCode OnLeave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, void
     r->open_regions.pop_back();
   }
   r->ScanAttributes(attrs, nullptr);
+  if (id != kNone) r->state->out->thread_barrier_events[r->location] += r->state->defs->thread_barrier_region[region];
   r->events->Append(r->Ns(t), EventKind::kLeave, id);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -353,27 +369,47 @@ OTF2_CallbackCode OnNonBlockingCollectiveComplete(OTF2_LocationRef, OTF2_TimeSta
   return EndCollective(r, pos, t, index, op, comm, root, sent, received);
 }
 
-OTF2_CallbackCode ThreadMarker(void* user, OTF2_TimeStamp t, OTF2_AttributeList* attrs, int which) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  r->events->Append(r->Ns(t), EventKind::kMarker, r->state->thread_labels[which].value);
-  return OTF2_CALLBACK_SUCCESS;
-}
+// OpenMP teams (Score-P): the master's k-th ThreadFork creates team k of its process, whose
+// threads' k-th ThreadTeamBegin and ThreadTeamEnd begin and end it, and the master's ThreadJoin
+// waits for them from its own team end (model/thread_sync.h: fork and join edges). One sync event
+// per record, so the events reserved from the definitions' counts are enough. Nested teams
+// of other sizes are numbered the same way and may pair wrongly.
 OTF2_CallbackCode OnThreadFork(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                OTF2_AttributeList* attrs, OTF2_Paradigm, uint32_t) {
-  return ThreadMarker(user, t, attrs, 0);
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  const uint32_t k = r->forks++;
+  r->forked.push_back(k);
+  r->Sync(t, SyncKind::kThreadCreate, r->Team(k));
+  return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnThreadJoin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                OTF2_AttributeList* attrs, OTF2_Paradigm) {
-  return ThreadMarker(user, t, attrs, 1);
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  if (r->forked.empty()) return OTF2_CALLBACK_SUCCESS;  // a join of nothing forked here: nothing waits
+  const uint32_t k = r->forked.back();
+  r->forked.pop_back();
+  r->Sync(t, SyncKind::kThreadJoinEnd, r->Team(k));
+  return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnThreadTeamBegin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                     OTF2_AttributeList* attrs, OTF2_CommRef) {
-  return ThreadMarker(user, t, attrs, 2);
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  r->Sync(t, SyncKind::kThreadBegin, r->Team(r->team_begins++));
+  return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnThreadTeamEnd(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                   OTF2_AttributeList* attrs, OTF2_CommRef) {
-  return ThreadMarker(user, t, attrs, 3);
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  const uint32_t k = r->team_ends++;
+  // The master's own end of its team: from here it waits for the others (argument 1: its join
+  // begins, model/sync_table.h), without an event of its own.
+  const bool master = !r->forked.empty() && r->forked.back() == k;
+  r->Sync(t, SyncKind::kThreadEnd, r->Team(k), master ? 1 : 0);
+  return OTF2_CALLBACK_SUCCESS;
 }
 
 // grainscope writes markers as ParameterString records of its marker parameter.
@@ -504,10 +540,9 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
                       std::string_view file, bool strict, Otf2Events* out) {
   ReadState state{&defs, &builder, out};
   state.strict = strict;
-  state.thread_labels = {builder.Intern("thread fork"), builder.Intern("thread join"),
-                         builder.Intern("thread team begin"), builder.Intern("thread team end")};
   const size_t n = defs.location_refs.size();
   out->locations.resize(n);
+  out->thread_barrier_events.assign(n, 0);
   for (size_t l = 0; l < n; ++l) OTF2_Reader_SelectLocation(reader, defs.location_refs[l]);
 
   // Local definitions carry the mapping tables and clock offsets libotf2 applies to the events.

@@ -69,8 +69,26 @@ struct CollectiveRecord {
   uint32_t instance = kNone;  // CollectiveId value, assigned by matching
 };
 
+// A thread's sync event (model/thread_sync.h) the reader made of OTF2's thread records; the raw
+// kSync event's arg is its index.
+struct SyncRecord {
+  SyncKind kind;
+  uint64_t object = 0;
+  uint32_t arg = 0;
+};
+
+// The sync objects of a process's OpenMP teams and thread barriers (a process's own: two
+// processes may use the same numbers): its index in the top bits, the team's number or the
+// barrier region's reference below.
+inline uint64_t TeamObject(uint32_t process, uint32_t k) { return (uint64_t{process} + 1) << 40 | k; }
+inline uint64_t ThreadBarrierObject(uint32_t process, uint32_t region_ref) {
+  return (uint64_t{process} + 1) << 40 | region_ref;
+}
+
 struct Otf2Events {
   std::vector<RawEvents> locations;  // by LocationId
+  std::vector<SyncRecord> syncs;
+  std::vector<uint32_t> thread_barrier_events;  // by LocationId: entries and exits of thread barrier regions
   std::vector<P2pRecord> p2p;
   std::vector<CollectiveRecord> collectives;
   bool has_program_begin = false;

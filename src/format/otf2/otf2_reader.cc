@@ -196,18 +196,38 @@ class Otf2TraceAssembler {
 
   Status AppendEvents() {
     uint64_t incomplete_receives = 0;
+    // Thread barrier regions (Score-P's "!$omp implicit barrier"), by model region: their OTF2
+    // reference + 1, 0 for other regions. Entering one is arriving at the barrier, leaving it
+    // leaving the barrier (model/thread_sync.h): a sync event after the Enter, one before the Leave.
+    std::vector<uint32_t> barrier_ref(builder_.region_count(), 0);
+    for (uint32_t ref = 0; ref < defs_.region_of_ref.size(); ++ref) {
+      if (defs_.thread_barrier_region[ref] && defs_.region_of_ref[ref].valid()) barrier_ref[defs_.region_of_ref[ref].value] = ref + 1;
+    }
     for (uint32_t l = 0; l < ev_.locations.size(); ++l) {
       otf2::RawEvents& raw = ev_.locations[l];
       const LocationId loc(l);
-      builder_.Reserve(loc, raw.size());
+      builder_.Reserve(loc, raw.size() + ev_.thread_barrier_events[l]);
+      const uint32_t process = defs_.process_of[l];
       for (uint32_t i = 0; i < raw.size(); ++i) {
         const TimeNs t = raw.time[i];
         const uint32_t arg = raw.arg[i];
         switch (raw.kind[i]) {
-          case EventKind::kEnter: builder_.Enter(loc, t, RegionId(arg)); break;
-          case EventKind::kLeave: builder_.Leave(loc, t, RegionId(arg)); break;
+          case EventKind::kEnter:
+            builder_.Enter(loc, t, RegionId(arg));
+            if (barrier_ref[arg] != 0)
+              builder_.Sync(loc, t, SyncKind::kBarrierEnter, otf2::ThreadBarrierObject(process, barrier_ref[arg] - 1));
+            break;
+          case EventKind::kLeave:
+            if (arg < barrier_ref.size() && barrier_ref[arg] != 0)
+              builder_.Sync(loc, t, SyncKind::kBarrierLeave, otf2::ThreadBarrierObject(process, barrier_ref[arg] - 1));
+            builder_.Leave(loc, t, RegionId(arg));
+            break;
           case EventKind::kMarker: builder_.MarkerOrSync(loc, t, StringId(arg)); break;
-          case EventKind::kSync: break;  // the raw events carry sync events as markers
+          case EventKind::kSync: {
+            const otf2::SyncRecord& sr = ev_.syncs[arg];
+            builder_.Sync(loc, t, sr.kind, sr.object, sr.arg);
+            break;
+          }
           case EventKind::kSend: builder_.Send(loc, t, MessageId(ev_.p2p[arg].message)); break;
           case EventKind::kRecv: builder_.Recv(loc, t, MessageId(ev_.p2p[arg].message)); break;
           case EventKind::kSendComplete:
