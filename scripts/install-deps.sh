@@ -16,6 +16,9 @@ packages=(
   # MPI tracing: the PMPI wrapper library (src/mpi) is built against Open MPI, and its tests run
   # small C and Fortran MPI programs under mpirun; gfortran for the Fortran bindings' tests
   libopenmpi-dev openmpi-bin gfortran
+  # OpenMP tracing: the OMPT tool (src/omp) needs LLVM's omp-tools.h and its tests an OpenMP
+  # program built with clang -fopenmp against LLVM's libomp (GCC's libgomp has no OMPT)
+  libomp-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # the browser test of the HTML report (tests/browser): headless chromium, driven by npm's

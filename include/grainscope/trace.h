@@ -155,6 +155,8 @@ void gs_cond_broadcast(const void* cond);
  * new thread, which calls gs_thread_begin(id) first and gs_thread_end(id) last; the parent waits
  * for it between gs_thread_join_begin(id) and gs_thread_join_end(id). */
 uint64_t gs_thread_create(void);
+/* The same with an id the program chose (unique in the trace; runtimes that number their teams). */
+void gs_thread_create_id(uint64_t thread);
 void gs_thread_begin(uint64_t thread);
 void gs_thread_end(uint64_t thread);
 void gs_thread_join_begin(uint64_t thread);
@@ -211,6 +213,7 @@ static inline void gs_cond_wait_end(const void* cond) { (void)cond; }
 static inline void gs_cond_signal(const void* cond) { (void)cond; }
 static inline void gs_cond_broadcast(const void* cond) { (void)cond; }
 static inline uint64_t gs_thread_create(void) { return 0; }
+static inline void gs_thread_create_id(uint64_t thread) { (void)thread; }
 static inline void gs_thread_begin(uint64_t thread) { (void)thread; }
 static inline void gs_thread_end(uint64_t thread) { (void)thread; }
 static inline void gs_thread_join_begin(uint64_t thread) { (void)thread; }

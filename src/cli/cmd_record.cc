@@ -33,6 +33,7 @@ struct RecordOptions {
   std::string trace;
   std::string library;
   std::string mpirun = "mpirun";
+  bool openmp = false;
   std::vector<std::string> program;
 };
 
@@ -116,10 +117,13 @@ Result<std::string> TraceDirectoryFor(const RecordOptions& o) {
 }
 
 // A threaded program (no -np): libgrainscope-pthread preloaded (before any LD_PRELOAD the user
-// set), one .gst file, new (an existing file is never overwritten: a trace is one run).
+// set), or with --openmp the OMPT tool libgrainscope-omp named in OMP_TOOL_LIBRARIES (LLVM's
+// libomp loads it; the pthread library would record libomp's own locks); one .gst file, new (an
+// existing file is never overwritten: a trace is one run).
 Status RecordThreads(const RecordOptions& o, int* program_status) {
   GS_ASSIGN_OR_RETURN(std::string library,
-                      FindLibrary(o.library, "libgrainscope-pthread.so", "GRAINSCOPE_PTHREAD_LIBRARY"));
+                      o.openmp ? FindLibrary(o.library, "libgrainscope-omp.so", "GRAINSCOPE_OMP_LIBRARY")
+                               : FindLibrary(o.library, "libgrainscope-pthread.so", "GRAINSCOPE_PTHREAD_LIBRARY"));
   std::string trace = o.trace;
   if (trace.empty()) {
     const std::string base = fmt::format("grainscope-{}-{}", fs::path(o.program[0]).filename().string(), getpid());
@@ -128,9 +132,15 @@ Status RecordThreads(const RecordOptions& o, int* program_status) {
   } else if (std::error_code ec; fs::exists(trace, ec)) {
     return FailedPrecondition(fmt::format("{} already exists: a trace is one run; name a new file with --trace", trace));
   }
-  std::string preload = library;
-  if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0') preload += std::string(":") + user;
-  GS_ASSIGN_OR_RETURN(int exit_code, Spawn(o.program, {"LD_PRELOAD=" + preload, "GRAINSCOPE_TRACE=" + trace}));
+  std::vector<std::string> env = {"GRAINSCOPE_TRACE=" + trace};
+  if (o.openmp) {
+    env.push_back("OMP_TOOL_LIBRARIES=" + library);
+  } else {
+    std::string preload = library;
+    if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0') preload += std::string(":") + user;
+    env.push_back("LD_PRELOAD=" + preload);
+  }
+  GS_ASSIGN_OR_RETURN(int exit_code, Spawn(o.program, env));
   *program_status = exit_code;
   auto read = ReadTrace(trace);
   if (read.ok()) Summarize(trace, *read);
@@ -180,9 +190,11 @@ CommandBody AddRecordCommand(CLI::App& app) {
                                        "threaded process");
   cmd->add_option("--trace", o->trace, "trace directory (MPI: new or empty) or file (threads: new); default "
                                        "grainscope-<program>-<pid>[.gst], with -2, -3, ... when taken");
-  cmd->add_option("--library", o->library, "the wrapper library (default: lib/libgrainscope-mpi.so or "
-                                           "lib/libgrainscope-pthread.so next to this binary)");
+  cmd->add_option("--library", o->library, "the wrapper library (default: lib/libgrainscope-mpi.so, "
+                                           "lib/libgrainscope-pthread.so or lib/libgrainscope-omp.so next to this binary)");
   cmd->add_option("--mpirun", o->mpirun, "the MPI launcher (default: mpirun)");
+  cmd->add_flag("--openmp", o->openmp, "without -np: record an OpenMP program (LLVM's libomp: clang -fopenmp) "
+                                       "through the OMPT tool libgrainscope-omp instead of libgrainscope-pthread");
   cmd->add_option("program", o->program, "the program and its arguments, after --")->required();
   return [o] {
     int program_status = 0;

@@ -82,17 +82,23 @@ void ConditionEdges(const std::vector<At>& events, DependencyTable& out) {
   }
 }
 
-// Thread: create -> the child's begin, the child's end -> the join's end.
+// Thread: create -> the child's begin, the child's end -> the join's end. One object may stand
+// for a team (OpenMP: every thread of it begins and ends it; the join waits for them all), so
+// every begin gets the create's edge and the join an edge from every end, each from another
+// location (a team's master is one of its threads).
 void ThreadEdges(const std::vector<At>& events, DependencyTable& out) {
-  const At *create = nullptr, *begin = nullptr, *end = nullptr;
+  const At* create = nullptr;
+  std::vector<const At*> ends;
   for (const At& e : events) {
     if (e.kind == SyncKind::kThreadCreate) create = &e;
-    if (e.kind == SyncKind::kThreadBegin) begin = &e;
-    if (e.kind == SyncKind::kThreadEnd) end = &e;
+    if (e.kind == SyncKind::kThreadEnd) ends.push_back(&e);
   }
-  if (create != nullptr && begin != nullptr) AddEdge(out, DependencyKind::kFork, *create, *begin);
   for (const At& e : events) {
-    if (e.kind == SyncKind::kThreadJoinEnd && end != nullptr) AddEdge(out, DependencyKind::kJoin, *end, e);
+    if (e.kind == SyncKind::kThreadBegin && create != nullptr && create->location != e.location)
+      AddEdge(out, DependencyKind::kFork, *create, e);
+    if (e.kind != SyncKind::kThreadJoinEnd) continue;
+    for (const At* end : ends)
+      if (end->location != e.location) AddEdge(out, DependencyKind::kJoin, *end, e);
   }
 }
 

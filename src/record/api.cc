@@ -134,6 +134,7 @@ GS_EXPORT uint64_t gs_thread_create(void) {
   EmitSync<ClockAt::kLast>(10, id);
   return id;
 }
+GS_EXPORT void gs_thread_create_id(uint64_t thread) { EmitSync<ClockAt::kLast>(10, thread); }
 GS_EXPORT void gs_thread_begin(uint64_t thread) { EmitSync<ClockAt::kFirst>(11, thread); }
 GS_EXPORT void gs_thread_end(uint64_t thread) { EmitSync<ClockAt::kLast>(12, thread); }
 GS_EXPORT void gs_thread_join_begin(uint64_t thread) { EmitSync<ClockAt::kLast>(13, thread); }
