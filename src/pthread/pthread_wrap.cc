@@ -32,6 +32,10 @@
 
 #include "grainscope/trace.h"
 
+// decltype(&::pthread_mutex_lock) and friends carry glibc's nonnull attributes, which a template
+// argument drops: harmless here (the pointers are only called with what the program passed).
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+
 namespace {
 
 // ---- the real functions ---------------------------------------------------------------------
