@@ -51,6 +51,13 @@ struct ThreadSync {
   std::string first_unmatched;
 };
 
+// A sync object of process `process` in a trace of several processes: addresses and ids are each
+// process's own (two processes may use the same ones for different locks), so the process's
+// index + 1 goes into the top 16 bits; user-space addresses and runtimes' ids stay below 2^48.
+inline uint64_t ProcessSyncObject(uint32_t process, uint64_t object) {
+  return (object & ((uint64_t{1} << 48) - 1)) | (static_cast<uint64_t>(process + 1) << 48);
+}
+
 // The communicator a thread barrier's instances are on: "barrier <object hex>"; and back.
 std::string ThreadBarrierName(uint64_t object);
 std::optional<uint64_t> ThreadBarrierObject(std::string_view communicator_name);

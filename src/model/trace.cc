@@ -1,5 +1,7 @@
 #include "model/trace.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace grainscope {
@@ -69,6 +71,13 @@ std::string_view CollectiveOpName(CollectiveOp op) {
     case CollectiveOp::kOther: return "other";
   }
   return "unknown";
+}
+
+uint32_t CollectiveTable::member_row(CollectiveId c, LocationId l) const {
+  auto first = member_location.begin() + first_member[c.value];
+  auto last = member_location.begin() + first_member[c.value + 1];
+  auto it = std::lower_bound(first, last, l);
+  return it != last && *it == l ? static_cast<uint32_t>(it - member_location.begin()) : UINT32_MAX;
 }
 
 bool EndsWithItsCall(const EventColumns& ev, EventIndex begin, EventIndex end) {

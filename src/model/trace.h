@@ -154,6 +154,8 @@ struct CollectiveTable {
   uint32_t member_count(CollectiveId c) const {
     return first_member[c.value + 1] - first_member[c.value];
   }
+  // Location l's member row of instance c (members are in location order), or UINT32_MAX.
+  uint32_t member_row(CollectiveId c, LocationId l) const;
 };
 
 // Where a body keeps its TraceIndex (trace_index.h), built on first use: created with the body,

@@ -6,18 +6,6 @@
 
 namespace grainscope {
 
-namespace {
-
-// Location l's member row of collective c (an instance's members are in location order).
-uint32_t RowOf(const CollectiveTable& coll, uint32_t c, LocationId l) {
-  auto first = coll.member_location.begin() + coll.first_member[c];
-  auto last = coll.member_location.begin() + coll.first_member[c + 1];
-  auto it = std::lower_bound(first, last, l);
-  return it != last && *it == l ? static_cast<uint32_t>(it - coll.member_location.begin()) : UINT32_MAX;
-}
-
-}  // namespace
-
 CallSites FindCallSites(const Trace& t) {
   CallSites cs;
   const MessageTable& msgs = t.messages();
@@ -81,7 +69,7 @@ CallSites FindCallSites(const Trace& t) {
         }
       } else if (kind == EventKind::kCollEnd && call != kNoEvent && comm[args[call]]) {
         // A non-blocking collective completes in a call entered after its begin (MPI_Wait).
-        const uint32_t row = RowOf(coll, args[i], LocationId(l));
+        const uint32_t row = coll.member_row(CollectiveId(args[i]), LocationId(l));
         if (row != UINT32_MAX && call > coll.member_begin[row]) {
           CallSite& site = cs.member_end[row];
           site.caller = caller_of(call);

@@ -17,6 +17,7 @@
 #include "format/gst/gst_reader.h"
 #include "format/limits.h"
 #include "model/collective_matcher.h"
+#include "model/thread_sync.h"
 #include "model/message_matcher.h"
 #include "model/metadata_keys.h"
 #include "model/rendezvous.h"
@@ -304,7 +305,7 @@ class Merger {
           case EventKind::kSync: {
             const SyncTable& st = t.syncs();
             const uint32_t a = ev.arg[i];
-            builder_.Sync(loc, time, st.kind[a], ProcessObject(f, st.object[a]), st.arg[a]);
+            builder_.Sync(loc, time, st.kind[a], ProcessSyncObject(f, st.object[a]), st.arg[a]);
             break;
           }
 
@@ -353,13 +354,6 @@ class Merger {
         }
       }
     }
-  }
-
-  // A sync object of rank file f in the merged trace: addresses and ids are the process's own,
-  // and two processes may use the same ones for different locks, so the file's index goes into
-  // the top bits (user-space addresses and the runtime's ids stay below 2^48).
-  static uint64_t ProcessObject(uint32_t f, uint64_t object) {
-    return (object & ((uint64_t{1} << 48) - 1)) | (static_cast<uint64_t>(f + 1) << 48);
   }
 
   void AddMetadataAndDiagnostics() {

@@ -353,14 +353,7 @@ class Encoder {
 
   std::optional<uint64_t> ThreadBarrier(uint32_t c) const { return ThreadBarrierOf(t_, c); }
 
-  // Location l's member row of collective c, or kNone.
-  uint32_t MemberRow(uint32_t c, LocationId l) const {
-    const CollectiveTable& ct = t_.collectives();
-    for (uint32_t k = ct.first_member[c]; k < ct.first_member[c + 1]; ++k) {
-      if (ct.member_location[k] == l) return k;
-    }
-    return kNone;
-  }
+  uint32_t MemberRow(uint32_t c, LocationId l) const { return t_.collectives().member_row(CollectiveId(c), l); }
 
   // The smallest slot (from 1) not in use, as libgrainscope-mpi numbers them.
   static uint32_t TakeSlot(std::vector<bool>& in_use) {

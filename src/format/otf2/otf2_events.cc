@@ -7,6 +7,7 @@
 
 #include "base/progress.h"
 #include "format/otf2/otf2_common.h"
+#include "model/thread_sync.h"
 
 namespace grainscope::otf2 {
 namespace {
@@ -82,8 +83,8 @@ struct LocationReader {
     events->Append(Ns(t), EventKind::kSync, static_cast<uint32_t>(syncs.size()));
     syncs.push_back({kind, object, arg});
   }
-  // Team k of this location's process as a sync object (otf2_events.h: TeamObject).
-  uint64_t Team(uint32_t k) const { return TeamObject(state->defs->process_of[location], k); }
+  // Team k of this location's process as a sync object.
+  uint64_t Team(uint32_t k) const { return ProcessSyncObject(state->defs->process_of[location], k); }
 
   OTF2_CallbackCode Fail(uint64_t position, TimeNs t, std::string message) {
     status = DataLoss(fmt::format("location {}, event {} at {} ns: {}",

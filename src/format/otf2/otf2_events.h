@@ -77,14 +77,6 @@ struct SyncRecord {
   uint32_t arg = 0;
 };
 
-// The sync objects of a process's OpenMP teams and thread barriers (a process's own: two
-// processes may use the same numbers): its index in the top bits, the team's number or the
-// barrier region's reference below.
-inline uint64_t TeamObject(uint32_t process, uint32_t k) { return (uint64_t{process} + 1) << 40 | k; }
-inline uint64_t ThreadBarrierObject(uint32_t process, uint32_t region_ref) {
-  return (uint64_t{process} + 1) << 40 | region_ref;
-}
-
 struct Otf2Events {
   std::vector<RawEvents> locations;  // by LocationId
   std::vector<SyncRecord> syncs;

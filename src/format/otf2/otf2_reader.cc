@@ -19,6 +19,7 @@
 #include "model/metadata_keys.h"
 #include "model/rendezvous.h"
 #include "model/trace_builder.h"
+#include "model/thread_sync.h"
 
 namespace grainscope {
 namespace {
@@ -215,11 +216,11 @@ class Otf2TraceAssembler {
           case EventKind::kEnter:
             builder_.Enter(loc, t, RegionId(arg));
             if (barrier_ref[arg] != 0)
-              builder_.Sync(loc, t, SyncKind::kBarrierEnter, otf2::ThreadBarrierObject(process, barrier_ref[arg] - 1));
+              builder_.Sync(loc, t, SyncKind::kBarrierEnter, ProcessSyncObject(process, barrier_ref[arg] - 1));
             break;
           case EventKind::kLeave:
             if (arg < barrier_ref.size() && barrier_ref[arg] != 0)
-              builder_.Sync(loc, t, SyncKind::kBarrierLeave, otf2::ThreadBarrierObject(process, barrier_ref[arg] - 1));
+              builder_.Sync(loc, t, SyncKind::kBarrierLeave, ProcessSyncObject(process, barrier_ref[arg] - 1));
             builder_.Leave(loc, t, RegionId(arg));
             break;
           case EventKind::kMarker: builder_.MarkerOrSync(loc, t, StringId(arg)); break;

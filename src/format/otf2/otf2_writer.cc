@@ -163,14 +163,7 @@ class Otf2ArchiveWriter {
   }
 
   static constexpr uint32_t kNoRow = UINT32_MAX;
-  // Location loc's member row of collective c (members are in location order), or kNoRow.
-  uint32_t MemberRow(uint32_t c, LocationId loc) const {
-    const CollectiveTable& ct = t_.collectives();
-    auto first = ct.member_location.begin() + ct.first_member[c];
-    auto last = ct.member_location.begin() + ct.first_member[c + 1];
-    auto it = std::lower_bound(first, last, loc);
-    return it != last && *it == loc ? static_cast<uint32_t>(it - ct.member_location.begin()) : kNoRow;
-  }
+  uint32_t MemberRow(uint32_t c, LocationId loc) const { return t_.collectives().member_row(CollectiveId(c), loc); }
 
   Status WriteEvents(OTF2_EvtWriter* w, LocationId loc) {
     const EventColumns& e = t_.events(loc);
