@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
@@ -35,7 +36,15 @@ std::string GanttSeed(const Trace& t, const std::vector<GanttLane>& lanes, int64
   return out;
 }
 
-std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const RenderOptions& o) {
+using Blocked = std::vector<std::vector<BlockedSpan>>;
+
+const std::vector<BlockedSpan>& BlockedOf(const Blocked& blocked, const GanttLane& lane) {
+  static const std::vector<BlockedSpan> kNone;
+  return lane.location.value < blocked.size() ? blocked[lane.location.value] : kNone;
+}
+
+std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked,
+                      const RenderOptions& o) {
   nlohmann::ordered_json procs = nlohmann::ordered_json::array();
   for (const GanttLane& lane : lanes) {
     nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
@@ -48,6 +57,13 @@ std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const
     pj["id"] = ProcessorId(t, lane.location);
     pj["name"] = t.str(t.location(lane.location).name);
     pj["tasks"] = std::move(tasks);
+    nlohmann::ordered_json spans = nlohmann::ordered_json::array();
+    for (const BlockedSpan& b : BlockedOf(blocked, lane)) {
+      spans.push_back({{"start_ns", b.start - t.origin_ns()},
+                       {"stop_ns", b.stop - t.origin_ns()},
+                       {"in", BlockedSpanCause(t, b)}});
+    }
+    pj["blocked"] = std::move(spans);
     procs.push_back(std::move(pj));
   }
   nlohmann::ordered_json j;
@@ -55,12 +71,18 @@ std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const
   return FinishJson(j, o.notes);
 }
 
-std::string GanttCsv(const Trace& t, const std::vector<GanttLane>& lanes) {
-  std::string out = "processor,grain,start_ns,stop_ns\n";
-  for (const GanttLane& lane : lanes)
+// A row per grain (kind "grain") and per blocked period (kind "blocked", no grain; blocked_in
+// says in what), each processor's grains first.
+std::string GanttCsv(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked) {
+  std::string out = "processor,grain,start_ns,stop_ns,kind,blocked_in\n";
+  for (const GanttLane& lane : lanes) {
     for (const GrainInstance& g : lane.tasks)
-      out += fmt::format("{},{},{},{}\n", ProcessorId(t, lane.location), GrainId(t, g), g.start - t.origin_ns(),
+      out += fmt::format("{},{},{},{},grain,\n", ProcessorId(t, lane.location), GrainId(t, g), g.start - t.origin_ns(),
                          g.stop - t.origin_ns());
+    for (const BlockedSpan& b : BlockedOf(blocked, lane))
+      out += fmt::format("{},,{},{},blocked,{}\n", ProcessorId(t, lane.location), b.start - t.origin_ns(),
+                         b.stop - t.origin_ns(), CsvField(BlockedSpanCause(t, b)));
+  }
   return out;
 }
 
@@ -70,35 +92,109 @@ TimeNs ColumnStart(TimeNs span, int c, int width) {
   return static_cast<TimeNs>(static_cast<__int128>(span) * c / width);
 }
 
+// How much of each of `width` columns over [origin, origin + span) the intervals [start, stop)
+// that `each` hands out cover, added to `cover`.
+template <typename ForEach>
+void AddCoverage(TimeNs origin, TimeNs span, std::vector<TimeNs>& cover, ForEach&& each) {
+  const int width = static_cast<int>(cover.size());
+  each([&](TimeNs start, TimeNs stop) {
+    if (stop <= start) return;
+    // Only the columns the interval touches.
+    int c = static_cast<int>(std::clamp<__int128>(static_cast<__int128>(start - origin) * width / span, 0, width - 1));
+    for (; c < width; ++c) {
+      const TimeNs c0 = origin + ColumnStart(span, c, width), c1 = origin + ColumnStart(span, c + 1, width);
+      if (c0 >= stop) break;
+      cover[c] += std::max<TimeNs>(0, std::min(c1, stop) - std::max(c0, start));
+    }
+  });
+}
+
+// One lane of the chart: per column the largest of work (grain time not blocked), blocked and
+// idle time: '#', '-' or '.' (ties go to work, then blocked; a column of no time is '.').
+std::string LaneBar(const Trace& t, TimeNs span, int width, const GanttLane& lane, const std::vector<BlockedSpan>& blocked) {
+  const TimeNs origin = t.origin_ns();
+  std::vector<TimeNs> grain(width, 0), block(width, 0), block_in_grain(width, 0);
+  AddCoverage(origin, span, grain, [&](auto add) {
+    for (const GrainInstance& g : lane.tasks) add(g.start, g.stop);
+  });
+  AddCoverage(origin, span, block, [&](auto add) {
+    for (const BlockedSpan& b : blocked) add(b.start, b.stop);
+  });
+  // Blocked time inside grains: both lists are in start order (grains may nest or overlap across
+  // roles, so every grain that can still overlap is visited).
+  AddCoverage(origin, span, block_in_grain, [&](auto add) {
+    size_t first = 0;
+    for (const BlockedSpan& b : blocked) {
+      while (first < lane.tasks.size() && lane.tasks[first].stop <= b.start) ++first;
+      for (size_t g = first; g < lane.tasks.size() && lane.tasks[g].start < b.stop; ++g)
+        add(std::max(b.start, lane.tasks[g].start), std::min(b.stop, lane.tasks[g].stop));
+    }
+  });
+  std::string bar;
+  for (int c = 0; c < width; ++c) {
+    const TimeNs all = ColumnStart(span, c + 1, width) - ColumnStart(span, c, width);
+    const TimeNs work = std::max<TimeNs>(0, grain[c] - block_in_grain[c]);
+    const TimeNs idle = std::max<TimeNs>(0, all - work - block[c]);
+    if (work >= block[c] && work >= idle && work > 0) bar += '#';
+    else if (block[c] >= idle && block[c] > 0) bar += '-';
+    else bar += '.';
+  }
+  return bar;
+}
+
+// "Blocked: 60.000 ms in 4 periods (lock 60.000 ms in 4)": the causes by time, largest first.
+std::string BlockedSummary(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked, size_t top) {
+  std::map<std::string_view, std::pair<TimeNs, size_t>> by_cause;
+  TimeNs total = 0;
+  size_t periods = 0;
+  for (const GanttLane& lane : lanes) {
+    for (const BlockedSpan& b : BlockedOf(blocked, lane)) {
+      auto& [ns, n] = by_cause[BlockedSpanCause(t, b)];
+      ns += b.stop - b.start;
+      ++n;
+      total += b.stop - b.start;
+      ++periods;
+    }
+  }
+  if (periods == 0) return {};
+  std::vector<std::pair<std::string_view, std::pair<TimeNs, size_t>>> causes(by_cause.begin(), by_cause.end());
+  std::stable_sort(causes.begin(), causes.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  std::string out = fmt::format("\nBlocked ('-'): {} in {} period{}, not work:\n", FormatDuration(total), periods,
+                                periods == 1 ? "" : "s");
+  const size_t shown = RowsShown(causes.size(), top);
+  for (size_t i = 0; i < shown; ++i) {
+    out += fmt::format("  {:>14} in {:>8} period{}  {}\n", FormatDuration(causes[i].second.first),
+                       causes[i].second.second, causes[i].second.second == 1 ? " " : "s", causes[i].first);
+  }
+  return out + RowsLeftOut(causes.size(), shown);
+}
+
 // A chart of `width` columns per lane from the origin to the last stop: '#' where a grain runs
-// during most of the column's time span, '.' where the processor is idle.
-std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const RenderOptions& o) {
+// (and is not blocked) during most of the column's time span, '-' where the location is mostly
+// blocked in a synchronisation, '.' where it is idle.
+std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked,
+                      const RenderOptions& o) {
   constexpr int kWidth = 64;
   TimeNs end = t.origin_ns();
-  for (const GanttLane& lane : lanes)
+  bool any_blocked = false;
+  for (const GanttLane& lane : lanes) {
     for (const GrainInstance& g : lane.tasks) end = std::max(end, g.stop);
+    for (const BlockedSpan& b : BlockedOf(blocked, lane)) {
+      end = std::max(end, b.stop);
+      any_blocked = true;
+    }
+  }
   const TimeNs span = std::max<TimeNs>(1, end - t.origin_ns());
   std::string out = fmt::format("Gantt chart: {} ({} processors, {} grains, 0 .. {})\n", o.source, lanes.size(),
                                 TaskCount(lanes), FormatDuration(span));
+  if (any_blocked) out += "  # work   - blocked (lock, condition, join, barrier, MPI wait)   . idle\n";
   size_t name_width = 0;
   for (const GanttLane& lane : lanes) name_width = std::max(name_width, t.str(t.location(lane.location).name).size());
   const size_t lanes_shown = RowsShown(lanes.size(), o.top);
   for (size_t i = 0; i < lanes_shown; ++i) {
     const GanttLane& lane = lanes[i];
-    std::vector<TimeNs> busy(kWidth, 0);
-    for (const GrainInstance& g : lane.tasks) {
-      for (int c = 0; c < kWidth; ++c) {
-        const TimeNs c0 = t.origin_ns() + ColumnStart(span, c, kWidth);
-        const TimeNs c1 = t.origin_ns() + ColumnStart(span, c + 1, kWidth);
-        busy[c] += std::max<TimeNs>(0, std::min(c1, g.stop) - std::max(c0, g.start));
-      }
-    }
-    std::string bar;
-    for (int c = 0; c < kWidth; ++c) {
-      const TimeNs width = ColumnStart(span, c + 1, kWidth) - ColumnStart(span, c, kWidth);
-      bar += 2 * busy[c] >= width && busy[c] > 0 ? '#' : '.';
-    }
-    out += fmt::format("  {:<{}} |{}|\n", t.str(t.location(lane.location).name), name_width, bar);
+    out += fmt::format("  {:<{}} |{}|\n", t.str(t.location(lane.location).name), name_width,
+                       LaneBar(t, span, kWidth, lane, BlockedOf(blocked, lane)));
   }
   out += RowsLeftOut(lanes.size(), lanes_shown);
   out += fmt::format("\n  {:>10} {:>8} {:>14} {:>14} {:>14}\n", "processor", "grain", "start", "stop", "time");
@@ -113,18 +209,19 @@ std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const
                          FormatDuration(g.duration()));
     }
   }
-  return out + RowsLeftOut(tasks, tasks_shown);
+  return out + RowsLeftOut(tasks, tasks_shown) + BlockedSummary(t, lanes, blocked, o.top);
 }
 
 }  // namespace
 
-Result<std::string> RenderGantt(const Trace& t, const std::vector<GanttLane>& lanes, const RenderOptions& o) {
+Result<std::string> RenderGantt(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked,
+                                const RenderOptions& o) {
   switch (o.format) {
-    case OutputFormat::kText: return GanttText(t, lanes, o);
-    case OutputFormat::kJson: return GanttJson(t, lanes, o);
-    case OutputFormat::kCsv: return GanttCsv(t, lanes);
+    case OutputFormat::kText: return GanttText(t, lanes, blocked, o);
+    case OutputFormat::kJson: return GanttJson(t, lanes, blocked, o);
+    case OutputFormat::kCsv: return GanttCsv(t, lanes, blocked);
     case OutputFormat::kSeed: return GanttSeed(t, lanes, o.unit_ns);
-    case OutputFormat::kSvg: return GanttSvg(t, lanes, "Gantt chart: " + o.source);
+    case OutputFormat::kSvg: return GanttSvg(t, lanes, blocked, "Gantt chart: " + o.source);
     default:
       return InvalidArgument(fmt::format("gantt has no {} output (use text, json, csv, seed or svg)",
                                          OutputFormatName(o.format)));

@@ -6,12 +6,16 @@
 #include <vector>
 
 #include "analysis/profile/profile.h"
+#include "analysis/regions/time_classes.h"
 #include "base/status.h"
 #include "report/render_options.h"
 
 namespace grainscope {
 
+// `blocked`: ComputeBlockedSpans(trace), per location. The chart draws those periods apart from
+// work and idle time (a thread blocked on a lock inside a grain is not working); the seed format
+// has no place for them and leaves them out.
 Result<std::string> RenderGantt(const Trace& trace, const std::vector<GanttLane>& lanes,
-                                const RenderOptions& o);
+                                const std::vector<std::vector<BlockedSpan>>& blocked, const RenderOptions& o);
 
 }  // namespace grainscope

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/regions/time_classes.h"
 #include "report/html_assets.h"
 #include "report/lod.h"
 #include "report/render.h"
@@ -174,6 +175,29 @@ Json Waits(const WaitStates* w, size_t lanes, const PageClock& clock, const Html
   return j;
 }
 
+// The periods each location was blocked (analysis/regions/time_classes.h), keyed by an index into
+// `causes` (the call's name, or lock, condition, join, barrier).
+Json Blocked(const Trace& t, const std::vector<std::vector<BlockedSpan>>& blocked, size_t lanes,
+             const PageClock& clock, const HtmlLimits& lim) {
+  IntervalColumns c;
+  size_t total = 0;
+  for (const auto& spans : blocked) total += spans.size();
+  std::vector<std::string_view> causes;
+  if (total <= lim.blocked) {
+    for (size_t l = 0; l < blocked.size() && l < lanes; ++l) {
+      for (const BlockedSpan& b : blocked[l]) {
+        const std::string_view cause = BlockedSpanCause(t, b);
+        const size_t key = static_cast<size_t>(std::find(causes.begin(), causes.end(), cause) - causes.begin());
+        if (key == causes.size()) causes.push_back(cause);
+        c.Add(static_cast<uint32_t>(l), clock(b.start), clock.Length(b.start, b.stop), static_cast<uint32_t>(key));
+      }
+    }
+  }
+  Json j = c.ToJson(total, lanes);
+  j["causes"] = causes;
+  return j;
+}
+
 // Critical-path stretches, per lane like the grains, and the joins between consecutive stretches
 // on different lanes (from the end of one to the start of the next: columns from, to, t_from, t_to).
 Json Path(const CriticalPath* cp, size_t lanes, const PageClock& clock, const HtmlLimits& lim) {
@@ -316,6 +340,7 @@ Result<std::string> RenderHtmlReport(const HtmlReportInputs& in, const HtmlLimit
   data["grains"] = Grains(gantt, clock, lim);
   data["messages"] = Messages(t, clock, lim);
   data["waits"] = Waits(in.waits, gantt.size(), clock, lim);
+  data["blocked"] = Blocked(t, ComputeBlockedSpans(t), gantt.size(), clock, lim);
   data["path"] = Path(in.critical_path, gantt.size(), clock, lim);
   GS_ASSIGN_OR_RETURN(data["tables"], Tables(in, lim));
   data["speedup_svg"] = in.prediction ? SpeedupSvg(*in.prediction, "Projected speedup: " + in.source) : "";

@@ -37,6 +37,7 @@ struct HtmlLimits {
   size_t lod_cells = 2'000'000;    // summary cells (lanes x buckets, all levels) at most
   size_t messages = 500'000;       // message arrows
   size_t waits = 500'000;          // wait-state intervals
+  size_t blocked = 500'000;        // blocked periods (locks, conditions, joins, barriers, MPI waits)
   size_t path_segments = 500'000;  // critical-path stretches
   size_t table_grains = 200;       // rows of the per-grain table (the longest grains)
   size_t table_sync_points = 50;   // synchronisation points with their wait classes (most waiting first)

@@ -72,9 +72,21 @@ std::vector<double> NiceTicks(double max) {
   return ticks;
 }
 
-std::string GanttSvg(const Trace& t, const std::vector<GanttLane>& lanes, const std::string& title) {
+std::string GanttSvg(const Trace& t, const std::vector<GanttLane>& lanes,
+                     const std::vector<std::vector<BlockedSpan>>& blocked, const std::string& title) {
   constexpr int kLabel = 130, kPlot = 820, kLane = 22, kTop = 30, kAxis = 36;
+  static const std::vector<BlockedSpan> kNone;
+  const auto blocked_of = [&](const GanttLane& lane) -> const std::vector<BlockedSpan>& {
+    return lane.location.value < blocked.size() ? blocked[lane.location.value] : kNone;
+  };
   TimeNs end = 1;
+  bool any_blocked = false;
+  for (const GanttLane& lane : lanes) {
+    for (const BlockedSpan& b : blocked_of(lane)) {
+      end = std::max(end, b.stop - t.origin_ns());
+      any_blocked = true;
+    }
+  }
   double lo = 0, hi = 0;
   for (const GanttLane& lane : lanes) {
     for (const GrainInstance& g : lane.tasks) {
@@ -88,6 +100,14 @@ std::string GanttSvg(const Trace& t, const std::vector<GanttLane>& lanes, const 
   const auto x = [&](TimeNs ns) { return kLabel + kPlot * static_cast<double>(ns) / static_cast<double>(end); };
   std::string out = Header(kLabel + kPlot + 20, height, title);
   out += fmt::format("<text x=\"{}\" y=\"18\" font-size=\"13\">{}</text>\n", kLabel, EscapeMarkup(title));
+  if (any_blocked) {
+    out += "<defs><pattern id=\"blocked\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" "
+           "patternTransform=\"rotate(45)\"><rect width=\"4\" height=\"4\" fill=\"#bbb\"/>"
+           "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"4\" stroke=\"#444\" stroke-width=\"1.5\"/></pattern></defs>\n";
+    out += fmt::format("<rect x=\"{}\" y=\"8\" width=\"14\" height=\"12\" fill=\"url(#blocked)\"/>"
+                       "<text x=\"{}\" y=\"18\">blocked (lock, condition, join, barrier, MPI wait)</text>\n",
+                       kLabel + kPlot - 300, kLabel + kPlot - 282);
+  }
   for (size_t i = 0; i < lanes.size(); ++i) {
     const int y = kTop + kLane * static_cast<int>(i);
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", kLabel - 6, y + kLane / 2 + 4,
@@ -102,6 +122,15 @@ std::string GanttSvg(const Trace& t, const std::vector<GanttLane>& lanes, const 
           x0, y + 3, std::max(0.5, x1 - x0), kLane - 6, LengthColor(static_cast<double>(g.duration()), lo, hi),
           EscapeMarkup(t.str(t.region(g.region).name)), FormatDuration(g.start - t.origin_ns()),
           FormatDuration(g.stop - t.origin_ns()), FormatDuration(g.duration()));
+    }
+    for (const BlockedSpan& b : blocked_of(lanes[i])) {
+      const double x0 = x(b.start - t.origin_ns()), x1 = x(b.stop - t.origin_ns());
+      out += fmt::format(
+          "<rect x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\" fill=\"url(#blocked)\">"
+          "<title>blocked in {} {} .. {} ({})</title></rect>\n",
+          x0, y + 6, std::max(0.5, x1 - x0), kLane - 12, EscapeMarkup(BlockedSpanCause(t, b)),
+          FormatDuration(b.start - t.origin_ns()), FormatDuration(b.stop - t.origin_ns()),
+          FormatDuration(b.stop - b.start));
     }
   }
   const int axis_y = kTop + kLane * static_cast<int>(lanes.size());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/profile/profile.h"
+#include "analysis/regions/time_classes.h"
 #include "schedule/predict.h"
 
 namespace grainscope {
@@ -22,7 +23,10 @@ std::string EscapeMarkup(std::string_view s);
 // Round tick values covering [0, max]: 1, 2 or 5 times a power of ten apart, at most ~8 ticks.
 std::vector<double> NiceTicks(double max);
 
-std::string GanttSvg(const Trace& trace, const std::vector<GanttLane>& lanes, const std::string& title);
+// `blocked` (per location, may be empty): periods drawn hatched grey over the lane, apart from the
+// grains' colours, with a legend.
+std::string GanttSvg(const Trace& trace, const std::vector<GanttLane>& lanes,
+                     const std::vector<std::vector<BlockedSpan>>& blocked, const std::string& title);
 // Speedup of the projection (work / projected makespan) for each processor count, the ideal line,
 // and every run of the prediction (work / its corrected time: the time the projection models).
 std::string SpeedupSvg(const Prediction& p, const std::string& title);

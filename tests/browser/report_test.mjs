@@ -1,7 +1,8 @@
 // Browser test of `grainscope html` (ctest browser_report): records the pi example, writes its
 // report, opens it in headless chromium from file:// and checks what a person would: every lane
 // and grain drawn, zoom by keyboard and wheel, pan by drag, zoom into a selection, lane filter,
-// a non-blank screenshot, no network access, the print layout.
+// a non-blank screenshot, no network access, the print layout; and on a threaded trace the
+// blocked periods.
 //   node report_test.mjs --grainscope build/bin/grainscope --example-pi build/bin/example_pi --work DIR
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -172,6 +173,22 @@ try {
   assert.deepEqual(errors, [], 'no script errors');
   const first = await page.evaluate(() => window.gs.firstRenderMs);
   console.log(JSON.stringify({ trace: 'pi', page_bytes: fs.statSync(report).size, first_render_ms: Math.round(first) }));
+
+  // A threaded trace: the periods threads were blocked (lock, condition, join, barrier) are drawn
+  // as their own stripes, as many as `gantt` lists, and the checkbox hides them.
+  const threads = new URL('../golden/inputs/threads.gst', import.meta.url).pathname;
+  const threadGantt = JSON.parse(execFileSync(grainscope, ['gantt', '--format', 'json', threads]).toString());
+  const blockedSpans = threadGantt.processors.reduce((n, p) => n + p.blocked.length, 0);
+  const threadReport = path.join(work, 'threads.html');
+  execFileSync(grainscope, ['html', threads, '-o', threadReport]);
+  const t = await openReport(browser, threadReport);
+  const blockedDrawn = () => t.page.evaluate(() => window.gs.stats.blocked);
+  assert.ok(blockedSpans > 0, 'the threads trace has blocked periods');
+  assert.equal(await blockedDrawn(), blockedSpans, 'every blocked period is drawn');
+  await t.page.click('#gs-show-blocked');
+  assert.equal(await blockedDrawn(), 0, 'unticking "blocked" hides them');
+  assert.deepEqual(t.errors, [], 'no script errors');
+  check(`${blockedSpans} blocked periods of the threads trace drawn, and hidden on request`);
 } catch (e) {
   failed = true;
   console.error('FAIL: ' + (e.stack || e));

@@ -107,6 +107,51 @@ TEST(TimeBreakdown, SeedProcessorsComputeInGrainsOnly) {
   }
 }
 
+// Blocked spans are the synchronisation time of the breakdown, one per stretch and cause: MPI
+// calls by their outermost call's name, and sync events by what the thread waited for.
+TEST(BlockedSpans, CallsAndThreadSynchronisation) {
+  const Trace t = ThreeLocations();
+  const std::vector<std::vector<BlockedSpan>> spans = ComputeBlockedSpans(t);
+  ASSERT_EQ(spans.size(), 3u);
+  ASSERT_EQ(spans[0].size(), 1u);  // rank 0: MPI_Barrier [20,30]
+  EXPECT_EQ(spans[0][0].start, 20);
+  EXPECT_EQ(spans[0][0].stop, 30);
+  EXPECT_EQ(BlockedSpanCause(t, spans[0][0]), "MPI_Barrier");
+  ASSERT_EQ(spans[1].size(), 1u);  // rank 1: MPI_Wait [35,36]
+  EXPECT_EQ(BlockedSpanCause(t, spans[1][0]), "MPI_Wait");
+  EXPECT_TRUE(spans[2].empty());
+
+  // A thread inside a grain asks for a lock at 10 and gets it at 25, waits on a condition from 30
+  // to 40 and joins a child from 50 to 55.
+  TraceBuilder b("test");
+  const LocationId th = b.AddLocation("thread 0", LocationKind::kThread, 0);
+  const RegionId grain = b.AddRegion("work", RegionRole::kGrain, 0);
+  b.Enter(th, 0, grain);
+  b.Sync(th, 10, SyncKind::kLockRequest, 1);
+  b.Sync(th, 25, SyncKind::kLockAcquired, 1);
+  b.Sync(th, 27, SyncKind::kLockRelease, 1);
+  b.Sync(th, 30, SyncKind::kCondWaitBegin, 2);
+  b.Sync(th, 40, SyncKind::kCondWaitEnd, 2);
+  b.Sync(th, 50, SyncKind::kThreadJoinBegin, 3);
+  b.Sync(th, 55, SyncKind::kThreadJoinEnd, 3);
+  b.Leave(th, 60, grain);
+  b.SetDeriveThreadSync(false);
+  Result<Trace> threads = b.Finish();
+  ASSERT_THAT(threads, IsOk());
+  const std::vector<BlockedSpan> s = ComputeBlockedSpans(*threads)[0];
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(BlockedSpanCause(*threads, s[0]), "lock");
+  EXPECT_EQ(s[0].start, 10);
+  EXPECT_EQ(s[0].stop, 25);
+  EXPECT_EQ(BlockedSpanCause(*threads, s[1]), "condition");
+  EXPECT_EQ(s[1].stop - s[1].start, 10);
+  EXPECT_EQ(BlockedSpanCause(*threads, s[2]), "join");
+  EXPECT_EQ(s[2].stop - s[2].start, 5);
+  TimeNs blocked = 0;
+  for (const BlockedSpan& span : s) blocked += span.stop - span.start;
+  EXPECT_EQ(blocked, ComputeTimeBreakdown(*threads).locations[0][TimeClass::kSynchronization]);
+}
+
 TEST(RegionProfile, CallsInclusiveExclusiveMinMeanMax) {
   const Trace t = ThreeLocations();
   const RegionProfile p = ComputeRegionProfile(t);

@@ -69,47 +69,123 @@ TimeClass RegionTimeClass(const Trace& trace, RegionId region) {
   return TimeClass::kComputation;
 }
 
-TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
-  TimeBreakdown out;
-  out.span_ns = trace.end_ns() - trace.start_ns();
+namespace {
+
+// What made a thread block (BlockingStep's +1 events).
+BlockCause CauseOf(const Trace& trace, EventKind kind, uint32_t arg) {
+  if (kind != EventKind::kSync) return BlockCause::kBarrier;
+  switch (trace.syncs().kind[arg]) {
+    case SyncKind::kLockRequest: return BlockCause::kLock;
+    case SyncKind::kCondWaitBegin: return BlockCause::kCondition;
+    default: return BlockCause::kJoin;
+  }
+}
+
+// Walks a location's events and hands each stretch between consecutive events to
+// `stretch(class, start, stop, cause, call)` (the class of the time there; for synchronisation,
+// what blocked: the outermost open call, or the first of the open blockings). One walk for the
+// breakdown and the Gantt chart's blocked spans, so both say the same.
+template <typename Stretch>
+void WalkLocation(const Trace& trace, LocationId l, const std::vector<TimeClass>& region_class, bool grains,
+                  std::vector<TimeClass>& call_class, Stretch&& stretch) {
+  const EventColumns& ev = trace.events(l);
+  if (ev.size() == 0) return;
+  const bool worker = trace.location(l).group != l.value;
+  const TimeClass outside = worker || grains ? TimeClass::kIdle : TimeClass::kComputation;
+  const CallNesting nesting = trace.index().nesting(l);
+  call_class.resize(ev.size());
+  int blocked = 0;  // synchronisations open (BlockingStep); collectives in calls count as their call
+  BlockCause blocked_by = BlockCause::kBarrier;
+  for (EventIndex i = 0; i < ev.size(); ++i) {
+    if (i > 0) {
+      const EventIndex open = nesting.OpenAfter(i - 1);
+      TimeClass c = open == kNoEvent ? outside : call_class[open];
+      BlockCause cause = BlockCause::kCall;
+      if (blocked > 0 && (c == TimeClass::kComputation || c == TimeClass::kIdle)) {
+        c = TimeClass::kSynchronization;
+        cause = blocked_by;
+      }
+      RegionId call;
+      if (cause == BlockCause::kCall && open != kNoEvent) {
+        EventIndex outer = open;
+        while (nesting.Parent(outer) != kNoEvent && call_class[nesting.Parent(outer)] == c) outer = nesting.Parent(outer);
+        call = RegionId(ev.arg[outer]);
+      }
+      stretch(c, ev.time[i - 1], ev.time[i], cause, call);
+    }
+    const int step = BlockingStep(trace, ev.kind[i], ev.arg[i]);
+    if (blocked == 0 && step > 0) blocked_by = CauseOf(trace, ev.kind[i], ev.arg[i]);
+    blocked = std::max(0, blocked + step);
+    if (ev.kind[i] != EventKind::kEnter) continue;
+    // Inside a call, everything is the call's time; in code, the innermost region's.
+    const EventIndex parent = nesting.Parent(i);
+    call_class[i] = parent != kNoEvent && call_class[parent] != TimeClass::kComputation ? call_class[parent]
+                                                                                        : region_class[ev.arg[i]];
+  }
+}
+
+std::vector<TimeClass> RegionClasses(const Trace& trace) {
   std::vector<TimeClass> region_class;
   region_class.reserve(trace.regions().size());
   for (uint32_t r = 0; r < trace.regions().size(); ++r) region_class.push_back(RegionTimeClass(trace, RegionId(r)));
+  return region_class;
+}
+
+}  // namespace
+
+TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
+  TimeBreakdown out;
+  out.span_ns = trace.end_ns() - trace.start_ns();
+  const std::vector<TimeClass> region_class = RegionClasses(trace);
   const bool grains = HasGrainRegions(trace);
   std::vector<TimeClass> call_class;  // per Enter event: the class of the time inside that call
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
     LocationTime lt{LocationId(l)};
-    const EventColumns& ev = trace.events(LocationId(l));
     auto add = [&](TimeClass c, TimeNs d) { lt.ns[static_cast<int>(c)] += d; };
+    const EventColumns& ev = trace.events(LocationId(l));
     if (ev.size() == 0) {
       add(TimeClass::kIdle, out.span_ns);
     } else {
-      const bool worker = trace.location(LocationId(l)).group != l;
-      const TimeClass outside = worker || grains ? TimeClass::kIdle : TimeClass::kComputation;
       add(TimeClass::kIdle, ev.time[0] - trace.start_ns());
       add(TimeClass::kIdle, trace.end_ns() - ev.time.back());
-      const CallNesting nesting = trace.index().nesting(LocationId(l));
-      call_class.resize(ev.size());
-      int blocked = 0;  // synchronisations open (BlockingStep); collectives in calls count as their call
-      for (EventIndex i = 0; i < ev.size(); ++i) {
-        if (i > 0) {
-          const EventIndex open = nesting.OpenAfter(i - 1);
-          TimeClass c = open == kNoEvent ? outside : call_class[open];
-          if (blocked > 0 && (c == TimeClass::kComputation || c == TimeClass::kIdle)) c = TimeClass::kSynchronization;
-          add(c, ev.time[i] - ev.time[i - 1]);
-        }
-        blocked = std::max(0, blocked + BlockingStep(trace, ev.kind[i], ev.arg[i]));
-        if (ev.kind[i] != EventKind::kEnter) continue;
-        // Inside a call, everything is the call's time; in code, the innermost region's.
-        const EventIndex parent = nesting.Parent(i);
-        call_class[i] = parent != kNoEvent && call_class[parent] != TimeClass::kComputation ? call_class[parent]
-                                                                                            : region_class[ev.arg[i]];
-      }
+      WalkLocation(trace, LocationId(l), region_class, grains, call_class,
+                   [&](TimeClass c, TimeNs a, TimeNs b, BlockCause, RegionId) { add(c, b - a); });
     }
     for (int c = 0; c < kTimeClassCount; ++c) out.total[c] += lt.ns[c];
     out.locations.push_back(lt);
   }
   return out;
+}
+
+std::vector<std::vector<BlockedSpan>> ComputeBlockedSpans(const Trace& trace) {
+  const std::vector<TimeClass> region_class = RegionClasses(trace);
+  const bool grains = HasGrainRegions(trace);
+  std::vector<TimeClass> call_class;
+  std::vector<std::vector<BlockedSpan>> out(trace.locations().size());
+  for (uint32_t l = 0; l < trace.locations().size(); ++l) {
+    std::vector<BlockedSpan>& spans = out[l];
+    WalkLocation(trace, LocationId(l), region_class, grains, call_class,
+                 [&](TimeClass c, TimeNs a, TimeNs b, BlockCause cause, RegionId call) {
+                   if (c != TimeClass::kSynchronization || b <= a) return;
+                   if (!spans.empty() && spans.back().stop == a && spans.back().cause == cause && spans.back().call == call) {
+                     spans.back().stop = b;
+                   } else {
+                     spans.push_back({a, b, cause, call});
+                   }
+                 });
+  }
+  return out;
+}
+
+std::string_view BlockedSpanCause(const Trace& trace, const BlockedSpan& s) {
+  switch (s.cause) {
+    case BlockCause::kCall: return s.call.valid() ? trace.str(trace.region(s.call).name) : "call";
+    case BlockCause::kLock: return "lock";
+    case BlockCause::kCondition: return "condition";
+    case BlockCause::kJoin: return "join";
+    case BlockCause::kBarrier: return "barrier";
+  }
+  return "?";
 }
 
 }  // namespace grainscope

@@ -65,4 +65,21 @@ struct TimeBreakdown {
 
 TimeBreakdown ComputeTimeBreakdown(const Trace& trace);
 
+// The Gantt chart's blocked periods: the stretches of a location's time that the breakdown above
+// classes as synchronization, adjacent stretches of one cause merged. A blocked span is inside a
+// call (an MPI wait, test or barrier call, an OpenMP barrier region: `call` is the outermost such
+// region) or a thread blocked by its sync events outside any call (a lock request to its
+// acquisition, a condition wait, a join, a thread barrier).
+enum class BlockCause : uint8_t { kCall, kLock, kCondition, kJoin, kBarrier };
+struct BlockedSpan {
+  TimeNs start = 0;
+  TimeNs stop = 0;
+  BlockCause cause = BlockCause::kCall;
+  RegionId call;  // for kCall
+};
+// Per location, in location order; each location's spans in time order and disjoint.
+std::vector<std::vector<BlockedSpan>> ComputeBlockedSpans(const Trace& trace);
+// The call's region name, or "lock", "condition", "join", "barrier".
+std::string_view BlockedSpanCause(const Trace& trace, const BlockedSpan& span);
+
 }  // namespace grainscope

@@ -58,6 +58,7 @@ const msgs = {
   send: decode(data.messages.send, Uint32Array), recv: decode(data.messages.recv, Uint32Array),
 };
 const waits = intervals(data.waits, L);
+const blocked = intervals(data.blocked, L);
 const path = intervals(data.path, L);
 const joins = {
   count: data.path.joins.count, from: decode(data.path.joins.from, Uint32Array), to: decode(data.path.joins.to, Uint32Array),
@@ -148,6 +149,7 @@ const colorSelect = el('select', { id: 'gs-color', title: 'Colour grains by' }, 
   el('option', { value: 'length', text: 'colour: grain length' }), el('option', { value: 'region', text: 'colour: region' })]);
 const showMsgs = el('input', { type: 'checkbox', id: 'gs-show-messages', checked: '' });
 const showWaits = el('input', { type: 'checkbox', id: 'gs-show-waits', checked: '' });
+const showBlocked = el('input', { type: 'checkbox', id: 'gs-show-blocked', checked: '' });
 const showPath = el('input', { type: 'checkbox', id: 'gs-show-path', checked: '' });
 const selectMode = el('input', { type: 'checkbox', id: 'gs-select-mode' });
 const laneRegex = el('input', { type: 'text', id: 'gs-lane-filter', placeholder: 'lane filter (regex)', size: '18' });
@@ -166,7 +168,7 @@ const noneButton = button('gs-lanes-none', 'none', 'Hide every lane');
 function label(input, text) { return el('label', null, [input, document.createTextNode(' ' + text)]); }
 const toolbar = el('div', { class: 'toolbar' }, [
   fitButton, zoomIn, zoomOut, colorSelect, label(showMsgs, 'messages'), label(showWaits, 'wait states'),
-  label(showPath, 'critical path'), label(selectMode, 'drag selects'), laneRegex,
+  label(showBlocked, 'blocked'), label(showPath, 'critical path'), label(selectMode, 'drag selects'), laneRegex,
   el('details', { class: 'lanes' }, [el('summary', { text: 'lanes' }), el('div', null, [allButton, noneButton]), laneList]),
 ]);
 const canvas = el('canvas', { id: 'gs-canvas', tabindex: '0' });
@@ -176,7 +178,8 @@ const legend = el('div', { class: 'legend' });
 body.appendChild(el('section', { id: 'gantt' }, [el('h2', { text: 'Gantt chart' }), toolbar,
   el('div', { class: 'chart' }, [canvas, tooltip]), status, legend,
   el('p', { class: 'help', text: 'Wheel or +/- zoom, drag or arrow keys pan, shift+drag (or "drag selects") zooms ' +
-    'into a selection, 0 fits the trace. Shaded red: wait states. Black bar: the critical path.' })]));
+    'into a selection, 0 fits the trace. Dark stripe: blocked (lock, condition, join, barrier, MPI wait), ' +
+    'not working. Shaded red: wait states. Black bar: the critical path.' })]));
 
 // ---- view -----------------------------------------------------------------------------------
 const LABEL_W = 150, AXIS_H = 24;
@@ -316,7 +319,7 @@ function render() {
   const colorOf = function (i) {
     return byRegion ? regionColor(grains.key[i]) : lengthColorNs(grains.dur[i] * Q);
   };
-  let drawn = 0, rects = 0;
+  let drawn = 0, rects = 0, blockedDrawn = 0;
   vis.forEach(function (l, row) {
     const y = AXIS_H + row * laneH;
     if (row % 2 === 1) { setFill(ctx, '#f6f6f6'); ctx.fillRect(LABEL_W, y, W, laneH); }
@@ -330,6 +333,12 @@ function render() {
     } else {
       const r = drawIntervals(ctx, grains, l, y + 2, barH, pxPerQ, colorOf);
       drawn += r[0]; rects += r[1];
+    }
+    if (showBlocked.checked && blocked.embedded) {
+      // A dark stripe through the middle of the bar: the location is blocked, not working.
+      const r = drawIntervals(ctx, blocked, l, y + Math.round(laneH * 0.3), Math.max(2, Math.round(laneH * 0.4)), pxPerQ,
+        function () { return '#303030'; });
+      blockedDrawn += r[0];
     }
     if (showWaits.checked && waits.embedded) {
       ctx.globalAlpha = 0.45;
@@ -407,7 +416,7 @@ function render() {
 
   gs.view = { t0: state.t0 * Q, t1: state.t1 * Q };
   gs.stats = { lanes: vis.length, grains: drawn, rects: rects, lod: level ? 'level:' + level.buckets : 'grains',
-    messagesInView: msgsInView, arrows: arrows, renderMs: performance.now() - started };
+    messagesInView: msgsInView, arrows: arrows, blocked: blockedDrawn, renderMs: performance.now() - started };
   body.dataset.lanes = String(vis.length);
   body.dataset.grains = String(drawn);
   body.dataset.rects = String(rects);
@@ -498,7 +507,7 @@ document.addEventListener('keydown', function (e) {
 fitButton.addEventListener('click', fit);
 zoomIn.addEventListener('click', function () { zoom(2); });
 zoomOut.addEventListener('click', function () { zoom(0.5); });
-[colorSelect, showMsgs, showWaits, showPath].forEach(function (c) { c.addEventListener('change', function () { render(); drawLegend(); }); });
+[colorSelect, showMsgs, showWaits, showBlocked, showPath].forEach(function (c) { c.addEventListener('change', function () { render(); drawLegend(); }); });
 laneRegex.addEventListener('input', render);
 laneChecks.forEach(function (c) { c.addEventListener('change', render); });
 allButton.addEventListener('click', function () { laneChecks.forEach(function (c) { c.checked = true; }); render(); });
@@ -520,12 +529,21 @@ function hover(e) {
     if (grains.start[i] + grains.dur[i] + tol < t) continue;
     const region = data.regions[grains.key[i]] || { name: '?' };
     tooltip.textContent = lanes[l].name + ': ' + region.name + ' \u00b7 ' + fmtDuration(grains.start[i] * Q) + ' \u2013 ' +
-      fmtDuration((grains.start[i] + grains.dur[i]) * Q) + ' (' + fmtDuration(grains.dur[i] * Q) + ')';
+      fmtDuration((grains.start[i] + grains.dur[i]) * Q) + ' (' + fmtDuration(grains.dur[i] * Q) + ')' + blockedAt(l, t);
     tooltip.style.left = Math.min(x + 12, r.width - 260) + 'px';
     tooltip.style.top = (y + 14) + 'px';
     tooltip.style.display = 'block';
     return;
   }
+}
+// " · blocked in lock for 10.000 ms" when lane l is blocked at page time t.
+function blockedAt(l, t) {
+  const lo = blocked.first[l], hi = blocked.first[l + 1];
+  for (let i = lowerBound(blocked.start, lo, hi, Math.max(0, t - blocked.maxDur[l])); i < hi && blocked.start[i] <= t; ++i) {
+    if (blocked.start[i] + blocked.dur[i] < t) continue;
+    return ' \u00b7 blocked in ' + (data.blocked.causes[blocked.key[i]] || '?') + ' for ' + fmtDuration(blocked.dur[i] * Q);
+  }
+  return '';
 }
 canvas.addEventListener('mouseleave', function () { tooltip.style.display = 'none'; });
 
