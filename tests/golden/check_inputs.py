@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """golden_inputs_reproducible: runs the generators of the golden inputs (tests/golden/make_inputs.cc,
-make_scorep_like.c) into a temporary directory and checks that every file it writes is byte for byte the one committed under
+make_scorep_like.c, make_scorep_threads.c) into a temporary directory and checks that every file it writes is byte for byte the one committed under
 tests/golden/inputs/, so a change to a writer or to the generator shows up as a failing test until
 the inputs are regenerated (`build/bin/make_golden_inputs tests/golden/inputs`, the same for
 `make_scorep_like`) and the goldens reviewed.

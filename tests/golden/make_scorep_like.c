@@ -22,6 +22,9 @@
 
 #include <otf2/otf2.h>
 
+#define GENERATOR_NAME "make_scorep_like"
+#include "otf2_generator.h"
+
 enum { kRanks = 3 };
 enum { kMain, kInit, kFinalize, kIsend, kIrecv, kWait, kBcast, kReduce, kBarrier, kSolve, kRegions };
 static const char* const kRegionNames[kRegions] = {"main", "MPI_Init", "MPI_Finalize", "MPI_Isend", "MPI_Irecv",
@@ -33,22 +36,6 @@ static const OTF2_RegionRole kRoles[kRegions] = {
     OTF2_REGION_ROLE_FUNCTION};
 static const uint64_t kOffset = 1000000; /* ticks */
 
-static OTF2_FlushType PreFlush(void* u, OTF2_FileType f, OTF2_LocationRef l, void* c, bool final) {
-  (void)u, (void)f, (void)l, (void)c, (void)final;
-  return OTF2_FLUSH;
-}
-static OTF2_TimeStamp PostFlush(void* u, OTF2_FileType f, OTF2_LocationRef l) {
-  (void)u, (void)f, (void)l;
-  return 0;
-}
-static const OTF2_FlushCallbacks kFlush = {PreFlush, PostFlush};
-
-static void Check(OTF2_ErrorCode rc, const char* what) {
-  if (rc != OTF2_SUCCESS) {
-    fprintf(stderr, "make_scorep_like: %s: %s\n", what, OTF2_Error_GetName(rc));
-    exit(1);
-  }
-}
 
 static OTF2_TimeStamp T(uint64_t ticks) { return kOffset + ticks; }
 
@@ -161,16 +148,7 @@ static void ImproperNesting(OTF2_EvtWriter* w) {
 }
 
 static void WriteArchive(const char* dir, const char* name, enum Variant variant) {
-  OTF2_Archive* archive = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1024 * 1024,
-                                            4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-  if (archive == NULL) {
-    fprintf(stderr, "make_scorep_like: cannot create %s/%s.otf2\n", dir, name);
-    exit(1);
-  }
-  Check(OTF2_Archive_SetFlushCallbacks(archive, &kFlush, NULL), "flush callbacks");
-  Check(OTF2_Archive_SetSerialCollectiveCallbacks(archive), "collective callbacks");
-  Check(OTF2_Archive_SetCreator(archive, "Score-P 8.4 (imitated by grainscope's make_scorep_like)"), "creator");
-  Check(OTF2_Archive_OpenEvtFiles(archive), "opening event files");
+  OTF2_Archive* archive = OpenArchive(dir, name);
   void (*const ranks[kRanks])(OTF2_EvtWriter*) = {Rank0, Rank1, Rank2};
   uint64_t events[kRanks];
   for (uint32_t r = 0; r < kRanks; ++r) {

@@ -41,16 +41,19 @@ class Finder {
     std::stable_sort(out_.instances.begin(), out_.instances.end(), [](const WaitInstance& a, const WaitInstance& b) {
       return std::tie(a.start_ns, a.waiter, a.waiter_event) < std::tie(b.start_ns, b.waiter, b.waiter_event);
     });
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> points;
+    // A sync point is a call in its caller (and a message name). Waits in no call (a thread's
+    // sync events outside any call region) are told apart by their kind.
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, int>, uint32_t> points;
     out_.by_location.assign(t_.locations().size(), 0);
     out_.by_region.assign(t_.regions().size() + 1, 0);
     for (WaitInstance& w : out_.instances) {
       out_.by_location[w.waiter.value] += w.wait_ns;
       out_.by_region[w.call.valid() ? w.call.value : t_.regions().size()] += w.wait_ns;
       const StringId name = w.message != UINT32_MAX ? t_.messages().name[w.message] : StringId(0);
-      auto [it, added] = points.emplace(std::make_tuple(w.call.value, w.caller.value, name.value),
+      const int kind = w.call.valid() ? -1 : static_cast<int>(w.kind);
+      auto [it, added] = points.emplace(std::make_tuple(w.call.value, w.caller.value, name.value, kind),
                                         static_cast<uint32_t>(out_.sync_points.size()));
-      if (added) out_.sync_points.push_back({w.call, w.caller, name, Label(w.call, w.caller, name)});
+      if (added) out_.sync_points.push_back({w.call, w.caller, name, Label(w.call, w.caller, name, w.kind)});
       w.sync_point = it->second;
       out_.count[static_cast<int>(w.kind)]++;
       out_.time_ns[static_cast<int>(w.kind)] += w.wait_ns;
@@ -62,10 +65,11 @@ class Finder {
  private:
   TimeNs Time(LocationId l, EventIndex e) const { return t_.events(l).time[e]; }
 
-  std::string Label(RegionId call, RegionId caller, StringId name) const {
+  // "caller > call", or "caller > (kind)" for a wait in no call: "pthread_join > (join_wait)".
+  std::string Label(RegionId call, RegionId caller, StringId name, WaitKind kind) const {
     std::string s = caller.valid() ? std::string(t_.str(t_.region(caller).name)) : "(top level)";
     s += " > ";
-    s += call.valid() ? t_.str(t_.region(call).name) : "(no call)";
+    s += call.valid() ? std::string(t_.str(t_.region(call).name)) : fmt::format("({})", WaitKindName(kind));
     if (name.value != 0) s += fmt::format(" '{}'", t_.str(name));
     return s;
   }

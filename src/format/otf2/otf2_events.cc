@@ -16,14 +16,11 @@ namespace {
 // "skipped_records" by kind.
 #define GS_OTF2_SKIPPED_RECORDS(X)                                                                  \
   X(Unknown) X(BufferFlush) X(MeasurementOnOff) X(MpiRequestTest) X(MpiRequestCancelled)         \
-  X(OmpFork) X(OmpJoin) X(OmpAcquireLock) X(OmpReleaseLock) X(OmpTaskCreate) X(OmpTaskSwitch)    \
-  X(OmpTaskComplete) X(Metric) X(ParameterString) X(ParameterInt) X(ParameterUnsignedInt)        \
+  X(Metric) X(ParameterString) X(ParameterInt) X(ParameterUnsignedInt)                           \
   X(RmaWinCreate) X(RmaWinDestroy) X(RmaCollectiveBegin) X(RmaCollectiveEnd) X(RmaGroupSync)     \
   X(RmaRequestLock) X(RmaAcquireLock) X(RmaTryLock) X(RmaReleaseLock) X(RmaSync)                 \
   X(RmaWaitChange) X(RmaPut) X(RmaGet) X(RmaAtomic) X(RmaOpCompleteBlocking)                     \
-  X(RmaOpCompleteNonBlocking) X(RmaOpTest) X(RmaOpCompleteRemote) X(ThreadAcquireLock)           \
-  X(ThreadReleaseLock) X(ThreadTaskCreate) X(ThreadTaskSwitch) X(ThreadTaskComplete)             \
-  X(ThreadCreate) X(ThreadBegin) X(ThreadWait) X(ThreadEnd) X(CallingContextEnter)               \
+  X(RmaOpCompleteNonBlocking) X(RmaOpTest) X(RmaOpCompleteRemote) X(CallingContextEnter)         \
   X(CallingContextLeave) X(CallingContextSample) X(IoCreateHandle) X(IoDestroyHandle)            \
   X(IoDuplicateHandle) X(IoSeek) X(IoChangeStatusFlags) X(IoDeleteFile) X(IoOperationBegin)      \
   X(IoOperationTest) X(IoOperationIssued) X(IoOperationComplete) X(IoOperationCancelled)         \
@@ -73,18 +70,36 @@ struct LocationReader {
   // far, and the teams it forked and has not joined (the master's).
   uint32_t forks = 0, team_begins = 0, team_ends = 0;
   std::vector<uint32_t> forked;
+  std::vector<uint64_t> tasks_begun;  // tasks this location switched to (the first switch begins one)
   Status status;
 
   TimeNs Ns(OTF2_TimeStamp t) const { return state->defs->clock.ToNs(t); }
 
   // A sync event of this location (model/thread_sync.h).
-  void Sync(OTF2_TimeStamp t, SyncKind kind, uint64_t object, uint32_t arg = 0) {
+  void Sync(OTF2_TimeStamp t, SyncKind kind, uint64_t object, uint32_t arg = 0) { SyncNs(Ns(t), kind, object, arg); }
+  void SyncNs(TimeNs t, SyncKind kind, uint64_t object, uint32_t arg = 0) {
     std::vector<SyncRecord>& syncs = state->out->syncs;
-    events->Append(Ns(t), EventKind::kSync, static_cast<uint32_t>(syncs.size()));
+    events->Append(t, EventKind::kSync, static_cast<uint32_t>(syncs.size()));
     syncs.push_back({kind, object, arg});
   }
   // Team k of this location's process as a sync object.
   uint64_t Team(uint32_t k) const { return ProcessSyncObject(state->defs->process_of[location], k); }
+  // Any other object of this location's process (a lock, a thread, a task).
+  uint64_t Object(uint64_t id) const { return ProcessSyncObject(state->defs->process_of[location], id); }
+
+  // Where a wait that the record only shows ending began: Score-P records a lock's acquisition
+  // and a thread's join when the call returns, inside the call's region (omp_set_lock,
+  // "!$omp critical", pthread_mutex_lock, pthread_join), so the wait began at that region's enter
+  // when it is the location's last event; otherwise it is taken to begin where it ends (no wait).
+  TimeNs WaitBegan(OTF2_TimeStamp t) const {
+    if (events->size() == 0 || events->kind.back() != EventKind::kEnter) return Ns(t);
+    return std::min(Ns(t), events->time.back());
+  }
+  // A wait that ends at `t`: its begin (WaitBegan) and end events.
+  void Wait(OTF2_TimeStamp t, SyncKind begin, SyncKind end, uint64_t object) {
+    SyncNs(WaitBegan(t), begin, object);
+    Sync(t, end, object);
+  }
 
   OTF2_CallbackCode Fail(uint64_t position, TimeNs t, std::string message) {
     status = DataLoss(fmt::format("location {}, event {} at {} ns: {}",
@@ -413,6 +428,110 @@ OTF2_CallbackCode OnThreadTeamEnd(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, 
   return OTF2_CALLBACK_SUCCESS;
 }
 
+// OTF2 1.x's OpenMP records (OmpFork ... OmpTaskComplete; Score-P 1.x): the same as their Thread*
+// successors with the OpenMP paradigm.
+OTF2_CallbackCode OnOmpFork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void* user,
+                            OTF2_AttributeList* attrs, uint32_t threads) {
+  return OnThreadFork(l, t, pos, user, attrs, OTF2_PARADIGM_OPENMP, threads);
+}
+OTF2_CallbackCode OnOmpJoin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void* user,
+                            OTF2_AttributeList* attrs) {
+  return OnThreadJoin(l, t, pos, user, attrs, OTF2_PARADIGM_OPENMP);
+}
+
+// Locks (Score-P: OpenMP locks and critical sections, pthread mutexes): the acquisition and the
+// release. The request is the enter of the call the acquisition is recorded in (WaitBegan), so a
+// contended lock's waiting is seen.
+OTF2_CallbackCode OnThreadAcquireLock(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                      OTF2_AttributeList* attrs, OTF2_Paradigm, uint32_t lock, uint32_t) {
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  r->Wait(t, SyncKind::kLockRequest, SyncKind::kLockAcquired, r->Object(lock));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnThreadReleaseLock(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                      OTF2_AttributeList* attrs, OTF2_Paradigm, uint32_t lock, uint32_t) {
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  r->Sync(t, SyncKind::kLockRelease, r->Object(lock));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnOmpAcquireLock(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void* user,
+                                   OTF2_AttributeList* attrs, uint32_t lock, uint32_t order) {
+  return OnThreadAcquireLock(l, t, pos, user, attrs, OTF2_PARADIGM_OPENMP, lock, order);
+}
+OTF2_CallbackCode OnOmpReleaseLock(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void* user,
+                                   OTF2_AttributeList* attrs, uint32_t lock, uint32_t order) {
+  return OnThreadReleaseLock(l, t, pos, user, attrs, OTF2_PARADIGM_OPENMP, lock, order);
+}
+
+// Tasks: a task is (team, creating thread, generation number), or OTF2 1.x's task id. Created on
+// one thread, it begins where a thread first switches to it (later switches resume it) and ends
+// where it completes.
+uint64_t TaskId(OTF2_CommRef team, uint32_t creator, uint32_t generation) {
+  return (static_cast<uint64_t>(team & 0xffff) << 32 | generation) ^ (static_cast<uint64_t>(creator) << 24);
+}
+OTF2_CallbackCode TaskRecord(void* user, OTF2_TimeStamp t, OTF2_AttributeList* attrs, SyncKind kind, uint64_t task) {
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  const uint64_t object = r->Object(task);
+  if (kind == SyncKind::kTaskBegin) {
+    if (std::find(r->tasks_begun.begin(), r->tasks_begun.end(), object) != r->tasks_begun.end())
+      return OTF2_CALLBACK_SUCCESS;  // resumed
+    r->tasks_begun.push_back(object);
+  } else if (kind == SyncKind::kTaskEnd) {
+    std::erase(r->tasks_begun, object);
+  }
+  r->Sync(t, kind, object);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnThreadTaskCreate(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                     OTF2_AttributeList* attrs, OTF2_CommRef team, uint32_t creator, uint32_t gen) {
+  return TaskRecord(user, t, attrs, SyncKind::kTaskCreate, TaskId(team, creator, gen));
+}
+OTF2_CallbackCode OnThreadTaskSwitch(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                     OTF2_AttributeList* attrs, OTF2_CommRef team, uint32_t creator, uint32_t gen) {
+  return TaskRecord(user, t, attrs, SyncKind::kTaskBegin, TaskId(team, creator, gen));
+}
+OTF2_CallbackCode OnThreadTaskComplete(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                       OTF2_AttributeList* attrs, OTF2_CommRef team, uint32_t creator, uint32_t gen) {
+  return TaskRecord(user, t, attrs, SyncKind::kTaskEnd, TaskId(team, creator, gen));
+}
+OTF2_CallbackCode OnOmpTaskCreate(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                  OTF2_AttributeList* attrs, uint64_t task) {
+  return TaskRecord(user, t, attrs, SyncKind::kTaskCreate, task);
+}
+OTF2_CallbackCode OnOmpTaskSwitch(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                  OTF2_AttributeList* attrs, uint64_t task) {
+  return TaskRecord(user, t, attrs, SyncKind::kTaskBegin, task);
+}
+OTF2_CallbackCode OnOmpTaskComplete(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                    OTF2_AttributeList* attrs, uint64_t task) {
+  return TaskRecord(user, t, attrs, SyncKind::kTaskEnd, task);
+}
+
+// Threads of the create/wait model (Score-P's pthread adapter): a thread is (contingent, sequence
+// count). The creator's ThreadCreate, the child's ThreadBegin and ThreadEnd, and the joiner's
+// ThreadWait, recorded as pthread_join returns: its join began at the call's enter (WaitBegan).
+uint64_t ThreadId(OTF2_CommRef contingent, uint64_t sequence) {
+  return (static_cast<uint64_t>(contingent & 0xffff) << 32) ^ sequence;
+}
+template <SyncKind kind>
+OTF2_CallbackCode OnThreadRecord(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                 OTF2_AttributeList* attrs, OTF2_CommRef contingent, uint64_t sequence) {
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  r->Sync(t, kind, r->Object(ThreadId(contingent, sequence)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnThreadWait(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                               OTF2_AttributeList* attrs, OTF2_CommRef contingent, uint64_t sequence) {
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  r->Wait(t, SyncKind::kThreadJoinBegin, SyncKind::kThreadJoinEnd, r->Object(ThreadId(contingent, sequence)));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 // grainscope writes markers as ParameterString records of its marker parameter.
 OTF2_CallbackCode OnParameterString(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void* user,
                                     OTF2_AttributeList* attrs, OTF2_ParameterRef parameter,
@@ -469,6 +588,22 @@ OTF2_EvtReaderCallbacks* NewCallbacks() {
   OTF2_EvtReaderCallbacks_SetThreadJoinCallback(cb, &OnThreadJoin);
   OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, &OnThreadTeamBegin);
   OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback(cb, &OnThreadTeamEnd);
+  OTF2_EvtReaderCallbacks_SetOmpForkCallback(cb, &OnOmpFork);
+  OTF2_EvtReaderCallbacks_SetOmpJoinCallback(cb, &OnOmpJoin);
+  OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(cb, &OnThreadAcquireLock);
+  OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(cb, &OnThreadReleaseLock);
+  OTF2_EvtReaderCallbacks_SetOmpAcquireLockCallback(cb, &OnOmpAcquireLock);
+  OTF2_EvtReaderCallbacks_SetOmpReleaseLockCallback(cb, &OnOmpReleaseLock);
+  OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, &OnThreadTaskCreate);
+  OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, &OnThreadTaskSwitch);
+  OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(cb, &OnThreadTaskComplete);
+  OTF2_EvtReaderCallbacks_SetOmpTaskCreateCallback(cb, &OnOmpTaskCreate);
+  OTF2_EvtReaderCallbacks_SetOmpTaskSwitchCallback(cb, &OnOmpTaskSwitch);
+  OTF2_EvtReaderCallbacks_SetOmpTaskCompleteCallback(cb, &OnOmpTaskComplete);
+  OTF2_EvtReaderCallbacks_SetThreadCreateCallback(cb, &OnThreadRecord<SyncKind::kThreadCreate>);
+  OTF2_EvtReaderCallbacks_SetThreadBeginCallback(cb, &OnThreadRecord<SyncKind::kThreadBegin>);
+  OTF2_EvtReaderCallbacks_SetThreadWaitCallback(cb, &OnThreadWait);
+  OTF2_EvtReaderCallbacks_SetThreadEndCallback(cb, &OnThreadRecord<SyncKind::kThreadEnd>);
   OTF2_EvtReaderCallbacks_SetParameterStringCallback(cb, &OnParameterString);
   OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, &OnProgramBegin);
   OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, &OnProgramEnd);
