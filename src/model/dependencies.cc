@@ -34,11 +34,18 @@ DependencyEnds::DependencyEnds(const DependencyTable& table, size_t locations, b
   if (table.empty()) return;
   const std::vector<LocationId>& loc = by_target ? table.to_location : table.from_location;
   const std::vector<EventIndex>& ev = by_target ? table.to_event : table.from_event;
+  // Edges in (location, event, row) order: bucketed by location, then each location's keys
+  // (event << 32 | row) sorted as plain integers (an indirect comparison over three columns made
+  // this sort a sixth of `critpath` on a million thread edges).
+  std::vector<uint32_t> next(locations + 1, 0);
+  for (uint32_t d = 0; d < table.size(); ++d) next[loc[d].value + 1]++;
+  for (size_t l = 1; l < next.size(); ++l) next[l] += next[l - 1];
+  const std::vector<uint32_t> bucket(next.begin(), next.end());
+  std::vector<uint64_t> keys(table.size());
+  for (uint32_t d = 0; d < table.size(); ++d) keys[next[loc[d].value]++] = uint64_t{ev[d]} << 32 | d;
+  for (size_t l = 0; l < locations; ++l) std::sort(keys.begin() + bucket[l], keys.begin() + bucket[l + 1]);
   edges_.resize(table.size());
-  for (uint32_t d = 0; d < edges_.size(); ++d) edges_[d] = d;
-  std::sort(edges_.begin(), edges_.end(), [&](uint32_t a, uint32_t b) {
-    return std::tie(loc[a].value, ev[a], a) < std::tie(loc[b].value, ev[b], b);
-  });
+  for (size_t i = 0; i < keys.size(); ++i) edges_[i] = static_cast<uint32_t>(keys[i]);
   first_end_.assign(locations + 1, 0);
   for (uint32_t i = 0; i < edges_.size(); ++i) {
     const uint32_t d = edges_[i];

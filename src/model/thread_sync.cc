@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <span>
+#include <utility>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -56,7 +58,7 @@ void AddEdge(DependencyTable& t, DependencyKind kind, const At& from, const At& 
 }
 
 // Lock: each acquisition after the lock's previous release by another thread depends on it.
-void LockEdges(const std::vector<At>& events, DependencyTable& out) {
+void LockEdges(std::span<const At> events, DependencyTable& out) {
   const At* last_release = nullptr;
   for (const At& e : events) {
     if (e.kind == SyncKind::kLockRelease) last_release = &e;
@@ -67,7 +69,7 @@ void LockEdges(const std::vector<At>& events, DependencyTable& out) {
 
 // Condition: a wait that returned was woken by the latest signal (or broadcast) of another thread
 // between its begin and its end; a wait with none returned by itself (a timeout, a spurious wake).
-void ConditionEdges(const std::vector<At>& events, DependencyTable& out) {
+void ConditionEdges(std::span<const At> events, DependencyTable& out) {
   std::unordered_map<uint32_t, TimeNs> wait_began;  // location -> its open wait's begin
   const At* last_signal = nullptr;
   for (const At& e : events) {
@@ -86,7 +88,7 @@ void ConditionEdges(const std::vector<At>& events, DependencyTable& out) {
 // for a team (OpenMP: every thread of it begins and ends it; the join waits for them all), so
 // every begin gets the create's edge and the join an edge from every end, each from another
 // location (a team's master is one of its threads).
-void ThreadEdges(const std::vector<At>& events, DependencyTable& out) {
+void ThreadEdges(std::span<const At> events, DependencyTable& out) {
   const At* create = nullptr;
   std::vector<const At*> ends;
   for (const At& e : events) {
@@ -102,7 +104,7 @@ void ThreadEdges(const std::vector<At>& events, DependencyTable& out) {
   }
 }
 
-void TaskEdges(const std::vector<At>& events, DependencyTable& out) {
+void TaskEdges(std::span<const At> events, DependencyTable& out) {
   const At* create = nullptr;
   for (const At& e : events) {
     if (e.kind == SyncKind::kTaskCreate) create = &e;
@@ -115,7 +117,7 @@ void TaskEdges(const std::vector<At>& events, DependencyTable& out) {
 // for this (it completes then), so the k-th group of arrivals is instance k, whichever threads
 // they are. Without one, a thread's k-th arrival is in instance k. Each arrival's member leaves
 // at the thread's next leave of the object.
-void Barriers(uint64_t object, const std::vector<At>& events, const SyncTable& syncs,
+void Barriers(uint64_t object, std::span<const At> events, const SyncTable& syncs,
               std::span<const std::vector<uint32_t>> args, ThreadSync& out) {
   uint32_t participants = 0;
   std::vector<const At*> arrivals;
@@ -226,45 +228,52 @@ std::optional<ParsedSync> ParseSyncLabel(std::string_view label) {
 ThreadSync FindThreadSync(const SyncTable& syncs, std::span<const std::vector<EventKind>> kinds,
                           std::span<const std::vector<uint32_t>> args, std::span<const std::vector<TimeNs>> times) {
   ThreadSync out;
-  // Every object's events in time order (ties: location, then event order).
-  // (class, object) -> its events; objects in order of first appearance (the result does not
-  // depend on a hash order).
-  // Two passes: count each object's events, then fill vectors of exactly that size (a trace
-  // with millions of barrier entries must not pay vectors' doubling slack).
+  // Every object's events in time order (ties: location, then event order), objects in order of
+  // first appearance (the result does not depend on a hash order). A counting sort into one flat
+  // array: a trace with hundreds of thousands of objects (an OpenMP team per parallel region) must
+  // not pay a vector, and millions of barrier entries not vectors' doubling slack.
   std::unordered_map<uint64_t, uint32_t> index[5];
-  std::vector<std::pair<std::pair<ObjectClass, uint64_t>, std::vector<At>>> by_object;
-  std::vector<uint32_t> counts;
-  auto object_of = [&](uint32_t row) {
+  std::vector<std::pair<ObjectClass, uint64_t>> objects;
+  std::vector<uint32_t> object_of_row(syncs.size());
+  std::vector<uint32_t> first;  // per object: its first slot in `flat`; then its next free slot
+  for (uint32_t row = 0; row < syncs.size(); ++row) {
     const ObjectClass c = ClassOf(syncs.kind[row]);
-    auto [it, added] = index[static_cast<int>(c)].try_emplace(syncs.object[row], static_cast<uint32_t>(by_object.size()));
+    auto [it, added] = index[static_cast<int>(c)].try_emplace(syncs.object[row], static_cast<uint32_t>(objects.size()));
     if (added) {
-      by_object.push_back({{c, syncs.object[row]}, {}});
-      counts.push_back(0);
+      objects.emplace_back(c, syncs.object[row]);
+      first.push_back(0);
     }
-    return it->second;
-  };
-  for (uint32_t row = 0; row < syncs.size(); ++row) ++counts[object_of(row)];
-  for (size_t o = 0; o < by_object.size(); ++o) by_object[o].second.reserve(counts[o]);
+    object_of_row[row] = it->second;
+    ++first[it->second];
+  }
+  for (auto& map : index) std::unordered_map<uint64_t, uint32_t>().swap(map);
+  uint32_t offset = 0;
+  for (uint32_t& f : first) offset += std::exchange(f, offset);
+  first.push_back(offset);
+  std::vector<uint32_t> fill(first.begin(), first.end() - 1);
+  std::vector<At> flat(offset);
   for (uint32_t l = 0; l < kinds.size(); ++l) {
     for (EventIndex e = 0; e < kinds[l].size(); ++e) {
       if (kinds[l][e] != EventKind::kSync) continue;
       const uint32_t row = args[l][e];
-      by_object[object_of(row)].second.push_back({times[l][e], LocationId(l), e, syncs.kind[row]});
+      flat[fill[object_of_row[row]]++] = {times[l][e], LocationId(l), e, syncs.kind[row]};
     }
   }
-  for (auto& [key, events] : by_object) {
+  std::vector<uint32_t>().swap(object_of_row);
+  std::vector<uint32_t>().swap(fill);
+  for (size_t o = 0; o < objects.size(); ++o) {
+    const std::span<At> events(flat.data() + first[o], first[o + 1] - first[o]);
     std::stable_sort(events.begin(), events.end(), [](const At& a, const At& b) {
       if (a.time != b.time) return a.time < b.time;
       return Enables(a.kind) && !Enables(b.kind);
     });
-    switch (key.first) {
+    switch (objects[o].first) {
       case ObjectClass::kLock: LockEdges(events, out.edges); break;
       case ObjectClass::kCondition: ConditionEdges(events, out.edges); break;
       case ObjectClass::kThread: ThreadEdges(events, out.edges); break;
       case ObjectClass::kTask: TaskEdges(events, out.edges); break;
-      case ObjectClass::kBarrier: Barriers(key.second, events, syncs, args, out); break;
+      case ObjectClass::kBarrier: Barriers(objects[o].second, events, syncs, args, out); break;
     }
-    std::vector<At>().swap(events);  // done with it: the next objects' work reuses the memory
   }
   return out;
 }

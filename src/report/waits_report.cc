@@ -18,8 +18,13 @@ std::string_view RegionName(const Trace& t, RegionId r) {
 std::vector<const WaitInstance*> Largest(const WaitStates& w, size_t n) {
   std::vector<const WaitInstance*> all;
   for (const WaitInstance& i : w.instances) all.push_back(&i);
-  std::stable_sort(all.begin(), all.end(), [](const WaitInstance* a, const WaitInstance* b) { return a->wait_ns > b->wait_ns; });
-  if (all.size() > n) all.resize(n);
+  // Ties in instance order (what a stable sort gives), without sorting a million waits for 20.
+  const size_t keep = std::min(n, all.size());
+  std::partial_sort(all.begin(), all.begin() + static_cast<long>(keep), all.end(),
+                    [](const WaitInstance* a, const WaitInstance* b) {
+                      return a->wait_ns != b->wait_ns ? a->wait_ns > b->wait_ns : a < b;
+                    });
+  all.resize(keep);
   return all;
 }
 

@@ -362,6 +362,7 @@ Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& option
   }
   GS_RETURN_IF_ERROR(Otf2TraceAssembler(builder, defs, events, anchor).Run());
   reader.reset();
+  events = Otf2Events();  // the builder holds everything now: its records must not double Finish's peak
   Result<Trace> trace = builder.Finish();
   if (!trace.ok()) return DataLoss(fmt::format("{}: {}", anchor, trace.status().message()));
   return trace;
