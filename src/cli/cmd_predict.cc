@@ -43,7 +43,8 @@ CommandBody AddPredictCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "predict", "The seed's prediction loop: the task graph of a measured run, its projected run time and "
                  "speedup on 1..N processors, and the projection's error against runs of the same program on "
-                 "other processor counts (--actual); --format svg draws the speedup curve against those runs");
+                 "other processor counts (--actual), split into the model's error (the run's own schedule "
+                 "replayed in the model) and the scheduler's; --format svg draws the speedup curve against those runs");
   AddCommonOptions(*cmd, o->common, {"text", "json", "svg"}, false);
   cmd->add_option("-p,--processors", o->processors, "Processor counts to project: N (1..N) or A..B")->required();
   cmd->add_option("--actual", o->actual,

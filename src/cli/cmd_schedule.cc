@@ -67,7 +67,7 @@ Status RunSchedule(const ScheduleOptions& o) {
   if (range) {
     GS_ASSIGN_OR_RETURN(curve, SpeedupCurve(in.dag, h, range->first, range->second, po));
   }
-  GS_ASSIGN_OR_RETURN(std::string out, RenderSchedule(in.dag, s, o.heuristic, curve, r));
+  GS_ASSIGN_OR_RETURN(std::string out, RenderSchedule(in.dag, m, s, o.heuristic, curve, r));
   return Emit(out, o.common, r.notes);
 }
 

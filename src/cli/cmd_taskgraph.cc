@@ -11,7 +11,7 @@ CommandBody AddTaskGraphCommand(CLI::App& app) {
   auto o = std::make_shared<CommonOptions>();
   CLI::App* cmd = app.add_subcommand(
       "taskgraph", "The task graph as it ran: one node per grain with its measured time, one edge per "
-                   "message with its measured delay (send + receive time). --format seed writes the "
+                   "message with its measured cost (send begin to arrival, the receiver's waiting excluded). --format seed writes the "
                    "seed's Task_Graph file, dot a Graphviz graph with Weight= attributes");
   AddCommonOptions(*cmd, *o, {"text", "json", "seed", "dot"}, true);
   return [o] {

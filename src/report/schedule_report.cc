@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "report/schedule_report.h"
@@ -139,15 +140,29 @@ std::string SpeedupText(const TaskDag& g, const std::vector<SpeedupPoint>& speed
   return out;
 }
 
-std::string ScheduleText(const TaskDag& g, const Schedule& s, std::string_view requested,
+std::string ScheduleText(const TaskDag& g, const Machine& m, const Schedule& s, std::string_view requested,
                          const std::vector<SpeedupPoint>& speedup, const RenderOptions& o) {
+  const bool speeds_given = !m.identical();
   std::string out = fmt::format("Projected schedule: {} ({} tasks, {} edges) on {} processor{}\n", o.source, g.size(),
                                 g.edge_count(), s.processors, s.processors == 1 ? "" : "s");
   std::string chosen = s.heuristic;
   if (requested == "best") chosen += " (the best of hlfet, etf, mcp, heft, dsc, then a bounded exact search)";
   out += fmt::format("  heuristic   {}\n", chosen);
+  const std::string machine = speeds_given ? fmt::format("{} processors of speeds {}", s.processors, fmt::join(m.speeds, ", "))
+                                            : fmt::format("{} identical processors", s.processors);
+  out += fmt::format("  model       {}; task times and edge costs as given; an edge's cost is paid only\n"
+                     "              between processors and overlaps computation\n",
+                     machine);
   out += fmt::format("  makespan    {}\n", Time(g, s.makespan));
-  out += fmt::format("  optimal     {}\n", s.optimal ? "yes (proven)" : fmt::format("not proven (lower bound {})", Time(g, s.lower_bound)));
+  out += fmt::format("  lower bound {} (no schedule in this model is shorter: the longest path without\n"
+                     "              communication, the work over the processors{})\n",
+                     Time(g, s.lower_bound), s.search_nodes > 0 ? ", the exact search's bounds" : "");
+  std::string optimal = "not proven";
+  if (s.optimal) {
+    optimal = s.makespan <= s.lower_bound ? "yes, proven for this model (makespan = lower bound)"
+                                          : "yes, proven for this model (the exact search ruled out every shorter schedule)";
+  }
+  out += fmt::format("  optimal     {}\n", optimal);
   const double speedup_now = s.makespan > 0 ? static_cast<double>(g.total_weight()) / s.makespan : 1.0;
   out += fmt::format("  speedup     {:.2f} (work {} / makespan)\n", speedup_now, Time(g, g.total_weight()));
   out += fmt::format("\n  {:>10} {:>10} {:>14} {:>14}\n", "task", "processor", "start", "finish");
@@ -170,10 +185,10 @@ std::string ScheduleText(const TaskDag& g, const Schedule& s, std::string_view r
 
 }  // namespace
 
-Result<std::string> RenderSchedule(const TaskDag& g, const Schedule& s, std::string_view requested,
+Result<std::string> RenderSchedule(const TaskDag& g, const Machine& m, const Schedule& s, std::string_view requested,
                                    const std::vector<SpeedupPoint>& speedup, const RenderOptions& o) {
   switch (o.format) {
-    case OutputFormat::kText: return ScheduleText(g, s, requested, speedup, o);
+    case OutputFormat::kText: return ScheduleText(g, m, s, requested, speedup, o);
     case OutputFormat::kJson: return ScheduleJson(g, s, requested, speedup, o);
     case OutputFormat::kSeed: return ScheduleSeed(g, s, o.unit_ns);
     default:

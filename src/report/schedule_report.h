@@ -13,7 +13,8 @@ namespace grainscope {
 
 // A projected schedule (`requested` is the heuristic asked for, e.g. "best"); `speedup` may be
 // empty. Times are in the graph's unit (ns for a trace's graph: seed output then uses unit_ns).
-Result<std::string> RenderSchedule(const TaskDag& g, const Schedule& s, std::string_view requested,
+// `m` is the machine `s` was made for (the text states the model).
+Result<std::string> RenderSchedule(const TaskDag& g, const Machine& m, const Schedule& s, std::string_view requested,
                                    const std::vector<SpeedupPoint>& speedup, const RenderOptions& o);
 
 }  // namespace grainscope

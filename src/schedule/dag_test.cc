@@ -92,6 +92,26 @@ TEST(Schedule, ValidationFindsEveryKindOfViolation) {
   EXPECT_THAT(ValidateSchedule(g, m, s), StatusIs(StatusCode::kInternal, HasSubstr("overlap")));
 }
 
+// The measured assignment replayed in the model: a and b on processor 0 (a first), c and d on
+// processor 1. a [0,2]; b [2,5] (same processor: no cost); c waits for a's data, 2 + 2: [4,8];
+// d needs b (processor 0, 5 + 1 = 6) and c (8): [8,9].
+TEST(Schedule, AssignmentReplayedInTheModel) {
+  const TaskDag g = Diamond();
+  const std::vector<uint32_t> processor{0, 0, 1, 1};
+  const std::vector<int64_t> rank{0, 10, 5, 20};
+  Result<Schedule> s = ScheduleOfAssignment(g, Processors(2), processor, rank);
+  ASSERT_THAT(s, IsOk());
+  EXPECT_EQ(s->heuristic, "measured");
+  EXPECT_THAT(ValidateSchedule(g, Processors(2), *s), IsOk());
+  EXPECT_EQ(s->slots[1].start, 2);
+  EXPECT_EQ(s->slots[2].start, 4);
+  EXPECT_EQ(s->slots[3].start, 8);
+  EXPECT_EQ(s->makespan, 9);
+  // An order that puts d before its predecessor b cannot be replayed.
+  EXPECT_THAT(ScheduleOfAssignment(g, Processors(2), processor, std::vector<int64_t>{0, 30, 5, 20}),
+              StatusIs(StatusCode::kFailedPrecondition, HasSubstr("before its predecessor")));
+}
+
 TEST(Schedule, SimpleLowerBoundIsPathOrWork) {
   EXPECT_EQ(SimpleLowerBound(Diamond(), Processors(1)), 10);
   EXPECT_EQ(SimpleLowerBound(Diamond(), Processors(2)), 7);

@@ -86,7 +86,7 @@ Result<std::vector<SpeedupPoint>> SpeedupCurve(const TaskDag& g, Heuristic h, ui
     m.processors = p;
     GS_ASSIGN_OR_RETURN(Schedule s, RunHeuristic(g, m, h, o));
     const double speedup = s.makespan > 0 ? static_cast<double>(sequential) / static_cast<double>(s.makespan) : 1.0;
-    curve.push_back(SpeedupPoint{p, s.makespan, speedup, s.optimal});
+    curve.push_back(SpeedupPoint{p, s.makespan, speedup, s.optimal, s.lower_bound});
   }
   return curve;
 }

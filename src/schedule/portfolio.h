@@ -36,7 +36,8 @@ struct SpeedupPoint {
   uint32_t processors = 0;
   int64_t makespan = 0;
   double speedup = 0;  // total work (the one-processor run time) / makespan
-  bool optimal = false;
+  bool optimal = false;     // proven for the model (schedule/schedule.h): makespan = lower_bound or exact search done
+  int64_t lower_bound = 0;  // the proven lower bound on any schedule's makespan at this processor count
 };
 
 // "N" (meaning 1..N) or "A..B" with 1 <= A <= B <= kMaxProcessors; nullopt for anything else.

@@ -24,7 +24,20 @@ struct RunComparison {
   double corrected_error = 0;  // (projected - corrected) / corrected
   double measured_speedup = 0;   // EPA speedup: sum of grain times / total time
   double projected_speedup = 0;  // work / projected makespan
+  // The run's own schedule in the model (ScheduleOfAssignment: each grain on the processor and in
+  // the order it ran, with this run's grain times and arc costs). Its distance from the corrected
+  // time is the model's error (what the model leaves out: time outside grains, overheads); the
+  // projection's distance from it is the scheduler's (a different assignment and order).
+  TimeNs replayed_ns = 0;
+  double model_error = 0;      // (replayed - corrected) / corrected
+  double scheduler_error = 0;  // (projected - replayed) / replayed
 };
+
+// What the projection assumes, in words (predict prints it).
+inline constexpr const char* kPredictionModel =
+    "identical processors; each grain takes its measured time; an arc costs its message's measured time "
+    "(send begin to arrival, the receiver's waiting excluded), paid only between processors and overlapping "
+    "computation; time outside grains (calls, idle, overhead) is not modelled";
 
 struct Prediction {
   std::string heuristic;  // as requested (hlfet, ..., best)

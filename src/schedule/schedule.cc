@@ -89,6 +89,43 @@ int64_t SimpleLowerBound(const TaskDag& g, const Machine& m) {
   return std::max(path, (work + p - 1) / p);
 }
 
+Result<Schedule> ScheduleOfAssignment(const TaskDag& g, const Machine& m, std::span<const uint32_t> processor,
+                                      std::span<const int64_t> rank) {
+  GS_RETURN_IF_ERROR(CheckMachine(m));
+  const uint32_t n = g.size();
+  if (processor.size() != n || rank.size() != n)
+    return InvalidArgument(fmt::format("an assignment of {} tasks for a graph of {}", processor.size(), n));
+  std::vector<uint32_t> topo_position(n);
+  for (uint32_t i = 0; i < n; ++i) topo_position[g.topo_order[i]] = i;
+  std::vector<uint32_t> order(n);
+  for (uint32_t t = 0; t < n; ++t) order[t] = t;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return rank[a] != rank[b] ? rank[a] < rank[b] : topo_position[a] < topo_position[b];
+  });
+  Schedule s;
+  s.heuristic = "measured";
+  s.slots.assign(n, TaskSlot{});
+  std::vector<bool> placed(n, false);
+  std::vector<int64_t> free_at(m.processors, 0);
+  for (uint32_t t : order) {
+    const uint32_t p = processor[t];
+    if (p >= m.processors)
+      return InvalidArgument(fmt::format("task {} is on processor {} of {}", g.Label(t), p + 1, m.processors));
+    for (const DagArc& a : g.predecessors(t)) {
+      if (!placed[a.task]) {
+        return FailedPrecondition(fmt::format("task {} runs before its predecessor {} in the given order",
+                                              g.Label(t), g.Label(a.task)));
+      }
+    }
+    const int64_t start = std::max(free_at[p], DataReadyTime(g, s.slots, t, p));
+    s.slots[t] = TaskSlot{p, start, start + m.ExecTime(g.weight[t], p)};
+    free_at[p] = s.slots[t].finish;
+    placed[t] = true;
+  }
+  FinishSchedule(g, m, s);
+  return s;
+}
+
 void FinishSchedule(const TaskDag& g, const Machine& m, Schedule& s) {
   s.processors = m.processors;
   s.makespan = 0;

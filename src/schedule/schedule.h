@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,15 @@ class ProcessorTimeline {
   };
   std::vector<Interval> busy_;
 };
+
+// The schedule a given assignment and order make in the model (heuristic "measured"): task t runs
+// on processor[t]; each processor runs its tasks in increasing `rank` (ties: topological order),
+// each as early as the processor and its predecessors' data allow. For a measured run (rank = a
+// grain's measured start) this is the run as the model sees it: what `predict` compares with the
+// measured time (the model's error) and with the scheduler's projection (the scheduler's). Fails
+// when the order makes a task wait for a successor's result on the same processor.
+Result<Schedule> ScheduleOfAssignment(const TaskDag& g, const Machine& m, std::span<const uint32_t> processor,
+                                      std::span<const int64_t> rank);
 
 // Data-ready time of task t on processor p given the slots of its (already placed) predecessors:
 // max over predecessors of finish + (cost when on another processor).

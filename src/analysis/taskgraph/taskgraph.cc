@@ -79,6 +79,20 @@ class EndScanner {
 
 }  // namespace
 
+TimeNs MessageCost(const Trace& trace, uint32_t m, const CallSites& calls) {
+  const MessageTable& msgs = trace.messages();
+  const EventColumns& s = trace.events(msgs.sender[m]);
+  const EventColumns& r = trace.events(msgs.receiver[m]);
+  const CallSite& sc = calls.send[m];
+  const CallSite& rc = calls.recv[m];
+  const TimeNs send_enter = s.time[sc.enter], send_leave = s.time[sc.leave];
+  const TimeNs recv_enter = r.time[rc.enter], recv_leave = r.time[rc.leave];
+  // A receive entered after the send had ended found the data waiting: the time between is
+  // neither side's cost.
+  const TimeNs idle_between = std::max<TimeNs>(0, recv_enter - send_leave);
+  return std::max<TimeNs>(0, recv_leave - send_enter - idle_between);
+}
+
 Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
   TaskGraph g;
   std::vector<GrainInstance> grains = CollectGrains(trace);
@@ -146,9 +160,7 @@ Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
       ++g.unattributed_messages;
       continue;
     }
-    const TimeNs call_ns = CallDuration(trace, msgs.sender[m], calls.send[m]) +
-                           CallDuration(trace, msgs.receiver[m], calls.recv[m]);
-    g.edges.push_back(TaskEdge{g.nodes[from].id, g.nodes[to].id, call_ns, MessageId(m)});
+    g.edges.push_back(TaskEdge{g.nodes[from].id, g.nodes[to].id, MessageCost(trace, m, calls), MessageId(m)});
     g.nodes[from].successors++;
     g.nodes[to].predecessors++;
   }

@@ -1,8 +1,10 @@
 // The program's task graph as it actually ran (the seed's EPA "ELGDF report", SPEC.md §1):
 // one node per grain instance with its measured time, one edge per received message ("arc")
-// between the grain that produced it and the grain that consumed it, weighted with the measured
-// communication delay = (duration of the send call) + (duration of the receive call); for the
-// seed format that is (sendEnd - sendBegin) + (recvEnd - recvBegin).
+// between the grain that produced it and the grain that consumed it, weighted with the time the
+// message needed (MessageCost): from the send call's begin to the data's arrival at the receiver,
+// never the receiver's waiting for the send to begin. When the receive began after the send had
+// ended (as in every arc of the seed's figure 4.5) that is the seed's delay,
+// (sendEnd - sendBegin) + (recvEnd - recvBegin).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 
 #include "analysis/profile/grains.h"
 #include "base/status.h"
+#include "analysis/waits/call_sites.h"
 #include "model/trace.h"
 
 namespace grainscope {
@@ -41,5 +44,15 @@ struct TaskGraph {
 };
 
 Result<TaskGraph> BuildTaskGraph(const Trace& trace);
+
+// The cost of matched message `m` (calls: FindCallSites(trace)), with the calls around its send
+// [send_enter, send_leave] and its receive [recv_enter, recv_leave] (the events themselves when
+// not in a call):
+//   recv_leave - send_enter - max(0, recv_enter - send_leave), at least 0.
+// A receiver that waited from before the send began is charged from the send's begin to its
+// receive's return (the transfer), not its waiting; one that came after the send had ended, the
+// two calls' durations (the data was there). A self-message or a message between grains of one
+// processor costs the same way: what its calls took.
+TimeNs MessageCost(const Trace& trace, uint32_t m, const CallSites& calls);
 
 }  // namespace grainscope

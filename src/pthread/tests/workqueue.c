@@ -1,8 +1,8 @@
 /* A pthread work queue (issue 21), recorded only through libgrainscope-pthread (no API calls):
  * the main thread creates 4 workers and pushes 16 items into a queue guarded by a mutex, signalling
  * a condition variable for each; a worker takes an item (waiting on the condition while the queue
- * is empty), works 2 ms on it holding nothing, and counts it under a second mutex held 1 ms (the
- * contended lock); after the queue closes, the workers meet at a barrier after 5(w + 1) ms of
+ * is empty), works 2 ms on it holding nothing, and counts it under a second mutex held 3 ms (the
+ * contended lock: items arrive 1 ms apart, so a worker always asks for it while another holds it); after the queue closes, the workers meet at a barrier after 5(w + 1) ms of
  * work of their own, and the main thread joins them. */
 #include <pthread.h>
 #include <stdio.h>
@@ -34,7 +34,7 @@ static void* worker(void* arg) {
     pthread_mutex_unlock(&g_queue_mutex);
     work_ms(2);
     pthread_mutex_lock(&g_count_mutex);
-    work_ms(1);
+    work_ms(3);
     ++g_done;
     pthread_mutex_unlock(&g_count_mutex);
   }
