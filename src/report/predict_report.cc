@@ -23,6 +23,9 @@ nlohmann::ordered_json RunJson(const RunComparison& c) {
   j["projected_speedup"] = c.projected_speedup;
   j["replayed_ns"] = c.replayed_ns;
   j["model_error"] = c.model_error;
+  j["replayed_with_measured_times_ns"] = c.replayed_with_measured_ns;
+  j["times_compared"] = c.times_compared;
+  j["times_error"] = c.times_error;
   j["scheduler_error"] = c.scheduler_error;
   return j;
 }
@@ -78,16 +81,19 @@ std::string PredictionText(const Prediction& p, const RenderOptions& o) {
     out += fmt::format("  {:>10} {:>14} {:>8.2f} {:>14}{}\n", s.processors, FormatDuration(s.makespan), s.speedup,
                        FormatDuration(s.lower_bound), s.optimal ? "  optimal (proven for the model)" : "");
   }
-  out += "\n  Projection against measured runs (corrected = from the first grain's start to the last stop, the\n"
-         "  time the model covers; replayed = the run's own assignment and order in the model; model error =\n"
-         "  replayed vs corrected; scheduler error = projected vs replayed):\n";
-  out += fmt::format("  {:>10} {:>13} {:>13} {:>13} {:>13} {:>8} {:>9} {:>7} {:>9}  {}\n", "processors", "measured",
-                     "corrected", "replayed", "projected", "error", "corrected", "model", "scheduler", "run");
+  out += "\n  Projection against measured runs. corrected = from the first grain's start to the last stop, the\n"
+         "  time the model covers; replayed = the run's own assignment and order in the model. The corrected\n"
+         "  error splits into: model = replayed vs corrected; times = the same replay with the measured run's\n"
+         "  grain times and arc costs vs with the run's own; scheduler = projected vs that replay.\n";
+  out += fmt::format("  {:>10} {:>13} {:>13} {:>13} {:>13} {:>8} {:>9} {:>7} {:>7} {:>9}  {}\n", "processors",
+                     "measured", "corrected", "replayed", "projected", "error", "corrected", "model", "times",
+                     "scheduler", "run");
   auto row = [&](const RunComparison& c, std::string_view role) {
-    out += fmt::format("  {:>10} {:>13} {:>13} {:>13} {:>13} {:>8} {:>9} {:>7} {:>9}  {}{}\n", c.processors,
+    out += fmt::format("  {:>10} {:>13} {:>13} {:>13} {:>13} {:>8} {:>9} {:>7} {:>7} {:>9}  {}{}\n", c.processors,
                        FormatDuration(c.measured_ns), FormatDuration(c.corrected_ns), FormatDuration(c.replayed_ns),
                        FormatDuration(c.projected_ns), Signed(c.error), Signed(c.corrected_error),
-                       Signed(c.model_error), Signed(c.scheduler_error), c.file, role);
+                       Signed(c.model_error), c.times_compared ? Signed(c.times_error) : "-",
+                       Signed(c.scheduler_error), c.file, role);
     if (c.grains != p.tasks) {
       out += fmt::format("  {:>10} note: {} grains in this run, {} in the measured one: not the same program?\n", "",
                          c.grains, p.tasks);

@@ -24,13 +24,20 @@ struct RunComparison {
   double corrected_error = 0;  // (projected - corrected) / corrected
   double measured_speedup = 0;   // EPA speedup: sum of grain times / total time
   double projected_speedup = 0;  // work / projected makespan
-  // The run's own schedule in the model (ScheduleOfAssignment: each grain on the processor and in
-  // the order it ran, with this run's grain times and arc costs). Its distance from the corrected
-  // time is the model's error (what the model leaves out: time outside grains, overheads); the
-  // projection's distance from it is the scheduler's (a different assignment and order).
+  // The projection's error, split in three (multiplied, they give the corrected error):
+  //   model      the run's own schedule in the model (ScheduleOfAssignment: each grain on the
+  //              processor and in the order it ran, with this run's grain times and arc costs)
+  //              against its corrected time: what the model leaves out (time outside grains)
+  //   times      that schedule with the measured run's grain times and arc costs instead of this
+  //              run's (0 for the measured run; only when both runs number grains by grain id
+  //              and ran the same ones, else 0 with times_compared false)
+  //   scheduler  the projection against that: a different assignment and order
   TimeNs replayed_ns = 0;
+  TimeNs replayed_with_measured_ns = 0;
+  bool times_compared = false;
   double model_error = 0;      // (replayed - corrected) / corrected
-  double scheduler_error = 0;  // (projected - replayed) / replayed
+  double times_error = 0;      // (replayed_with_measured - replayed) / replayed
+  double scheduler_error = 0;  // (projected - replayed_with_measured) / replayed_with_measured
 };
 
 // What the projection assumes, in words (predict prints it).

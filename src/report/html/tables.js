@@ -86,13 +86,14 @@ function buildTables() {
           s.optimal ? 'yes (proven for the model)' : ''];
       }), 0),
       el('h3', { text: 'Projection against measured runs' }),
-      note('Replayed: the run\'s own assignment and order in the model. Model error: replayed vs corrected; ' +
-        'scheduler error: projected vs replayed.'),
+      note('Replayed: the run\'s own assignment and order in the model. The corrected error splits into the model ' +
+        'error (replayed vs corrected), the times error (that replay with the measured run\'s grain times and arc ' +
+        'costs) and the scheduler error (projected vs that replay).'),
       table(['run', 'processors', 'measured', 'corrected', 'replayed', 'projected', 'error', 'corrected error',
-        'model error', 'scheduler error'], runs.map(function (r) {
+        'model error', 'times error', 'scheduler error'], runs.map(function (r) {
         return [r.file, r.processors, fmtDuration(r.measured_ns), fmtDuration(r.corrected_ns), fmtDuration(r.replayed_ns),
           fmtDuration(r.projected_ns), fmtPercent(r.error), fmtPercent(r.corrected_error), fmtPercent(r.model_error),
-          fmtPercent(r.scheduler_error)];
+          r.times_compared ? fmtPercent(r.times_error) : '-', fmtPercent(r.scheduler_error)];
       }), 1)]);
   } else {
     section('speedup', 'Projected speedup', [note('No projection (see the notes below).')]);
