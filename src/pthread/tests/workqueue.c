@@ -2,8 +2,10 @@
  * the main thread creates 4 workers and pushes 16 items into a queue guarded by a mutex, signalling
  * a condition variable for each; a worker takes an item (waiting on the condition while the queue
  * is empty), works 2 ms on it holding nothing, and counts it under a second mutex held 3 ms (the
- * contended lock: items arrive 1 ms apart, so a worker always asks for it while another holds it); after the queue closes, the workers meet at a barrier after 5(w + 1) ms of
- * work of their own, and the main thread joins them. */
+ * contended lock: items arrive 1 ms apart, so a worker always asks for it while another holds it);
+ * after the queue closes, the workers meet at a barrier after 20(w + 1) ms of work of their own
+ * (a spread of 60 ms, far more than the few ms the count mutex staggers their loops' ends by),
+ * and the main thread joins them. */
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
@@ -38,7 +40,7 @@ static void* worker(void* arg) {
     ++g_done;
     pthread_mutex_unlock(&g_count_mutex);
   }
-  work_ms(5 * (w + 1));
+  work_ms(20 * (w + 1));
   pthread_barrier_wait(&g_barrier);
   return NULL;
 }
