@@ -3,6 +3,7 @@
 #   make test   set up, build, run every test; then again under ASan+UBSan; the recording
 #               runtime's tests under TSan; every fuzz target for a few seconds
 #   make fuzz-long FUZZ_SECONDS=600   each fuzz target for longer (docs/robustness.md)
+#   make package    the Debian package, build/grainscope_<version>_<arch>.deb
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -14,7 +15,7 @@ FUZZ_SECONDS ?= 8
 TSAN_TARGETS = gs_record_tests gs_record_crash_child gs_record_stress_tests gs_onthefly_tests
 CMAKE_FLAGS ?=
 
-.PHONY: demo test deps build asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean browser-deps
+.PHONY: demo test deps build package asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean browser-deps
 
 deps:
 	@bash scripts/install-deps.sh
@@ -25,6 +26,10 @@ build: deps
 
 demo: build
 	@bash scripts/demo.sh $(BUILD)/bin
+
+# The Debian package (CPack): $(BUILD)/grainscope_<version>_<arch>.deb.
+package: build
+	@cd $(BUILD) && cpack
 
 # The browser test's playwright-core (tests/browser/package-lock.json), when npm exists; a few
 # seconds, and nothing when node_modules is newer than the lock file.

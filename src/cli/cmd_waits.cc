@@ -14,7 +14,8 @@ CommandBody AddWaitsCommand(CLI::App& app) {
   auto eager = std::make_shared<uint64_t>(WaitStateOptions{}.eager_limit_bytes);
   CLI::App* cmd = app.add_subcommand(
       "waits", "Who waited for whom and why: wait states (late sender, late receiver, wait at barrier / "
-               "N x N, late broadcast, early reduce, barrier completion), each synchronisation point's "
+               "N x N, late broadcast, early reduce, barrier completion; between threads lock contention, "
+               "condition wait, join wait), each synchronisation point's "
                "waits merged into classes of the same cause, and the regions that caused most waiting");
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
   AddNumberOption(*cmd, "--threshold", *threshold, 0.0, 2.0, false,

@@ -11,6 +11,7 @@
 #include "base/numbers.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/version.h"
 
 int main(int argc, char** argv) {
   using namespace grainscope::cli;
@@ -18,7 +19,7 @@ int main(int argc, char** argv) {
   app.name("grainscope");
   app.require_subcommand(1);
   app.footer(std::string(kExitCodesHelp));
-  app.set_version_flag("--version", "grainscope 0.1.0");
+  app.set_version_flag("--version", "grainscope " + std::string(Version()) + " (commit " + std::string(Commit()) + ")");
 
   std::vector<std::pair<CLI::App*, CommandBody>> commands;
   auto add = [&](CommandBody (*adder)(CLI::App&)) {
