@@ -20,6 +20,9 @@ packages=(
   # OpenMP tracing: the OMPT tool (src/omp) needs LLVM's omp-tools.h and its tests an OpenMP
   # program built with clang -fopenmp against LLVM's libomp (GCC's libgomp has no OMPT)
   libomp-dev
+  # the Python module (src/python): pybind11 to build it for Debian's python3, numpy and pandas
+  # for its DataFrames, pytest for its tests
+  pybind11-dev python3-numpy python3-pandas python3-pytest
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # the browser test of the HTML report (tests/browser): headless chromium, driven by npm's

@@ -157,8 +157,30 @@ Result<Trace> LoadTrace(const std::string& path, std::string_view format, const 
   return trace;
 }
 
+namespace {
+std::string* g_capture_out = nullptr;
+std::string* g_capture_err = nullptr;
+}  // namespace
+
+void CaptureOutput(std::string* out, std::string* err) {
+  g_capture_out = out;
+  g_capture_err = err;
+}
+
+void PrintErrorLine(std::string_view line) {
+  if (g_capture_err != nullptr) {
+    *g_capture_err += fmt::format("{}\n", line);
+  } else {
+    fmt::print(stderr, "{}\n", line);
+  }
+}
+
 void PrintNotes(const std::vector<std::string>& notes) {
   if (notes.empty()) return;
+  if (g_capture_err != nullptr) {
+    for (const std::string& note : notes) *g_capture_err += fmt::format("note: {}\n", note);
+    return;
+  }
   StopProgress();
   for (const std::string& note : notes) fmt::print(stderr, "note: {}\n", note);
   std::fflush(stderr);
@@ -184,6 +206,10 @@ Status Emit(const std::string& content, const std::string& path, const std::vect
             const OutputOptions& options) {
   PrintNotes(notes);
   if (!path.empty() && path != "-") return WriteOutputFile(path, content, options);
+  if (g_capture_out != nullptr) {
+    *g_capture_out += content;
+    return OkStatus();
+  }
   if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
     return IoError("cannot write to standard output");
   return OkStatus();
@@ -191,7 +217,9 @@ Status Emit(const std::string& content, const std::string& path, const std::vect
 
 int Run(std::string_view command, const std::function<Status()>& body) {
   Status s;
-  {
+  if (g_capture_err != nullptr) {
+    s = body();
+  } else {
     ProgressDisplay progress(STDERR_FILENO);  // cleared before anything below is printed
     g_progress = &progress;
     s = body();
@@ -201,7 +229,7 @@ int Run(std::string_view command, const std::function<Status()>& body) {
   std::string message = s.message();
   for (char& c : message)
     if (c == '\n') c = ' ';
-  fmt::print(stderr, "grainscope {}: {}\n", command, message);
+  PrintErrorLine(fmt::format("grainscope {}: {}", command, message));
   switch (s.code()) {
     case StatusCode::kInvalidArgument: return kExitUsage;
     case StatusCode::kIoError: return kExitIo;

@@ -96,4 +96,11 @@ Status Emit(const std::string& content, const CommonOptions& o, const std::vecto
 // Runs `body`; on failure prints "grainscope <command>: <message>" to stderr. Returns the exit code.
 int Run(std::string_view command, const std::function<Status()>& body);
 
+// While a capture is set (RunCli called from the Python module), what Emit would write to stdout
+// is appended to `out`, and the "note:" and failure lines to `err`, instead of the streams; no
+// progress bar is drawn. Not thread-safe: one command at a time. nullptr, nullptr ends it.
+void CaptureOutput(std::string* out, std::string* err);
+// A line for stderr (or the capture): `line` and a newline.
+void PrintErrorLine(std::string_view line);
+
 }  // namespace grainscope::cli

@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -149,7 +152,37 @@ std::vector<std::string_view> ReadableFormats() {
   return names;
 }
 
+namespace {
+std::mutex g_memory_mutex;
+std::map<std::string, Trace>& MemoryTraces() {
+  static auto* traces = new std::map<std::string, Trace>();
+  return *traces;
+}
+std::optional<Trace> FindMemoryTrace(const std::string& name) {
+  std::lock_guard lock(g_memory_mutex);
+  const auto it = MemoryTraces().find(name);
+  if (it == MemoryTraces().end()) return std::nullopt;
+  return it->second.Copy();
+}
+}  // namespace
+
+void PutMemoryTrace(const std::string& name, Trace trace) {
+  std::lock_guard lock(g_memory_mutex);
+  MemoryTraces().insert_or_assign(name, std::move(trace));
+}
+
+void RemoveMemoryTrace(const std::string& name) {
+  std::lock_guard lock(g_memory_mutex);
+  MemoryTraces().erase(name);
+}
+
+bool IsMemoryTrace(const std::string& name) {
+  std::lock_guard lock(g_memory_mutex);
+  return MemoryTraces().count(name) > 0;
+}
+
 Result<Trace> ReadTrace(const std::string& path, std::string_view format, const ReadOptions& options) {
+  if (std::optional<Trace> held = FindMemoryTrace(path)) return *std::move(held);
   Result<Trace> trace = ReadAnyFormat(path, format, options);
   progress::Begin("analysing", 0);  // what a command does next; it may name its steps itself
   return trace;

@@ -39,4 +39,12 @@ Result<Trace> ReadTraceContent(std::string_view content, const std::string& path
 // The error for a pipe or device whose first bytes only `reader`, a reader of paths, reads.
 Status StreamNeedsAFile(const std::string& path, const Importer& reader);
 
+// Traces held in memory under a name that ReadTrace takes like a path (and so every command and
+// the task-graph input of `schedule`): the Python module hands a trace it has loaded to the CLI's
+// commands this way, without reading its file again. ReadTrace returns a copy, which is cheap (a
+// Trace shares its body). Names should not look like files: "<memory:1>".
+void PutMemoryTrace(const std::string& name, Trace trace);
+void RemoveMemoryTrace(const std::string& name);
+bool IsMemoryTrace(const std::string& name);
+
 }  // namespace grainscope

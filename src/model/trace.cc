@@ -135,4 +135,16 @@ Result<Trace> Trace::Retimed(Timeline times, std::string_view format_suffix) con
   return Trace(fmt::format("{}{}", format_, format_suffix), body_, std::move(times));
 }
 
+Trace Trace::Copy() const {
+  std::vector<std::vector<TimeNs>> times;
+  times.reserve(locations().size());
+  for (uint32_t l = 0; l < locations().size(); ++l) {
+    const std::span<const TimeNs> at = timeline_.at(LocationId(l));
+    times.emplace_back(at.begin(), at.end());
+  }
+  // Neither can fail: the times are this trace's own, in its order.
+  Result<Timeline> timeline = Timeline::FromLocations(std::move(times));
+  return Trace(format_, body_, std::move(*timeline));
+}
+
 }  // namespace grainscope

@@ -240,6 +240,9 @@ class Trace {
   // everything else with this trace, copies nothing; its format() is format() + format_suffix.
   // Fails when `times` is not a timeline of this trace's events.
   Result<Trace> Retimed(Timeline times, std::string_view format_suffix) const;
+  // Another Trace of the same events and times: shares the body, copies the times (8 bytes per
+  // event). For a holder that hands out traces it keeps (format/trace_reader.h: memory traces).
+  Trace Copy() const;
 
  private:
   friend class TraceBuilder;

@@ -126,6 +126,7 @@ std::string_view DetectGraphFormat(const std::string& path, std::string_view hea
 }
 
 Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view format, const ReadOptions& read) {
+  if (IsMemoryTrace(path)) return FromTrace(ReadTrace(path, "auto", read), path);
   if (format == "auto") return ReadDetected(path, read);
   const auto& readers = Readers();
   const auto named = std::find_if(readers.begin(), readers.end(), [&](const GraphReader& r) { return r.name == format; });

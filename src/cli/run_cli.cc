@@ -1,0 +1,82 @@
+// The grainscope command line: its subcommands, parsed and run (cli/run_cli.h).
+#include "cli/run_cli.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "base/numbers.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/version.h"
+
+namespace grainscope::cli {
+
+int RunCli(int argc, char** argv) {
+  CLI::App app{"grainscope: measure and explain the performance of parallel programs"};
+  app.name("grainscope");
+  app.require_subcommand(1);
+  app.footer(std::string(kExitCodesHelp));
+  app.set_version_flag("--version", "grainscope " + std::string(Version()) + " (commit " + std::string(Commit()) + ")");
+
+  std::vector<std::pair<CLI::App*, CommandBody>> commands;
+  auto add = [&](CommandBody (*adder)(CLI::App&)) {
+    const size_t before = app.get_subcommands({}).size();
+    CommandBody body = adder(app);
+    commands.emplace_back(app.get_subcommands({})[before], std::move(body));
+  };
+  add(AddInfoCommand);
+  add(AddDumpCommand);
+  add(AddReportCommand);
+  add(AddTaskGraphCommand);
+  add(AddGanttCommand);
+  add(AddCritPathCommand);
+  add(AddReplayCommand);
+  add(AddCompensateCommand);
+  add(AddWaitsCommand);
+  add(AddConvertCommand);
+  add(AddScheduleCommand);
+  add(AddPredictCommand);
+  add(AddHtmlCommand);
+  add(AddRecordCommand);
+
+  // `grainscope record -np N` takes mpirun's spelling; CLI11 knows only one-character short options.
+  for (int i = 2; i < argc && std::string_view(argv[1]) == "record" && std::string_view(argv[i]) != "--"; ++i) {
+    if (std::string_view(argv[i]) == "-np") argv[i] = const_cast<char*>("--np");
+  }
+
+  // CLI11 would say only "A subcommand is required": name what was given and what exists.
+  std::string known;
+  bool is_command = false;
+  for (const auto& [cmd, body] : commands) {
+    known += (known.empty() ? "" : ", ") + cmd->get_name();
+    is_command |= argc >= 2 && cmd->get_name() == argv[1];
+  }
+  if (argc >= 2 && argv[1][0] != '-' && !is_command) {
+    PrintErrorLine("grainscope: unknown command '" + grainscope::EchoToken(argv[1]) + "' (commands: " + known +
+                   "; see grainscope --help)");
+    return kExitUsage;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // One line, like every other failure: what was wrong and where to look.
+    std::string what = e.what();
+    for (char& c : what)
+      if (c == '\n') c = ' ';
+    PrintErrorLine("grainscope: " + what + " (see grainscope --help)");
+    return kExitUsage;
+  }
+  for (auto& [cmd, body] : commands)
+    if (cmd->parsed()) return body();
+  return kExitUsage;
+}
+
+}  // namespace grainscope::cli

@@ -1,0 +1,122 @@
+"""The Python module against the CLI (issue 23): the same traces read both ways give the same
+counts and times, and every analysis returns what `grainscope <command> --format json` prints."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import grainscope
+
+CLI = os.environ["GRAINSCOPE_CLI"]
+SOURCE = os.environ["GRAINSCOPE_SOURCE_DIR"]
+INPUTS = os.path.join(SOURCE, "tests", "golden", "inputs")
+FIG4_5 = os.path.join(SOURCE, "examples", "traces", "fig4_5.txt")
+TRACES = [FIG4_5] + [os.path.join(INPUTS, f) for f in ("threads.gst", "skew.otf2", "collectives.json",
+                                                         "scorep_omp_tasks.otf2")]
+
+
+def cli_json(*args):
+    out = subprocess.run([CLI, *[str(a) for a in args], "--format", "json"], check=True,
+                         capture_output=True).stdout
+    return json.loads(out)
+
+
+def records(value):
+    """A result with its DataFrames turned back into lists of records, for comparison."""
+    if isinstance(value, dict):
+        return {k: records(v) for k, v in value.items()}
+    if isinstance(value, pd.DataFrame):
+        return [{k: records(v) for k, v in row.items()} for row in value.to_dict(orient="records")]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def sections(path):
+    """`grainscope dump --all` as {section name: rows}."""
+    return {s["section"]: s["rows"] for s in cli_json("dump", path, "--all")["sections"]}
+
+
+@pytest.mark.parametrize("path", TRACES, ids=os.path.basename)
+def test_columns_match_the_cli(path):
+    t = grainscope.read(path)
+    info = cli_json("info", path)
+    assert t.event_count == info["events"]
+    ev = t.events
+    assert len(ev) == info["events"]
+    assert list(ev.columns) == ["location", "index", "time_ns", "kind", "arg"]
+    assert ev["time_ns"].dtype == np.int64 and ev["location"].dtype == np.uint32
+    assert isinstance(ev["kind"].dtype, pd.CategoricalDtype)
+    assert len(t.locations) == info["locations"]
+    # Every location's events are in time order, and its count is its rows.
+    for loc, group in ev.groupby("location", observed=True):
+        assert group["time_ns"].is_monotonic_increasing
+        assert len(group) == t.locations["events"][loc]
+    dump = sections(path)
+    assert len(t.messages) == len(dump["messages"])
+    assert len(t.regions) == len(dump["regions"])
+    assert len(t.collectives) == sum(len(c["members"]) for c in dump["collectives"])
+    # Enter and leave events name rows of `regions`.
+    regions = ev.loc[ev["kind"].isin(["enter", "leave"]), "arg"]
+    assert regions.max() < len(t.regions)
+
+
+def test_event_times_match_the_dump():
+    path = os.path.join(INPUTS, "threads.gst")
+    t = grainscope.read(path)
+    origin = cli_json("dump", path, "--all")["origin_ns"]
+    dump = sections(path)
+    ev = t.events
+    for loc_index, name in enumerate(t.locations["name"]):
+        rows = dump[f"events of {name}"]
+        mine = ev[ev["location"] == loc_index]
+        assert list(mine["time_ns"] - origin) == [e["time_ns"] for e in rows]
+        assert list(mine["kind"].astype(str)) == [e["kind"] for e in rows]
+    # The collectives' member rows: the barrier of 4 threads, its times those of the dump.
+    assert list(t.collectives["op"]) == ["barrier"] * 4
+    assert list(t.collectives["end_ns"] - origin) == [80, 80, 80, 80]
+
+
+@pytest.mark.parametrize("command,args", [
+    ("info", []), ("report", []), ("taskgraph", []), ("gantt", []), ("critpath", []), ("waits", []),
+    ("replay", []), ("compensate", []), ("schedule", ["-p", "2"]), ("predict", ["-p", "1..3"]),
+], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("path", [FIG4_5, os.path.join(INPUTS, "threads.gst"), os.path.join(INPUTS, "skew.otf2")],
+                         ids=os.path.basename)
+def test_analyses_return_the_cli_json(command, args, path):
+    t = grainscope.read(path)
+    cli = subprocess.run([CLI, command, path, *args, "--format", "json"], capture_output=True, text=True)
+    if cli.returncode != 0:  # the same refusal, with the same reason
+        with pytest.raises(grainscope.GrainscopeError) as e:
+            t.run(command, *args)
+        assert str(e.value) == cli.stderr.strip().splitlines()[-1]
+        return
+    assert records(t.run(command, *args)) == json.loads(cli.stdout)
+
+
+def test_named_analyses_and_options():
+    t = grainscope.read(FIG4_5)
+    cp = t.critpath()
+    assert isinstance(cp["profile"], pd.DataFrame) and cp["length_ns"] > 0
+    assert t.schedule(2)["makespan"] == cli_json("schedule", "-p", "2", FIG4_5)["makespan"]
+    assert records(t.report(top=3)) == cli_json("report", FIG4_5, "--top", "3")
+    p = t.predict("1..2")
+    assert p["measured"]["processors"] == 2 and isinstance(p["projections"], pd.DataFrame)
+
+
+def test_errors_name_the_problem(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a trace\n")
+    with pytest.raises(grainscope.GrainscopeError, match="bad.txt"):
+        grainscope.read(bad)
+    t = grainscope.read(FIG4_5)
+    with pytest.raises(grainscope.GrainscopeError, match="--processors: expected a whole number"):
+        t.schedule(0)
+
+
+def test_version_names_the_commit():
+    out = subprocess.run([CLI, "--version"], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == f"grainscope {grainscope.__version__} (commit {grainscope.commit})"
