@@ -264,6 +264,13 @@ class Merger {
       // Non-blocking collectives: which ones end on this location (by begin order), the one in
       // each slot, and how many began so far.
       const std::vector<bool> finished = FinishedNonBlockingCollectives(t, ev);
+      // The merged trace's region of each of this file's regions, looked up on first use (a name
+      // lookup per event was half the time of reading a rank directory).
+      std::vector<RegionId> merged_region(t.regions().size());
+      auto region_of = [&](uint32_t r) {
+        if (!merged_region[r].valid()) merged_region[r] = MergedRegion(t, RegionId(r));
+        return merged_region[r];
+      };
       std::unordered_map<uint32_t, CollectiveId> in_slot;
       size_t nonblocking_begun = 0;
       TimeNs last = std::numeric_limits<TimeNs>::min();
@@ -279,14 +286,14 @@ class Merger {
             // stands for the call.
             const bool helper = region.external_id == -1 && (name == "send" || name == "receive");
             kept.push_back(!helper);
-            if (!helper) builder_.Enter(loc, time, MergedRegion(t, RegionId(ev.arg[i])));
+            if (!helper) builder_.Enter(loc, time, region_of(ev.arg[i]));
             break;
           }
           case EventKind::kLeave: {
             const bool keep = kept.empty() || kept.back();
             if (!kept.empty()) kept.pop_back();
             if (!keep) break;
-            const RegionId r = MergedRegion(t, RegionId(ev.arg[i]));
+            const RegionId r = region_of(ev.arg[i]);
             // The collective ends with the call whose begin its marker follows (MPI_Init's role
             // is not collective, yet it holds one).
             if (open_collective && kept.size() + 1 == collective_depth) {
