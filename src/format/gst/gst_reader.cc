@@ -267,8 +267,7 @@ class GstTraceBuilder {
     const gst::EventBlock& block = s.chunks->blocks[b];
     const size_t count = block.records.size() / sizeof(gst::Record);
     const unsigned char* base = block.records.data();
-    s.events.reserve(s.events.size() + count);  // at most one event per record
-    uint32_t last_region = UINT32_MAX;          // regions repeat: look each up once per run of them
+    uint32_t last_region = UINT32_MAX;  // regions repeat: look each up once per run of them
     for (size_t i = 0; i < count; ++i) {
       const auto r = gst::Load<gst::Record>(base + i * sizeof(gst::Record));
       Event e{0, r.kind, r.id, 0, gst::kNoPeer, gst::kNoRegion, b, static_cast<uint32_t>(i)};
