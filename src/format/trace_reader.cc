@@ -154,21 +154,21 @@ std::vector<std::string_view> ReadableFormats() {
 
 namespace {
 std::mutex g_memory_mutex;
-std::map<std::string, Trace>& MemoryTraces() {
-  static auto* traces = new std::map<std::string, Trace>();
+std::map<std::string, const Trace*>& MemoryTraces() {
+  static auto* traces = new std::map<std::string, const Trace*>();
   return *traces;
 }
 std::optional<Trace> FindMemoryTrace(const std::string& name) {
   std::lock_guard lock(g_memory_mutex);
   const auto it = MemoryTraces().find(name);
   if (it == MemoryTraces().end()) return std::nullopt;
-  return it->second.Copy();
+  return it->second->Copy();
 }
 }  // namespace
 
-void PutMemoryTrace(const std::string& name, Trace trace) {
+void PutMemoryTrace(const std::string& name, const Trace* trace) {
   std::lock_guard lock(g_memory_mutex);
-  MemoryTraces().insert_or_assign(name, std::move(trace));
+  MemoryTraces().insert_or_assign(name, trace);
 }
 
 void RemoveMemoryTrace(const std::string& name) {

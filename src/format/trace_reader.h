@@ -41,9 +41,10 @@ Status StreamNeedsAFile(const std::string& path, const Importer& reader);
 
 // Traces held in memory under a name that ReadTrace takes like a path (and so every command and
 // the task-graph input of `schedule`): the Python module hands a trace it has loaded to the CLI's
-// commands this way, without reading its file again. ReadTrace returns a copy, which is cheap (a
-// Trace shares its body). Names should not look like files: "<memory:1>".
-void PutMemoryTrace(const std::string& name, Trace trace);
+// commands this way, without reading its file again (under the trace's own path, so that outputs
+// name it as the CLI would). The holder keeps `trace` alive until it removes it; ReadTrace returns
+// a copy (Trace::Copy: the body shared, the times copied).
+void PutMemoryTrace(const std::string& name, const Trace* trace);
 void RemoveMemoryTrace(const std::string& name);
 bool IsMemoryTrace(const std::string& name);
 

@@ -207,7 +207,7 @@ class PyTrace {
       py::gil_scoped_release unlocked;
       static std::mutex one_at_a_time;  // the capture and the held trace are process-wide
       std::lock_guard lock(one_at_a_time);
-      if (held != nullptr) PutMemoryTrace(held->path_, held->trace_.Copy());
+      if (held != nullptr) PutMemoryTrace(held->path_, &held->trace_);
       cli::CaptureOutput(&out, &err);
       rc = cli::RunCli(static_cast<int>(argv.size()), raw.data());
       cli::CaptureOutput(nullptr, nullptr);

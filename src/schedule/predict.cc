@@ -36,16 +36,18 @@ Result<TimeNs> Replay(const TaskGraph& tg, const TaskDag& dag, const Assignment&
 struct Measured {
   RunComparison comparison;
   Assignment assignment;
-  bool ids_from_grain_ids = false;
+  TaskGraph tg;  // the run's task graph and its DAG (task i is tg.nodes[i]), built once
+  TaskDag dag;
 };
 
 // Measured side of a comparison: processors that ran grains, the EPA times, and the run's own
 // schedule replayed in the model (its grains on their processors, in the order they started).
 Result<Measured> Measure(const NamedTrace& run) {
   GS_ASSIGN_OR_RETURN(ExecutionProfile p, ComputeProfile(*run.trace));
-  GS_ASSIGN_OR_RETURN(TaskGraph tg, BuildTaskGraph(*run.trace));
-  GS_ASSIGN_OR_RETURN(TaskDag dag, DagFromTaskGraph(tg, run.file));
   Measured m;
+  GS_ASSIGN_OR_RETURN(m.tg, BuildTaskGraph(*run.trace));
+  GS_ASSIGN_OR_RETURN(m.dag, DagFromTaskGraph(m.tg, run.file));
+  const TaskGraph& tg = m.tg;
   RunComparison& c = m.comparison;
   c.file = run.file;
   std::map<uint32_t, uint32_t> processor_of_location;
@@ -59,8 +61,7 @@ Result<Measured> Measure(const NamedTrace& run) {
   c.measured_speedup = p.speedup;
   for (const TaskNode& n : tg.nodes)
     m.assignment[n.id] = {processor_of_location.at(n.grain.location.value), n.grain.start};
-  m.ids_from_grain_ids = tg.ids_from_grain_ids;
-  GS_ASSIGN_OR_RETURN(c.replayed_ns, Replay(tg, dag, m.assignment, c.processors, run.file));
+  GS_ASSIGN_OR_RETURN(c.replayed_ns, Replay(tg, m.dag, m.assignment, c.processors, run.file));
   c.model_error = Ratio(c.replayed_ns - c.corrected_ns, c.corrected_ns);
   return m;
 }
@@ -69,8 +70,9 @@ Result<Measured> Measure(const NamedTrace& run) {
 
 Result<Prediction> Predict(const NamedTrace& measured, const std::vector<NamedTrace>& actual, Heuristic h,
                            uint32_t from, uint32_t to, const PortfolioOptions& o) {
-  GS_ASSIGN_OR_RETURN(TaskGraph tg, BuildTaskGraph(*measured.trace));
-  GS_ASSIGN_OR_RETURN(TaskDag dag, DagFromTaskGraph(tg, measured.file));
+  GS_ASSIGN_OR_RETURN(Measured m, Measure(measured));
+  const TaskGraph& tg = m.tg;
+  const TaskDag& dag = m.dag;
   Prediction out;
   out.heuristic = std::string(HeuristicName(h));
   out.work_ns = dag.total_weight();
@@ -93,7 +95,6 @@ Result<Prediction> Predict(const NamedTrace& measured, const std::vector<NamedTr
     c.scheduler_error = Ratio(c.projected_ns - c.replayed_with_measured_ns, c.replayed_with_measured_ns);
     return OkStatus();
   };
-  GS_ASSIGN_OR_RETURN(Measured m, Measure(measured));
   out.measured = m.comparison;
   out.measured.replayed_with_measured_ns = out.measured.replayed_ns;
   GS_RETURN_IF_ERROR(project(out.measured));
@@ -103,7 +104,7 @@ Result<Prediction> Predict(const NamedTrace& measured, const std::vector<NamedTr
     // The other run's assignment and order with this run's grain times and arc costs: possible
     // when both number their grains by grain id and ran the same ones.
     c.replayed_with_measured_ns = c.replayed_ns;
-    if (tg.ids_from_grain_ids && a.ids_from_grain_ids && a.assignment.size() == tg.nodes.size()) {
+    if (tg.ids_from_grain_ids && a.tg.ids_from_grain_ids && a.assignment.size() == tg.nodes.size()) {
       Result<TimeNs> r = Replay(tg, dag, a.assignment, c.processors, run.file);
       if (r.ok()) {
         c.replayed_with_measured_ns = *r;

@@ -22,19 +22,23 @@ bool ContainsBarrier(std::string_view name) {
 
 // How a sync or collective event changes the number of blockings open on a thread: +1 where it
 // starts waiting (a lock request, a condition wait, a join, a collective outside any call: a
-// thread barrier), -1 where that ends.
-int BlockingStep(const Trace& trace, EventKind kind, uint32_t arg) {
-  if (kind == EventKind::kCollBegin) return 1;
-  if (kind == EventKind::kCollEnd) return -1;
-  if (kind != EventKind::kSync) return 0;
+// thread barrier), with what it waits for, -1 where that ends.
+struct BlockingStep {
+  int step = 0;
+  BlockCause cause = BlockCause::kBarrier;
+};
+BlockingStep StepOf(const Trace& trace, EventKind kind, uint32_t arg) {
+  if (kind == EventKind::kCollBegin) return {1, BlockCause::kBarrier};
+  if (kind == EventKind::kCollEnd) return {-1};
+  if (kind != EventKind::kSync) return {};
   switch (trace.syncs().kind[arg]) {
-    case SyncKind::kLockRequest:
-    case SyncKind::kCondWaitBegin:
-    case SyncKind::kThreadJoinBegin: return 1;
+    case SyncKind::kLockRequest: return {1, BlockCause::kLock};
+    case SyncKind::kCondWaitBegin: return {1, BlockCause::kCondition};
+    case SyncKind::kThreadJoinBegin: return {1, BlockCause::kJoin};
     case SyncKind::kLockAcquired:
     case SyncKind::kCondWaitEnd:
-    case SyncKind::kThreadJoinEnd: return -1;
-    default: return 0;
+    case SyncKind::kThreadJoinEnd: return {-1};
+    default: return {};
   }
 }
 
@@ -71,16 +75,6 @@ TimeClass RegionTimeClass(const Trace& trace, RegionId region) {
 
 namespace {
 
-// What made a thread block (BlockingStep's +1 events).
-BlockCause CauseOf(const Trace& trace, EventKind kind, uint32_t arg) {
-  if (kind != EventKind::kSync) return BlockCause::kBarrier;
-  switch (trace.syncs().kind[arg]) {
-    case SyncKind::kLockRequest: return BlockCause::kLock;
-    case SyncKind::kCondWaitBegin: return BlockCause::kCondition;
-    default: return BlockCause::kJoin;
-  }
-}
-
 // Walks a location's events and hands each stretch between consecutive events to
 // `stretch(class, start, stop, cause, call)` (the class of the time there; for synchronisation,
 // what blocked: the outermost open call, or the first of the open blockings). One walk for the
@@ -94,7 +88,7 @@ void WalkLocation(const Trace& trace, LocationId l, const std::vector<TimeClass>
   const TimeClass outside = worker || grains ? TimeClass::kIdle : TimeClass::kComputation;
   const CallNesting nesting = trace.index().nesting(l);
   call_class.resize(ev.size());
-  int blocked = 0;  // synchronisations open (BlockingStep); collectives in calls count as their call
+  int blocked = 0;  // synchronisations open (StepOf); collectives in calls count as their call
   BlockCause blocked_by = BlockCause::kBarrier;
   for (EventIndex i = 0; i < ev.size(); ++i) {
     if (i > 0) {
@@ -113,9 +107,9 @@ void WalkLocation(const Trace& trace, LocationId l, const std::vector<TimeClass>
       }
       stretch(c, ev.time[i - 1], ev.time[i], cause, call);
     }
-    const int step = BlockingStep(trace, ev.kind[i], ev.arg[i]);
-    if (blocked == 0 && step > 0) blocked_by = CauseOf(trace, ev.kind[i], ev.arg[i]);
-    blocked = std::max(0, blocked + step);
+    const BlockingStep step = StepOf(trace, ev.kind[i], ev.arg[i]);
+    if (blocked == 0 && step.step > 0) blocked_by = step.cause;
+    blocked = std::max(0, blocked + step.step);
     if (ev.kind[i] != EventKind::kEnter) continue;
     // Inside a call, everything is the call's time; in code, the innermost region's.
     const EventIndex parent = nesting.Parent(i);
