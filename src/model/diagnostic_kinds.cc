@@ -30,6 +30,10 @@ constexpr std::array kKinds = {
     DiagnosticKind{"incomplete_receives", S::kDataLoss, "non-blocking receive(s) posted but never completed"},
     DiagnosticKind{"invalid_records", S::kSkipped,
                    "record(s) that could not be read (a field missing, of the wrong type or out of range), skipped"},
+    DiagnosticKind{"late_barrier_ends_moved", S::kRepaired,
+                   "barrier end(s) recorded after the team's next fork (libomp's OMPT reports a worker's "
+                   "implicit-barrier end when it starts its next parallel region), moved back to the barrier's "
+                   "release; the worker is idle from there to its next task"},
     DiagnosticKind{"missing_blocks", S::kDataLoss,
                    "event block(s) missing from a thread's stream; its events after the gap are not analysed"},
     DiagnosticKind{"missing_location_files", S::kDataLoss,

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "model/barrier_release.h"
 #include "model/metadata_keys.h"
 #include "model/rendezvous.h"
 #include "model/thread_sync.h"
@@ -404,6 +405,7 @@ std::string_view TraceBuilder::RegionName(uint32_t region) const {
 void TraceBuilder::AddThreadSync() {
   if (body_.syncs.size() == 0 || !derive_thread_sync_) return;
   ThreadSync ts = FindThreadSync(body_.syncs, body_.kinds, body_.args, times_);
+  ReportLateBarrierEnds(MoveLateBarrierEnds(ts, body_.syncs, body_.kinds, body_.args, times_));
   DependencyTable& d = body_.dependencies;
   for (size_t r = 0; r < ts.edges.size(); ++r) {
     d.kind.push_back(ts.edges.kind[r]);
@@ -441,6 +443,15 @@ void TraceBuilder::AddThreadSync() {
   }
   if (ts.unmatched_barrier_events > 0)
     body_.diagnostics.AddCount("unfinished_collectives", ts.unmatched_barrier_events, ts.first_unmatched);
+}
+
+void TraceBuilder::ReportLateBarrierEnds(const LateBarrierEnds& late) {
+  if (late.moved == 0) return;
+  body_.diagnostics.AddCount(
+      "late_barrier_ends_moved", late.moved,
+      fmt::format("{}: a barrier end recorded at {} ns moved to {} ns; {:.3f} ms of idle time in all",
+                  str(body_.locations[late.first_location.value].name), late.first_from, late.first_to,
+                  static_cast<double>(late.moved_ns) / 1e6));
 }
 
 Status TraceBuilder::BuildCollectiveTable() {

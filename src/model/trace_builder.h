@@ -22,6 +22,8 @@
 
 namespace grainscope {
 
+struct LateBarrierEnds;  // model/barrier_release.h
+
 struct MessageInfo {
   LocationId sender;
   LocationId receiver;
@@ -138,6 +140,7 @@ class TraceBuilder {
   void TakeRecordedEagerLimit();
   void AddRendezvousEdges();
   void AddThreadSync();
+  void ReportLateBarrierEnds(const LateBarrierEnds& late);
   Status CheckDependencies();
   void MakeLocationIdsUnique();
 

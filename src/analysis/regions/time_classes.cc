@@ -42,6 +42,12 @@ BlockingStep StepOf(const Trace& trace, EventKind kind, uint32_t arg) {
   }
 }
 
+// Event i begins a task of a team (a fork's child starts): the time before it, outside any
+// region, the thread had no work -- a worker between parallel regions (model/barrier_release.h).
+bool WaitsForWork(const Trace& trace, const EventColumns& ev, EventIndex i) {
+  return ev.kind[i] == EventKind::kSync && trace.syncs().kind[ev.arg[i]] == SyncKind::kThreadBegin;
+}
+
 }  // namespace
 
 std::string_view TimeClassName(TimeClass c) {
@@ -93,7 +99,7 @@ void WalkLocation(const Trace& trace, LocationId l, const std::vector<TimeClass>
   for (EventIndex i = 0; i < ev.size(); ++i) {
     if (i > 0) {
       const EventIndex open = nesting.OpenAfter(i - 1);
-      TimeClass c = open == kNoEvent ? outside : call_class[open];
+      TimeClass c = open == kNoEvent ? (WaitsForWork(trace, ev, i) ? TimeClass::kIdle : outside) : call_class[open];
       BlockCause cause = BlockCause::kCall;
       if (blocked > 0 && (c == TimeClass::kComputation || c == TimeClass::kIdle)) {
         c = TimeClass::kSynchronization;

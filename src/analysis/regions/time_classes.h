@@ -3,11 +3,13 @@
 //
 // A location's share of the run span [trace start, trace end] (the earliest and the latest event
 // of the whole trace) splits into classes that add up to the span exactly:
-//   idle             before the location's first event and after its last; and time outside any
+//   idle             before the location's first event and after its last; time outside any
 //                    region on a worker thread (a thread location of another location's process:
-//                    Scalasca's "idle threads" between parallel regions) or, in a trace with grain
-//                    regions, on any location (the seed's processors are busy only in grains: the
-//                    EPA's utilisation)
+//                    Scalasca's "idle threads" between parallel regions) or before a thread begins
+//                    a task of a team (the stretch ending at a thread_begin sync event: a worker
+//                    released from its team's barrier has no work until the next fork); and, in a
+//                    trace with grain regions, time outside them on any location (the seed's
+//                    processors are busy only in grains: the EPA's utilisation)
 //   point_to_point   inside a point-to-point call (role kPointToPoint: send, receive, sendrecv)
 //   collective       inside a collective call that is not a barrier
 //   synchronization  inside a barrier (a collective region whose name contains "barrier", any

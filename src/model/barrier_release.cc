@@ -1,0 +1,81 @@
+#include "model/barrier_release.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+namespace grainscope {
+namespace {
+
+uint64_t Key(LocationId l, EventIndex e) { return (static_cast<uint64_t>(l.value) << 32) | e; }
+
+// The fork time of every event a fork edge leads to, by (location, event).
+std::unordered_map<uint64_t, TimeNs> ForkTimes(const DependencyTable& edges,
+                                               std::span<const std::vector<TimeNs>> times) {
+  std::unordered_map<uint64_t, TimeNs> fork_at;
+  for (size_t r = 0; r < edges.size(); ++r) {
+    if (edges.kind[r] != DependencyKind::kFork) continue;
+    fork_at.emplace(Key(edges.to_location[r], edges.to_event[r]),
+                    times[edges.from_location[r].value][edges.from_event[r]]);
+  }
+  return fork_at;
+}
+
+bool IsSync(const SyncTable& syncs, EventKind kind, uint32_t arg, SyncKind want) {
+  return kind == EventKind::kSync && syncs.kind[arg] == want;
+}
+
+// One past the last event that closes member `m`'s barrier (its leave, then region and thread
+// ends), when the event there begins a thread forked at or before the leave; else 0.
+EventIndex LateEndRun(const ThreadSync::Member& m, const SyncTable& syncs, const std::vector<EventKind>& kind,
+                      const std::vector<uint32_t>& arg, const std::vector<TimeNs>& time,
+                      const std::unordered_map<uint64_t, TimeNs>& fork_at) {
+  EventIndex j = m.leave + 1;
+  while (j < kind.size() && (kind[j] == EventKind::kLeave || IsSync(syncs, kind[j], arg[j], SyncKind::kThreadEnd))) ++j;
+  if (j == kind.size() || !IsSync(syncs, kind[j], arg[j], SyncKind::kThreadBegin)) return 0;
+  auto it = fork_at.find(Key(m.location, j));
+  return it != fork_at.end() && it->second <= time[m.leave] ? j : 0;
+}
+
+}  // namespace
+
+LateBarrierEnds MoveLateBarrierEnds(const ThreadSync& sync, const SyncTable& syncs,
+                                    std::span<const std::vector<EventKind>> kinds,
+                                    std::span<const std::vector<uint32_t>> args,
+                                    std::span<std::vector<TimeNs>> times) {
+  LateBarrierEnds out;
+  if (sync.barriers.empty()) return out;
+  const std::unordered_map<uint64_t, TimeNs> fork_at = ForkTimes(sync.edges, times);
+  if (fork_at.empty()) return out;
+  std::vector<EventIndex> late_end;  // per member of the instance: LateEndRun
+  for (const ThreadSync::Barrier& b : sync.barriers) {
+    late_end.assign(b.members.size(), 0);
+    TimeNs last_arrival = std::numeric_limits<TimeNs>::min();
+    TimeNs release = std::numeric_limits<TimeNs>::max();
+    bool any_late = false;
+    for (size_t i = 0; i < b.members.size(); ++i) {
+      const ThreadSync::Member& m = b.members[i];
+      const uint32_t l = m.location.value;
+      last_arrival = std::max(last_arrival, times[l][m.enter]);
+      late_end[i] = LateEndRun(m, syncs, kinds[l], args[l], times[l], fork_at);
+      if (late_end[i] == 0) release = std::min(release, times[l][m.leave]);
+      any_late |= late_end[i] != 0;
+    }
+    if (!any_late) continue;
+    release = release == std::numeric_limits<TimeNs>::max() ? last_arrival : std::max(release, last_arrival);
+    for (size_t i = 0; i < b.members.size(); ++i) {
+      if (late_end[i] == 0) continue;
+      const ThreadSync::Member& m = b.members[i];
+      std::vector<TimeNs>& time = times[m.location.value];
+      const TimeNs to = std::max(release, m.leave > 0 ? time[m.leave - 1] : release);
+      const TimeNs from = time[m.leave];
+      if (to >= from) continue;
+      if (out.moved++ == 0) out.first_location = m.location, out.first_from = from, out.first_to = to;
+      out.moved_ns += from - to;
+      for (EventIndex e = m.leave; e < late_end[i]; ++e) time[e] = to;
+    }
+  }
+  return out;
+}
+
+}  // namespace grainscope
