@@ -77,9 +77,13 @@ Status RunHtml(const HtmlOptions& o) {
   progress::Begin("summary and profile", 0);
   const TraceSummary summary = Summarize(trace);
   in.summary = &summary;
-  Result<ExecutionProfile> profile = ComputeProfile(trace);
+  Result<ExecutionProfile> profile = ComputeGrainView(trace);
   if (profile.ok()) in.profile = &*profile;
   else in.notes.push_back("EPA report: " + profile.status().message());
+  const TimeBreakdown time = ComputeTimeBreakdown(trace);
+  const RegionProfile regions = ComputeRegionProfile(trace);
+  in.time = &time;
+  in.regions = &regions;
   progress::Begin("critical path", 0);
   Result<CriticalPath> path = ComputeCriticalPath(trace);
   if (path.ok()) in.critical_path = &*path;

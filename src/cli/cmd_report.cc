@@ -28,7 +28,7 @@ CommandBody AddReportCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       ReportInputs in;
-      Result<ExecutionProfile> epa = ComputeProfile(trace);
+      Result<ExecutionProfile> epa = ComputeGrainView(trace);
       if (epa.ok()) in.epa = &*epa;
       else in.epa_missing = epa.status().message();
       const TimeBreakdown time = ComputeTimeBreakdown(trace);

@@ -14,7 +14,8 @@
 //   barriers (implicit, explicit, the implementation's): region "omp barrier" around
 //     barrier_enter / barrier_leave of the team's barrier with the team's size as participants;
 //   worksharing loops, sections, single: region "omp loop" / "omp sections" / "omp single";
-//   tasks: task_create on creation, task_begin / task_end when scheduled; taskwait: region;
+//   tasks: task_create on creation, task_begin and region "omp task" when first scheduled, their
+//     ends when completed; taskwait: region;
 //   critical sections and OpenMP locks (mutex_acquire / acquired / released): lock_request /
 //     lock_acquired / lock_release of the wait id.
 #include GS_OMP_TOOLS_H  // omp-tools.h (src/omp/CMakeLists.txt finds it)
@@ -34,6 +35,7 @@ GS_DEFINE_REGION(r_loop, "omp loop");
 GS_DEFINE_REGION(r_sections, "omp sections");
 GS_DEFINE_REGION(r_single, "omp single");
 GS_DEFINE_REGION(r_taskwait, "omp taskwait");
+GS_DEFINE_REGION(r_task, "omp task");
 
 std::atomic<uint64_t> g_next_team{1}, g_next_task{1};
 
@@ -110,10 +112,21 @@ void OnTaskCreate(ompt_data_t*, const ompt_frame_t*, ompt_data_t* task, int flag
   gs_task_create(task->value);
 }
 
+// An explicit task runs inside region "omp task" (its work is the task's, not the barrier's or
+// taskwait's it runs in). A task suspended (it waits in a taskwait and runs another task meanwhile)
+// stays open: the task it runs nests inside it and completes first, so regions stay nested; when
+// the suspended task resumes, nothing is recorded (kStarted marks a task that began).
+constexpr uint64_t kStarted = uint64_t{1} << 63;
 void OnTaskSchedule(ompt_data_t* prior, ompt_task_status_t status, ompt_data_t* next) {
-  if (prior != nullptr && prior->value != 0 && (status == ompt_task_complete || status == ompt_task_late_fulfill))
-    gs_task_end(prior->value);
-  if (next != nullptr && next->value != 0) gs_task_begin(next->value);
+  if (prior != nullptr && prior->value != 0 && (status == ompt_task_complete || status == ompt_task_late_fulfill)) {
+    gs_region_end(&r_task);
+    gs_task_end(prior->value & ~kStarted);
+  }
+  if (next != nullptr && next->value != 0 && !(next->value & kStarted)) {
+    gs_task_begin(next->value);
+    gs_region_begin(&r_task);
+    next->value |= kStarted;
+  }
 }
 
 const void* Lock(ompt_wait_id_t wait_id) { return reinterpret_cast<const void*>(static_cast<uintptr_t>(wait_id)); }

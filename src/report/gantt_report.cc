@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -109,35 +110,46 @@ void AddCoverage(TimeNs origin, TimeNs span, std::vector<TimeNs>& cover, ForEach
   });
 }
 
-// One lane of the chart: per column the largest of work (grain time not blocked), blocked and
-// idle time: '#', '-' or '.' (ties go to work, then blocked; a column of no time is '.').
-std::string LaneBar(const Trace& t, TimeNs span, int width, const GanttLane& lane, const std::vector<BlockedSpan>& blocked) {
-  const TimeNs origin = t.origin_ns();
-  std::vector<TimeNs> grain(width, 0), block(width, 0), block_in_grain(width, 0);
-  AddCoverage(origin, span, grain, [&](auto add) {
-    for (const GrainInstance& g : lane.tasks) add(g.start, g.stop);
+// The chart's classes of time: the report's time classes (analysis/regions/time_classes.h)
+// folded into what a lane shows.
+enum Shade { kWork, kCommunication, kBlocked, kShades };
+Shade ShadeOf(TimeClass c) {
+  switch (c) {
+    case TimeClass::kComputation: return kWork;
+    case TimeClass::kSynchronization: return kBlocked;
+    case TimeClass::kIdle: return kShades;
+    default: return kCommunication;
+  }
+}
+
+// Per lane and shade, the time of each of `width` columns over [origin, origin + span).
+using LaneColumns = std::vector<std::array<std::vector<TimeNs>, kShades>>;
+LaneColumns ClassColumns(const Trace& t, TimeNs span, int width) {
+  LaneColumns columns(t.locations().size());
+  for (auto& lane : columns)
+    for (auto& shade : lane) shade.assign(width, 0);
+  ForEachClassStretch(t, [&](LocationId l, TimeClass c, TimeNs start, TimeNs stop) {
+    const Shade s = ShadeOf(c);
+    if (s == kShades) return;
+    AddCoverage(t.origin_ns(), span, columns[l.value][s], [&](auto add) { add(start, stop); });
   });
-  AddCoverage(origin, span, block, [&](auto add) {
-    for (const BlockedSpan& b : blocked) add(b.start, b.stop);
-  });
-  // Blocked time inside grains: both lists are in start order (grains may nest or overlap across
-  // roles, so every grain that can still overlap is visited).
-  AddCoverage(origin, span, block_in_grain, [&](auto add) {
-    size_t first = 0;
-    for (const BlockedSpan& b : blocked) {
-      while (first < lane.tasks.size() && lane.tasks[first].stop <= b.start) ++first;
-      for (size_t g = first; g < lane.tasks.size() && lane.tasks[g].start < b.stop; ++g)
-        add(std::max(b.start, lane.tasks[g].start), std::min(b.stop, lane.tasks[g].stop));
-    }
-  });
+  return columns;
+}
+
+// One lane of the chart: per column the largest of work (computation), communication (MPI calls
+// of every other class), blocked (synchronisation) and idle time -- the classes `report` sums, so
+// chart and report agree: '#', '=', '-' or '.' (ties in that order; a column of no time is '.').
+std::string LaneBar(TimeNs span, int width, const std::array<std::vector<TimeNs>, kShades>& lane) {
   std::string bar;
   for (int c = 0; c < width; ++c) {
     const TimeNs all = ColumnStart(span, c + 1, width) - ColumnStart(span, c, width);
-    const TimeNs work = std::max<TimeNs>(0, grain[c] - block_in_grain[c]);
-    const TimeNs idle = std::max<TimeNs>(0, all - work - block[c]);
-    if (work >= block[c] && work >= idle && work > 0) bar += '#';
-    else if (block[c] >= idle && block[c] > 0) bar += '-';
-    else bar += '.';
+    const TimeNs work = lane[kWork][c], comm = lane[kCommunication][c], block = lane[kBlocked][c];
+    const TimeNs idle = std::max<TimeNs>(0, all - work - comm - block);
+    const TimeNs most = std::max({work, comm, block, idle});
+    if (most == 0 || idle == most && work < most && comm < most && block < most) bar += '.';
+    else if (work == most) bar += '#';
+    else if (comm == most) bar += '=';
+    else bar += '-';
   }
   return bar;
 }
@@ -169,9 +181,8 @@ std::string BlockedSummary(const Trace& t, const std::vector<GanttLane>& lanes, 
   return out + RowsLeftOut(causes.size(), shown);
 }
 
-// A chart of `width` columns per lane from the origin to the last stop: '#' where a grain runs
-// (and is not blocked) during most of the column's time span, '-' where the location is mostly
-// blocked in a synchronisation, '.' where it is idle.
+// A chart of `width` columns per lane from the origin to the last stop (of a grain or a blocked
+// period): LaneBar's shades; then the grains (a trace without grains: its outermost code regions).
 std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked,
                       const RenderOptions& o) {
   constexpr int kWidth = 64;
@@ -185,16 +196,25 @@ std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const
     }
   }
   const TimeNs span = std::max<TimeNs>(1, end - t.origin_ns());
-  std::string out = fmt::format("Gantt chart: {} ({} processors, {} grains, 0 .. {})\n", o.source, lanes.size(),
-                                TaskCount(lanes), FormatDuration(span));
-  if (any_blocked) out += "  # work   - blocked (lock, condition, join, barrier, MPI wait)   . idle\n";
+  const bool grains = HasGrainRegions(t);
+  std::string out =
+      grains ? fmt::format("Gantt chart: {} ({} processors, {} grains, 0 .. {})\n", o.source, lanes.size(),
+                           TaskCount(lanes), FormatDuration(span))
+             : fmt::format("Gantt chart: {} ({} locations, 0 .. {}; no grains: the table lists the {} outermost "
+                           "code regions)\n", o.source, lanes.size(), FormatDuration(span), TaskCount(lanes));
+  const LaneColumns columns = ClassColumns(t, span, kWidth);
+  bool any_communication = false;
+  for (const GanttLane& lane : lanes)
+    for (TimeNs c : columns[lane.location.value][kCommunication]) any_communication |= c > 0;
+  if (any_blocked || any_communication)
+    out += "  # work   = communication   - blocked (lock, condition, join, barrier, MPI wait)   . idle\n";
   size_t name_width = 0;
   for (const GanttLane& lane : lanes) name_width = std::max(name_width, t.str(t.location(lane.location).name).size());
   const size_t lanes_shown = RowsShown(lanes.size(), o.top);
   for (size_t i = 0; i < lanes_shown; ++i) {
     const GanttLane& lane = lanes[i];
     out += fmt::format("  {:<{}} |{}|\n", t.str(t.location(lane.location).name), name_width,
-                       LaneBar(t, span, kWidth, lane, BlockedOf(blocked, lane)));
+                       LaneBar(span, kWidth, columns[lane.location.value]));
   }
   out += RowsLeftOut(lanes.size(), lanes_shown);
   out += fmt::format("\n  {:>10} {:>8} {:>14} {:>14} {:>14}\n", "processor", "grain", "start", "stop", "time");

@@ -11,6 +11,7 @@
 #include "analysis/regions/time_classes.h"
 #include "report/html_assets.h"
 #include "report/lod.h"
+#include "report/regions_report.h"
 #include "report/render.h"
 #include "report/svg.h"
 
@@ -271,6 +272,21 @@ Result<Json> Tables(const HtmlReportInputs& in, const HtmlLimits& lim) {
     if (longest.size() > keep) longest.erase(longest.begin() + static_cast<long>(keep), longest.end());
     p["longest_grains"] = std::move(longest);
     tables["profile"] = std::move(p);
+  }
+  if (in.time && in.regions) {
+    // The report's time per location and its region table, without the per-location rows of
+    // each region and past the first table_regions regions.
+    Json time;
+    AddTimeAndRegionsJson(t, *in.time, *in.regions, time);
+    Json& regions = time["regions"];
+    time["region_count"] = regions.size();
+    if (regions.size() > lim.table_regions) regions.erase(regions.begin() + static_cast<long>(lim.table_regions), regions.end());
+    for (Json& r : regions) r.erase("locations");
+    Json& locations = time["locations"];
+    time["location_count"] = locations.size();
+    if (locations.size() > lim.table_locations)
+      locations.erase(locations.begin() + static_cast<long>(lim.table_locations), locations.end());
+    tables["time"] = std::move(time);
   }
   if (in.critical_path) {
     CriticalPath summary_only = *in.critical_path;  // without the per-grain slack and the stretches

@@ -9,6 +9,8 @@
 
 #include "analysis/critpath/critpath.h"
 #include "analysis/profile/profile.h"
+#include "analysis/regions/region_profile.h"
+#include "analysis/regions/time_classes.h"
 #include "analysis/summary/summary.h"
 #include "analysis/waits/characterize.h"
 #include "base/status.h"
@@ -22,7 +24,9 @@ struct HtmlReportInputs {
   std::string source;  // the trace's file name, for headings
   const Trace* trace = nullptr;
   const TraceSummary* summary = nullptr;
-  const ExecutionProfile* profile = nullptr;
+  const ExecutionProfile* profile = nullptr;  // the grain view (ComputeGrainView), when the trace has grains
+  const TimeBreakdown* time = nullptr;         // where the time went, as `report` classes it
+  const RegionProfile* regions = nullptr;
   const CriticalPath* critical_path = nullptr;
   const WaitStates* waits = nullptr;
   const Characterization* characterization = nullptr;
@@ -40,6 +44,8 @@ struct HtmlLimits {
   size_t blocked = 500'000;        // blocked periods (locks, conditions, joins, barriers, MPI waits)
   size_t path_segments = 500'000;  // critical-path stretches
   size_t table_grains = 200;       // rows of the per-grain table (the longest grains)
+  size_t table_regions = 50;       // rows of the region table (most exclusive time first)
+  size_t table_locations = 500;    // rows of the time-per-location table (in location order)
   size_t table_sync_points = 50;   // synchronisation points with their wait classes (most waiting first)
   size_t table_classes = 10;       // wait classes per synchronisation point (most waiting first)
 };

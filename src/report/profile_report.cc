@@ -148,7 +148,7 @@ Result<std::string> RenderReport(const Trace& t, const ReportInputs& in, const R
           if (in.epa == nullptr) return FailedPrecondition("no grains table: " + in.epa_missing);
           return ProfileCsv(t, *in.epa);
         case ReportTable::kLocations: return LocationTimeCsv(t, *in.time);
-        default: return RegionProfileCsv(t, *in.regions);
+        default: return RegionProfileCsv(t, *in.time, *in.regions);
       }
     }
     default:

@@ -78,7 +78,7 @@ std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const 
     const RegionProfileRow& row = regions.rows[i];
     const RegionStats& s = row.total;
     out += fmt::format("  {:<{}} {:<15} {:>10} {:>14} {:>14} {:>14} {:>14} {:>14}\n", RegionName(t, row.region), rwidth,
-                       ClassTitle(RegionTimeClass(t, row.region)), s.calls, FormatDuration(s.exclusive_ns),
+                       ClassTitle(time.region_class[row.region.value]), s.calls, FormatDuration(s.exclusive_ns),
                        FormatDuration(s.inclusive_ns), FormatDuration(s.min_ns), FormatDuration(s.mean_ns()),
                        FormatDuration(s.max_ns));
   }
@@ -102,7 +102,7 @@ void AddTimeAndRegionsJson(const Trace& t, const TimeBreakdown& time, const Regi
   j["time_total"] = std::move(total);
   json rows = json::array();
   for (const RegionProfileRow& row : regions.rows) {
-    json r = {{"region", RegionName(t, row.region)}, {"class", TimeClassName(RegionTimeClass(t, row.region))}};
+    json r = {{"region", RegionName(t, row.region)}, {"class", TimeClassName(time.region_class[row.region.value])}};
     r.update(StatsJson(row.total));
     json per = json::array();
     for (uint32_t k = row.first; k < row.first + row.count; ++k) {
@@ -129,12 +129,12 @@ std::string LocationTimeCsv(const Trace& t, const TimeBreakdown& time) {
   return out;
 }
 
-std::string RegionProfileCsv(const Trace& t, const RegionProfile& regions) {
+std::string RegionProfileCsv(const Trace& t, const TimeBreakdown& time, const RegionProfile& regions) {
   std::string out = "region,class,calls,exclusive_ns,inclusive_ns,min_ns,mean_ns,max_ns\n";
   for (const RegionProfileRow& row : regions.rows) {
     const RegionStats& s = row.total;
     out += fmt::format("{},{},{},{},{},{},{},{}\n", CsvField(RegionName(t, row.region)),
-                       TimeClassName(RegionTimeClass(t, row.region)), s.calls, s.exclusive_ns, s.inclusive_ns, s.min_ns,
+                       TimeClassName(time.region_class[row.region.value]), s.calls, s.exclusive_ns, s.inclusive_ns, s.min_ns,
                        s.mean_ns(), s.max_ns);
   }
   return out;

@@ -19,6 +19,6 @@ std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const 
 void AddTimeAndRegionsJson(const Trace& t, const TimeBreakdown& time, const RegionProfile& regions,
                            nlohmann::ordered_json& j);
 std::string LocationTimeCsv(const Trace& t, const TimeBreakdown& time);
-std::string RegionProfileCsv(const Trace& t, const RegionProfile& regions);
+std::string RegionProfileCsv(const Trace& t, const TimeBreakdown& time, const RegionProfile& regions);
 
 }  // namespace grainscope

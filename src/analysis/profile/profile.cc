@@ -75,4 +75,13 @@ Result<ExecutionProfile> ComputeProfile(const Trace& trace) {
   return p;
 }
 
+Result<ExecutionProfile> ComputeGrainView(const Trace& trace) {
+  if (!HasGrainRegions(trace)) {
+    return FailedPrecondition(
+        "the trace has no grains (regions of role grain), so no speedup or utilisation of grains; "
+        "where the time went is in the time per location and the regions");
+  }
+  return ComputeProfile(trace);
+}
+
 }  // namespace grainscope

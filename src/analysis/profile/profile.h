@@ -48,8 +48,15 @@ struct ExecutionProfile {
   std::vector<std::string> notes;
 };
 
-// Fails when the trace has no grain instances or its total time is zero.
+// Fails when the trace has no grain instances or its total time is zero. A trace without grain
+// regions is profiled over its outermost code regions (grains.h): the task graph and projections
+// need units of work whatever the trace holds.
 Result<ExecutionProfile> ComputeProfile(const Trace& trace);
+
+// The grain view the reports show (report, html): ComputeProfile, but only for a trace that has
+// grains (regions of role grain). Over code regions, the EPA's speedup and utilisation contradict
+// the time per location (an MPI rank's one 30 s region would be a "grain"), so they are not shown.
+Result<ExecutionProfile> ComputeGrainView(const Trace& trace);
 
 // The actual Gantt chart: each location's grain instances in start order.
 struct GanttLane {

@@ -1,7 +1,9 @@
 #include "analysis/regions/time_classes.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <functional>
 
 #include "analysis/profile/grains.h"
 #include "model/trace_index.h"
@@ -82,9 +84,10 @@ TimeClass RegionTimeClass(const Trace& trace, RegionId region) {
 namespace {
 
 // Walks a location's events and hands each stretch between consecutive events to
-// `stretch(class, start, stop, cause, call)` (the class of the time there; for synchronisation,
-// what blocked: the outermost open call, or the first of the open blockings). One walk for the
-// breakdown and the Gantt chart's blocked spans, so both say the same.
+// `stretch(class, start, stop, cause, call, innermost)` (the class of the time there; for
+// synchronisation, what blocked: the outermost open call, or the first of the open blockings;
+// the innermost open region, if any). One walk for the breakdown, the region table's classes and
+// the Gantt chart's spans, so all say the same.
 template <typename Stretch>
 void WalkLocation(const Trace& trace, LocationId l, const std::vector<TimeClass>& region_class, bool grains,
                   std::vector<TimeClass>& call_class, Stretch&& stretch) {
@@ -96,12 +99,16 @@ void WalkLocation(const Trace& trace, LocationId l, const std::vector<TimeClass>
   call_class.resize(ev.size());
   int blocked = 0;  // synchronisations open (StepOf); collectives in calls count as their call
   BlockCause blocked_by = BlockCause::kBarrier;
+  // A task a thread runs while it waits (in a barrier, a taskwait) is work: per running task, the
+  // blockings open when it began; inside it only blockings beyond those count.
+  std::vector<int> task_blocked;
   for (EventIndex i = 0; i < ev.size(); ++i) {
     if (i > 0) {
       const EventIndex open = nesting.OpenAfter(i - 1);
       TimeClass c = open == kNoEvent ? (WaitsForWork(trace, ev, i) ? TimeClass::kIdle : outside) : call_class[open];
       BlockCause cause = BlockCause::kCall;
-      if (blocked > 0 && (c == TimeClass::kComputation || c == TimeClass::kIdle)) {
+      const int outer = task_blocked.empty() ? 0 : task_blocked.back();
+      if (blocked > outer && (c == TimeClass::kComputation || c == TimeClass::kIdle)) {
         c = TimeClass::kSynchronization;
         cause = blocked_by;
       }
@@ -111,7 +118,12 @@ void WalkLocation(const Trace& trace, LocationId l, const std::vector<TimeClass>
         while (nesting.Parent(outer) != kNoEvent && call_class[nesting.Parent(outer)] == c) outer = nesting.Parent(outer);
         call = RegionId(ev.arg[outer]);
       }
-      stretch(c, ev.time[i - 1], ev.time[i], cause, call);
+      stretch(c, ev.time[i - 1], ev.time[i], cause, call, open == kNoEvent ? RegionId() : RegionId(ev.arg[open]));
+    }
+    if (ev.kind[i] == EventKind::kSync) {
+      const SyncKind k = trace.syncs().kind[ev.arg[i]];
+      if (k == SyncKind::kTaskBegin) task_blocked.push_back(blocked);
+      if (k == SyncKind::kTaskEnd && !task_blocked.empty()) task_blocked.pop_back();
     }
     const BlockingStep step = StepOf(trace, ev.kind[i], ev.arg[i]);
     if (blocked == 0 && step.step > 0) blocked_by = step.cause;
@@ -139,6 +151,7 @@ TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
   const std::vector<TimeClass> region_class = RegionClasses(trace);
   const bool grains = HasGrainRegions(trace);
   std::vector<TimeClass> call_class;  // per Enter event: the class of the time inside that call
+  std::vector<std::array<TimeNs, kTimeClassCount>> by_region(trace.regions().size());  // exclusive time
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
     LocationTime lt{LocationId(l)};
     auto add = [&](TimeClass c, TimeNs d) { lt.ns[static_cast<int>(c)] += d; };
@@ -149,12 +162,34 @@ TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
       add(TimeClass::kIdle, ev.time[0] - trace.start_ns());
       add(TimeClass::kIdle, trace.end_ns() - ev.time.back());
       WalkLocation(trace, LocationId(l), region_class, grains, call_class,
-                   [&](TimeClass c, TimeNs a, TimeNs b, BlockCause, RegionId) { add(c, b - a); });
+                   [&](TimeClass c, TimeNs a, TimeNs b, BlockCause, RegionId, RegionId innermost) {
+                     add(c, b - a);
+                     if (innermost.valid()) by_region[innermost.value][static_cast<int>(c)] += b - a;
+                   });
     }
     for (int c = 0; c < kTimeClassCount; ++c) out.total[c] += lt.ns[c];
     out.locations.push_back(lt);
   }
+  out.region_class = region_class;
+  for (size_t r = 0; r < by_region.size(); ++r) {
+    const auto& ns = by_region[r];
+    const auto most = std::max_element(ns.begin(), ns.end());
+    if (*most > 0) out.region_class[r] = static_cast<TimeClass>(most - ns.begin());
+  }
   return out;
+}
+
+void ForEachClassStretch(const Trace& trace,
+                         const std::function<void(LocationId, TimeClass, TimeNs, TimeNs)>& stretch) {
+  const std::vector<TimeClass> region_class = RegionClasses(trace);
+  const bool grains = HasGrainRegions(trace);
+  std::vector<TimeClass> call_class;
+  for (uint32_t l = 0; l < trace.locations().size(); ++l) {
+    WalkLocation(trace, LocationId(l), region_class, grains, call_class,
+                 [&](TimeClass c, TimeNs a, TimeNs b, BlockCause, RegionId, RegionId) {
+                   if (b > a) stretch(LocationId(l), c, a, b);
+                 });
+  }
 }
 
 std::vector<std::vector<BlockedSpan>> ComputeBlockedSpans(const Trace& trace) {
@@ -165,7 +200,7 @@ std::vector<std::vector<BlockedSpan>> ComputeBlockedSpans(const Trace& trace) {
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
     std::vector<BlockedSpan>& spans = out[l];
     WalkLocation(trace, LocationId(l), region_class, grains, call_class,
-                 [&](TimeClass c, TimeNs a, TimeNs b, BlockCause cause, RegionId call) {
+                 [&](TimeClass c, TimeNs a, TimeNs b, BlockCause cause, RegionId call, RegionId) {
                    if (c != TimeClass::kSynchronization || b <= a) return;
                    if (!spans.empty() && spans.back().stop == a && spans.back().cause == cause && spans.back().call == call) {
                      spans.back().stop = b;

@@ -18,7 +18,9 @@
 //                    and, on threads, blocked in a synchronisation the sync events mark
 //                    (model/thread_sync.h): from a lock request to its acquisition, a condition
 //                    wait's begin to its end, a join's begin to its end, a thread barrier's enter to
-//                    its leave (what would otherwise be computation or idle time)
+//                    its leave (what would otherwise be computation or idle time); a task the
+//                    thread runs meanwhile (between task_begin and task_end: OpenMP runs tasks in
+//                    barriers and taskwaits) is the task's time, not waiting
 //   other_mpi        inside an MPI call of no communication role (a region named "MPI_*" of role
 //                    function or other: MPI_Init, MPI_Finalize, communicator management)
 //   computation      the rest: inside code regions and grains, and outside any region on a rank,
@@ -29,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -63,9 +66,19 @@ struct TimeBreakdown {
   TimeNs span_ns = 0;                   // trace end - trace start
   std::vector<LocationTime> locations;  // every location, in location order
   TimeNs total[kTimeClassCount] = {};   // summed over locations (span x locations in all)
+  // Per region: the class most of its exclusive time has above (an OpenMP barrier region's time is
+  // blocked: synchronisation), else RegionTimeClass. The region table shows this one, so a region
+  // is never classed apart from its own time.
+  std::vector<TimeClass> region_class;
 };
 
 TimeBreakdown ComputeTimeBreakdown(const Trace& trace);
+
+// Hands every stretch of every location's time between its first and its last event to
+// `stretch(location, class, start, stop)`, locations in order, each in time order: the walk
+// ComputeTimeBreakdown sums (the Gantt chart draws its lanes from it).
+void ForEachClassStretch(const Trace& trace,
+                         const std::function<void(LocationId, TimeClass, TimeNs, TimeNs)>& stretch);
 
 // The Gantt chart's blocked periods: the stretches of a location's time that the breakdown above
 // classes as synchronization, adjacent stretches of one cause merged. A blocked span is inside a

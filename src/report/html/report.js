@@ -140,7 +140,7 @@ body.appendChild(el('header', null, [
   el('h1', { text: 'grainscope: ' + data.source }),
   el('p', { class: 'sub', text: [info.format, lanes.length + ' locations', grains.count + ' grain instances',
     info.events + ' events', msgs.count + ' messages', 'span ' + fmtDuration(span * Q)].join(' \u00b7 ') }),
-  el('nav', null, ['gantt:Gantt chart', 'epa:EPA report', 'critpath:Critical path', 'waits:Wait states',
+  el('nav', null, ['gantt:Gantt chart', 'time:Time', 'epa:EPA report', 'critpath:Critical path', 'waits:Wait states',
     'speedup:Speedup'].map(function (s) { const p = s.split(':'); return el('a', { href: '#' + p[0], text: p[1] }); })),
 ]));
 

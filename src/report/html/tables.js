@@ -8,7 +8,33 @@ function buildTables() {
   }
   function note(text) { return el('p', { class: 'note', text: text }); }
 
+  // Where the time went, by the classes `report` uses (computation, MPI by kind, synchronisation,
+  // idle) per location, and the regions by exclusive time: first when the trace has no grains.
+  const tm = data.tables.time;
+  function timeSection() {
+    if (!tm) return;
+    const classes = [['computation', 'computation'], ['point_to_point', 'point-to-point'], ['collective', 'collective'],
+      ['synchronization', 'synchronisation'], ['other_mpi', 'other MPI'], ['idle', 'idle']];
+    const rows = tm.locations.map(function (l) {
+      return [l.location].concat(classes.map(function (c) { return fmtDuration(l[c[0] + '_ns']); }));
+    });
+    const all = classes.reduce(function (s, c) { return s + tm.time_total[c[0] + '_ns']; }, 0);
+    rows.push(['% of all'].concat(classes.map(function (c) {
+      return all > 0 ? fmtPercent(tm.time_total[c[0] + '_ns'] / all) : '-';
+    })));
+    section('time', 'Where the time went', [
+      el('h3', { text: 'Time per location (run span ' + fmtDuration(tm.span_ns) + ')' +
+        (tm.locations.length < tm.location_count ? ': the first ' + tm.locations.length + ' of ' + tm.location_count : '') }),
+      table(['location'].concat(classes.map(function (c) { return c[1]; })), rows, 1),
+      el('h3', { text: tm.regions.length < tm.region_count ? 'The ' + tm.regions.length + ' regions of most exclusive time (of ' + tm.region_count + ')' : 'Regions by exclusive time' }),
+      table(['region', 'class', 'calls', 'exclusive', 'inclusive', 'mean per call'], tm.regions.map(function (r) {
+        return [r.region, r.class, r.calls, fmtDuration(r.exclusive_ns), fmtDuration(r.inclusive_ns), fmtDuration(r.mean_ns)];
+      }), 2),
+    ]);
+  }
+
   const p = data.tables.profile;
+  if (!p) timeSection();
   if (p) {
     section('epa', 'EPA report', [
       facts([['total time', fmtDuration(p.total_ns)], ['busy (sum of grain times)', fmtDuration(p.busy_ns)],
@@ -23,8 +49,9 @@ function buildTables() {
         return [g.id, g.name, g.processor, fmtDuration(g.start_ns), fmtDuration(g.stop_ns), fmtDuration(g.time_ns), g.percent.toFixed(1)];
       }), 3),
     ]);
+    timeSection();
   } else {
-    section('epa', 'EPA report', [note('No EPA report for this trace (see the notes below).')]);
+    section('epa', 'EPA report', [note('No grain view for this trace (see the notes below).')]);
   }
 
   const c = data.tables.critpath;
