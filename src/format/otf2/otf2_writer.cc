@@ -332,7 +332,8 @@ class Otf2ArchiveWriter {
     for (const Location& l : t_.locations()) Str(t_.str(l.name)), Str(LocationKindName(l.kind));
     for (const Region& r : t_.regions()) Str(t_.str(r.name));
     const uint32_t wait_description = Str(otf2::kWaitDescription);
-    for (const Communicator& c : t_.communicators()) Str(t_.str(c.name));
+    for (uint32_t c = 0; c < t_.communicators().size(); ++c)
+      if (!threads_.IsThreadBarrier(c)) Str(t_.str(t_.communicators()[c].name));  // a barrier's is its team's
     const uint32_t no_comm_name = Str(otf2::kNoCommunicatorName);
     const uint32_t key_name = Str(otf2::kMessageKeyAttribute);
     const uint32_t name_name = Str(otf2::kMessageNameAttribute);
