@@ -3,6 +3,14 @@
 namespace grainscope::otf2 {
 namespace {
 
+// The reader of a thread record's location, after its attributes; nullptr when grainscope wrote
+// the record: it was read as exactly its sync event (ExactSync) and nothing is to be derived.
+LocationReader* Derive(void* user, OTF2_AttributeList* attrs, OTF2_TimeStamp t, SyncKind kind) {
+  LocationReader* r = Loc(user);
+  r->ScanAttributes(attrs, nullptr);
+  return r->ExactSync(t, kind) ? nullptr : r;
+}
+
 // OpenMP teams (Score-P): the master's k-th ThreadFork creates team k of its process, whose
 // threads' k-th ThreadTeamBegin and ThreadTeamEnd begin and end it, and the master's ThreadJoin
 // waits for them from its own team end (model/thread_sync.h: fork and join edges). One sync event
@@ -10,9 +18,8 @@ namespace {
 // of other sizes are numbered the same way and may pair wrongly.
 OTF2_CallbackCode OnThreadFork(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                OTF2_AttributeList* attrs, OTF2_Paradigm, uint32_t) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  if (r->ExactSync(t, SyncKind::kThreadCreate)) return OTF2_CALLBACK_SUCCESS;
+  LocationReader* r = Derive(user, attrs, t, SyncKind::kThreadCreate);
+  if (r == nullptr) return OTF2_CALLBACK_SUCCESS;
   const uint32_t k = r->forks++;
   r->forked.push_back(k);
   r->Sync(t, SyncKind::kThreadCreate, r->Team(k));
@@ -20,9 +27,8 @@ OTF2_CallbackCode OnThreadFork(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, voi
 }
 OTF2_CallbackCode OnThreadJoin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                OTF2_AttributeList* attrs, OTF2_Paradigm) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  if (r->ExactSync(t, SyncKind::kThreadJoinEnd)) return OTF2_CALLBACK_SUCCESS;
+  LocationReader* r = Derive(user, attrs, t, SyncKind::kThreadJoinEnd);
+  if (r == nullptr) return OTF2_CALLBACK_SUCCESS;
   if (r->forked.empty()) return OTF2_CALLBACK_SUCCESS;  // a join of nothing forked here: nothing waits
   const uint32_t k = r->forked.back();
   r->forked.pop_back();
@@ -31,17 +37,15 @@ OTF2_CallbackCode OnThreadJoin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, voi
 }
 OTF2_CallbackCode OnThreadTeamBegin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                     OTF2_AttributeList* attrs, OTF2_CommRef) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  if (r->ExactSync(t, SyncKind::kThreadBegin)) return OTF2_CALLBACK_SUCCESS;
+  LocationReader* r = Derive(user, attrs, t, SyncKind::kThreadBegin);
+  if (r == nullptr) return OTF2_CALLBACK_SUCCESS;
   r->Sync(t, SyncKind::kThreadBegin, r->Team(r->team_begins++));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnThreadTeamEnd(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                   OTF2_AttributeList* attrs, OTF2_CommRef) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  if (r->ExactSync(t, SyncKind::kThreadEnd)) return OTF2_CALLBACK_SUCCESS;
+  LocationReader* r = Derive(user, attrs, t, SyncKind::kThreadEnd);
+  if (r == nullptr) return OTF2_CALLBACK_SUCCESS;
   const uint32_t k = r->team_ends++;
   // The master's own end of its team: from here it waits for the others (argument 1: its join
   // begins, model/sync_table.h), without an event of its own.
@@ -66,17 +70,15 @@ OTF2_CallbackCode OnOmpJoin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, 
 // contended lock's waiting is seen.
 OTF2_CallbackCode OnThreadAcquireLock(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                       OTF2_AttributeList* attrs, OTF2_Paradigm, uint32_t lock, uint32_t) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  if (r->ExactSync(t, SyncKind::kLockAcquired)) return OTF2_CALLBACK_SUCCESS;  // its request is a record of its own
+  LocationReader* r = Derive(user, attrs, t, SyncKind::kLockAcquired);  // grainscope's: its request is a marker
+  if (r == nullptr) return OTF2_CALLBACK_SUCCESS;
   r->Wait(t, SyncKind::kLockRequest, SyncKind::kLockAcquired, r->Object(lock));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnThreadReleaseLock(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                       OTF2_AttributeList* attrs, OTF2_Paradigm, uint32_t lock, uint32_t) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  if (r->ExactSync(t, SyncKind::kLockRelease)) return OTF2_CALLBACK_SUCCESS;
+  LocationReader* r = Derive(user, attrs, t, SyncKind::kLockRelease);
+  if (r == nullptr) return OTF2_CALLBACK_SUCCESS;
   r->Sync(t, SyncKind::kLockRelease, r->Object(lock));
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -96,9 +98,8 @@ uint64_t TaskId(OTF2_CommRef team, uint32_t creator, uint32_t generation) {
   return (static_cast<uint64_t>(team & 0xffff) << 32 | generation) ^ (static_cast<uint64_t>(creator) << 24);
 }
 OTF2_CallbackCode TaskRecord(void* user, OTF2_TimeStamp t, OTF2_AttributeList* attrs, SyncKind kind, uint64_t task) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  if (r->ExactSync(t, kind)) return OTF2_CALLBACK_SUCCESS;
+  LocationReader* r = Derive(user, attrs, t, kind);
+  if (r == nullptr) return OTF2_CALLBACK_SUCCESS;
   const uint64_t object = r->Object(task);
   if (kind == SyncKind::kTaskBegin) {
     if (std::find(r->tasks_begun.begin(), r->tasks_begun.end(), object) != r->tasks_begun.end())
@@ -144,17 +145,15 @@ uint64_t ThreadId(OTF2_CommRef contingent, uint64_t sequence) {
 template <SyncKind kind>
 OTF2_CallbackCode OnThreadRecord(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                  OTF2_AttributeList* attrs, OTF2_CommRef contingent, uint64_t sequence) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  if (r->ExactSync(t, kind)) return OTF2_CALLBACK_SUCCESS;
+  LocationReader* r = Derive(user, attrs, t, kind);
+  if (r == nullptr) return OTF2_CALLBACK_SUCCESS;
   r->Sync(t, kind, r->Object(ThreadId(contingent, sequence)));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnThreadWait(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                OTF2_AttributeList* attrs, OTF2_CommRef contingent, uint64_t sequence) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  if (r->ExactSync(t, SyncKind::kThreadJoinEnd)) return OTF2_CALLBACK_SUCCESS;  // its join begin is a record of its own
+  LocationReader* r = Derive(user, attrs, t, SyncKind::kThreadJoinEnd);  // grainscope's: its join begin is a marker
+  if (r == nullptr) return OTF2_CALLBACK_SUCCESS;
   r->Wait(t, SyncKind::kThreadJoinBegin, SyncKind::kThreadJoinEnd, r->Object(ThreadId(contingent, sequence)));
   return OTF2_CALLBACK_SUCCESS;
 }

@@ -339,8 +339,10 @@ class Otf2ArchiveWriter {
     const uint32_t name_name = Str(otf2::kMessageNameAttribute);
     const uint32_t grain_name = Str(otf2::kMessageGrainAttribute);
     const uint32_t marker_name = Str(otf2::kMarkerParameter);
-    const uint32_t sync_object_name = Str(otf2::kSyncObjectAttribute);
-    const uint32_t sync_arg_name = Str(otf2::kSyncArgAttribute);
+    // Only archives with thread records define the sync attributes (others stay as they were).
+    const bool sync_attributes = threads_.any_records() || !threads_.teams().empty();
+    const uint32_t sync_object_name = sync_attributes ? Str(otf2::kSyncObjectAttribute) : 0;
+    const uint32_t sync_arg_name = sync_attributes ? Str(otf2::kSyncArgAttribute) : 0;
     std::vector<uint32_t> team_names;
     for (size_t k = 0; k < threads_.teams().size(); ++k)
       team_names.push_back(OwnedStr(fmt::format("{} {}", otf2::kThreadTeamName, k)));
@@ -416,7 +418,7 @@ class Otf2ArchiveWriter {
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, kNameAttribute, name_name, 0, OTF2_TYPE_STRING), "attribute"));
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, kGrainAttribute, grain_name, 0, OTF2_TYPE_REGION), "attribute"));
     }
-    if (threads_.any_records() || threads_.teams().size() > 0) {
+    if (sync_attributes) {
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, sync_object_attribute_, sync_object_name, 0,
                                                                    OTF2_TYPE_UINT64),
                                "attribute"));
