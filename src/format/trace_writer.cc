@@ -9,18 +9,35 @@
 #include "format/format_names.h"
 #include "format/gst/gst_writer.h"
 #include "format/otf2/otf2_writer.h"
-#include "model/rendezvous.h"
+#include "model/dependencies.h"
 
 namespace grainscope {
 
 std::vector<std::string_view> WritableFormats() { return {"auto", kOtf2Format, kChromeFormat, kGstFormat}; }
 
-// Rendezvous edges are not lost: every reader derives them again from the messages and the eager
-// limit the output keeps in its metadata (model/rendezvous.h).
+namespace {
+
+// An edge between two sync events was derived from them (model/thread_sync.h: lock hand-over,
+// condition signal, fork, join, task creation); every writer keeps the sync events (OTF2 as its
+// thread records or markers, .gst as sync records, Chrome as markers), so every reader derives the
+// edge again. Edges a reader added itself (Chrome flows: GPU launch and sync) end at other events.
+bool DerivedFromSyncEvents(const Trace& trace, size_t row) {
+  const DependencyTable& d = trace.dependencies();
+  return trace.events(d.from_location[row]).kind[d.from_event[row]] == EventKind::kSync &&
+         trace.events(d.to_location[row]).kind[d.to_event[row]] == EventKind::kSync;
+}
+
+}  // namespace
+
+// Rendezvous edges are not lost either: every reader derives them again from the messages and the
+// eager limit the output keeps in its metadata (model/rendezvous.h).
 std::string DependenciesNotWrittenNote(const Trace& trace, std::string_view path) {
-  const size_t lost = trace.dependencies().size() - RendezvousSends(trace);
+  const DependencyTable& d = trace.dependencies();
+  size_t lost = 0;
+  for (size_t row = 0; row < d.size(); ++row)
+    lost += d.kind[row] != DependencyKind::kRendezvous && !DerivedFromSyncEvents(trace, row);
   if (lost == 0) return "";
-  return fmt::format("{} dependency edge(s) (lock hand-over, fork/join, GPU launch or sync) not written to {}: "
+  return fmt::format("{} dependency edge(s) not derived from sync events (GPU launch or sync, flows) not written to {}: "
                      "no output format holds them yet",
                      lost, path);
 }

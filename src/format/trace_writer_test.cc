@@ -112,6 +112,16 @@ TEST(WriteTrace, SaysItLeavesDependencyEdgesOut) {
     EXPECT_THAT(notes[0], ::testing::HasSubstr("1 dependency edge(s)"));
   }
   fs::remove_all(dir);
+  // Edges derived from sync events are written: their events are, and every reader derives them.
+  TraceBuilder s("test");
+  const LocationId s0 = s.AddLocation("s0", LocationKind::kThread, 0), s1 = s.AddLocation("s1", LocationKind::kThread, 1);
+  s.Sync(s0, 1, SyncKind::kThreadCreate, 7);
+  s.Sync(s1, 2, SyncKind::kThreadBegin, 7);
+  s.AddDependency(DependencyKind::kJoin, s0, 0, s1, 0);  // a reader's own edge between the same events
+  Result<Trace> synced = s.Finish();
+  ASSERT_THAT(synced, IsOk());
+  ASSERT_EQ(synced->dependencies().size(), 2u);
+  EXPECT_EQ(DependenciesNotWrittenNote(*synced, "x"), "") << "both end at sync events";
   Result<Trace> none = TraceBuilder("test").Finish();
   ASSERT_THAT(none, IsOk());
   EXPECT_EQ(DependenciesNotWrittenNote(*none, "x"), "");

@@ -13,9 +13,10 @@
 //              its enter events become kCollBegin, its leave events kCollEnd, so the sweeps, the
 //              critical path and the wait states (wait at barrier, barrier completion) see it as
 //              they see MPI_Barrier.
-// Labels: formats without sync records of their own (OTF2 and Chrome markers as grainscope writes
-// them) carry an event as the text "sync.<kind> <object hex> <argument>" (SyncLabel), which their
-// readers turn back into the event (ParseSyncLabel).
+// Labels: formats without sync records of their own (Chrome markers; OTF2 markers for what OTF2's
+// thread records cannot hold, docs/formats/otf2.md "Threads") carry an event as the text
+// "sync.<kind> <object hex> <argument>" (SyncLabel), which their readers turn back into the event
+// (ParseSyncLabel).
 #pragma once
 
 #include <cstdint>

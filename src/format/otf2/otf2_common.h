@@ -29,6 +29,17 @@ inline constexpr std::string_view kLocationExternalIdProperty = "grainscope::ext
 // The communicator the writer invents for messages that have none (seed text arcs). The reader
 // gives its messages no communicator again and does not list it.
 inline constexpr std::string_view kNoCommunicatorName = "grainscope::no_communicator";
+// Thread synchronisation as grainscope writes it (docs/formats/otf2.md, "Threads"): OTF2's thread
+// records (ThreadAcquireLock, ThreadCreate, ThreadFork, ThreadTaskCreate ...) and the
+// MpiCollectiveEnd of a thread barrier carry the model's sync object (a lock's address, a thread's
+// or barrier's id: more than OTF2's 32-bit lock ids and team-relative numbers hold) and, when not
+// 0, its argument; the reader takes such a record as exactly that sync event.
+inline constexpr std::string_view kSyncObjectAttribute = "grainscope::sync_object";  // UINT64
+inline constexpr std::string_view kSyncArgAttribute = "grainscope::sync_arg";        // UINT32
+// Communicators the writer defines for thread teams: one per set of threads that meet at thread
+// barriers or begin a team together ("grainscope::thread_team 0", ...), whatever the number of
+// barrier instances or teams. They are no communicators of the model.
+inline constexpr std::string_view kThreadTeamName = "grainscope::thread_team";
 // Region description that marks a kWait region whose name does not say so (see RoleOf).
 inline constexpr std::string_view kWaitDescription = "grainscope::wait";
 // Archive property holding the Trace's metadata as a JSON object of strings.

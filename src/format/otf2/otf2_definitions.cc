@@ -361,7 +361,10 @@ class DefinitionResolver {
       }
       // A COMM_SELF-like definition is one communicator per location; the reader makes each
       // location's when its first record on it is read.
-      if (info->name != kNoCommunicatorName && !info->self)
+      // A thread team's barriers come back as sync events (otf2_events.cc), from which the builder
+      // makes the model's communicators again ("barrier <object>", model/thread_sync.h).
+      info->thread_team = info->name.starts_with(kThreadTeamName);
+      if (info->name != kNoCommunicatorName && !info->self && !info->thread_team)
         info->id = builder_.AddCommunicator(info->name, info->members);
     }
     out_.message_key_attribute =
@@ -370,6 +373,9 @@ class DefinitionResolver {
         FindNamed(raw_, raw_.attribute_names, kMessageNameAttribute, OTF2_UNDEFINED_ATTRIBUTE);
     out_.message_grain_attribute =
         FindNamed(raw_, raw_.attribute_names, kMessageGrainAttribute, OTF2_UNDEFINED_ATTRIBUTE);
+    out_.sync_object_attribute =
+        FindNamed(raw_, raw_.attribute_names, kSyncObjectAttribute, OTF2_UNDEFINED_ATTRIBUTE);
+    out_.sync_arg_attribute = FindNamed(raw_, raw_.attribute_names, kSyncArgAttribute, OTF2_UNDEFINED_ATTRIBUTE);
     out_.marker_parameter =
         FindNamed(raw_, raw_.parameter_names, kMarkerParameter, OTF2_UNDEFINED_PARAMETER);
     return OkStatus();

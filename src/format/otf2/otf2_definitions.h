@@ -42,6 +42,7 @@ struct CommInfo {
   bool defined = false;
   CommunicatorId id;                // invalid for the writer's "no communicator"
   bool self = false;                // MPI_COMM_SELF-like: every rank 0 is the location itself
+  bool thread_team = false;         // grainscope's kThreadTeamName: no communicator of the model
   std::vector<LocationId> members;  // members[rank]
   std::string name;
 };
@@ -66,6 +67,8 @@ struct Otf2Definitions {
   OTF2_AttributeRef message_name_attribute = OTF2_UNDEFINED_ATTRIBUTE;
   OTF2_AttributeRef message_grain_attribute = OTF2_UNDEFINED_ATTRIBUTE;
   OTF2_ParameterRef marker_parameter = OTF2_UNDEFINED_PARAMETER;
+  OTF2_AttributeRef sync_object_attribute = OTF2_UNDEFINED_ATTRIBUTE;
+  OTF2_AttributeRef sync_arg_attribute = OTF2_UNDEFINED_ATTRIBUTE;
 
   std::string_view String(uint32_t ref) const {
     return ref < strings.size() ? std::string_view(strings[ref]) : std::string_view();

@@ -7,201 +7,11 @@
 
 #include "base/progress.h"
 #include "format/otf2/otf2_common.h"
+#include "format/otf2/otf2_location_reader.h"
 #include "model/thread_sync.h"
 
 namespace grainscope::otf2 {
 namespace {
-
-// Every event record kind of OTF2 3.0 the Trace model has no place for. Each is counted under
-// "skipped_records" by kind.
-#define GS_OTF2_SKIPPED_RECORDS(X)                                                                  \
-  X(Unknown) X(BufferFlush) X(MeasurementOnOff) X(MpiRequestTest) X(MpiRequestCancelled)         \
-  X(Metric) X(ParameterString) X(ParameterInt) X(ParameterUnsignedInt)                           \
-  X(RmaWinCreate) X(RmaWinDestroy) X(RmaCollectiveBegin) X(RmaCollectiveEnd) X(RmaGroupSync)     \
-  X(RmaRequestLock) X(RmaAcquireLock) X(RmaTryLock) X(RmaReleaseLock) X(RmaSync)                 \
-  X(RmaWaitChange) X(RmaPut) X(RmaGet) X(RmaAtomic) X(RmaOpCompleteBlocking)                     \
-  X(RmaOpCompleteNonBlocking) X(RmaOpTest) X(RmaOpCompleteRemote) X(CallingContextEnter)         \
-  X(CallingContextLeave) X(CallingContextSample) X(IoCreateHandle) X(IoDestroyHandle)            \
-  X(IoDuplicateHandle) X(IoSeek) X(IoChangeStatusFlags) X(IoDeleteFile) X(IoOperationBegin)      \
-  X(IoOperationTest) X(IoOperationIssued) X(IoOperationComplete) X(IoOperationCancelled)         \
-  X(IoAcquireLock) X(IoReleaseLock) X(IoTryLock) X(CommCreate) X(CommDestroy)
-
-enum SkippedKind {
-#define GS_ENUM(name) kSkipped##name,
-  GS_OTF2_SKIPPED_RECORDS(GS_ENUM)
-#undef GS_ENUM
-  kSkippedKindCount
-};
-
-constexpr std::array<std::string_view, kSkippedKindCount> kSkippedNames = {
-#define GS_NAME(name) #name,
-    GS_OTF2_SKIPPED_RECORDS(GS_NAME)
-#undef GS_NAME
-};
-
-struct SkipCounter {
-  uint64_t count = 0;
-  uint32_t first_location = 0;
-  TimeNs first_time = 0;
-};
-
-// What all locations share while their events are read.
-struct ReadState {
-  const Otf2Definitions* defs;
-  TraceBuilder* builder;
-  Otf2Events* out;
-  std::array<SkipCounter, kSkippedKindCount> skipped{};
-  uint64_t ignored_attributes = 0;
-  uint64_t unknown_requests = 0;
-  uint64_t unclosed_regions = 0;
-  bool strict = false;  // --strict: refuse improper nesting here, as before the builder repaired it
-};
-
-// The callbacks' user data: one location being read.
-struct LocationReader {
-  ReadState* state;
-  uint32_t location;
-  RawEvents* events;
-  std::vector<uint32_t> open_regions;                        // RegionId values
-  std::vector<std::pair<uint64_t, uint32_t>> open_requests;  // (request, p2p index)
-  std::vector<uint32_t> open_collectives;                    // collective record indices
-  std::vector<std::pair<uint64_t, uint32_t>> open_nonblocking;  // (request, collective record index)
-  // OpenMP teams (ThreadFork ... ThreadJoin): this location's forks, team begins and ends so
-  // far, and the teams it forked and has not joined (the master's).
-  uint32_t forks = 0, team_begins = 0, team_ends = 0;
-  std::vector<uint32_t> forked;
-  std::vector<uint64_t> tasks_begun;  // tasks this location switched to (the first switch begins one)
-  Status status;
-
-  TimeNs Ns(OTF2_TimeStamp t) const { return state->defs->clock.ToNs(t); }
-
-  // A sync event of this location (model/thread_sync.h).
-  void Sync(OTF2_TimeStamp t, SyncKind kind, uint64_t object, uint32_t arg = 0) { SyncNs(Ns(t), kind, object, arg); }
-  void SyncNs(TimeNs t, SyncKind kind, uint64_t object, uint32_t arg = 0) {
-    std::vector<SyncRecord>& syncs = state->out->syncs;
-    events->Append(t, EventKind::kSync, static_cast<uint32_t>(syncs.size()));
-    syncs.push_back({kind, object, arg});
-  }
-  // Team k of this location's process as a sync object.
-  uint64_t Team(uint32_t k) const { return ProcessSyncObject(state->defs->process_of[location], k); }
-  // Any other object of this location's process (a lock, a thread, a task).
-  uint64_t Object(uint64_t id) const { return ProcessSyncObject(state->defs->process_of[location], id); }
-
-  // Where a wait that the record only shows ending began: Score-P records a lock's acquisition
-  // and a thread's join when the call returns, inside the call's region (omp_set_lock,
-  // "!$omp critical", pthread_mutex_lock, pthread_join), so the wait began at that region's enter
-  // when it is the location's last event; otherwise it is taken to begin where it ends (no wait).
-  TimeNs WaitBegan(OTF2_TimeStamp t) const {
-    if (events->size() == 0 || events->kind.back() != EventKind::kEnter) return Ns(t);
-    return std::min(Ns(t), events->time.back());
-  }
-  // A wait that ends at `t`: its begin (WaitBegan) and end events.
-  void Wait(OTF2_TimeStamp t, SyncKind begin, SyncKind end, uint64_t object) {
-    SyncNs(WaitBegan(t), begin, object);
-    Sync(t, end, object);
-  }
-
-  OTF2_CallbackCode Fail(uint64_t position, TimeNs t, std::string message) {
-    status = DataLoss(fmt::format("location {}, event {} at {} ns: {}",
-                                  state->defs->location_refs[location], position, t, message));
-    return OTF2_CALLBACK_INTERRUPT;
-  }
-
-  // Reads grainscope's own attributes into `record`; every other attribute is only counted.
-  void ScanAttributes(OTF2_AttributeList* list, P2pRecord* record) {
-    if (list == nullptr) return;
-    const uint32_t n = OTF2_AttributeList_GetNumberOfElements(list);
-    for (uint32_t i = 0; i < n; ++i) {
-      OTF2_AttributeRef ref;
-      OTF2_Type type;
-      OTF2_AttributeValue value;
-      if (OTF2_AttributeList_GetAttributeByIndex(list, i, &ref, &type, &value) != OTF2_SUCCESS) continue;
-      const Otf2Definitions& d = *state->defs;
-      if (record != nullptr && ref == d.message_key_attribute && type == OTF2_TYPE_UINT64) {
-        record->key = value.uint64 + 1;
-      } else if (record != nullptr && ref == d.message_name_attribute && type == OTF2_TYPE_STRING) {
-        record->name_ref = value.stringRef;
-      } else if (record != nullptr && ref == d.message_grain_attribute && type == OTF2_TYPE_REGION &&
-                 value.regionRef < d.region_of_ref.size()) {
-        record->grain = d.region_of_ref[value.regionRef];
-      } else {
-        ++state->ignored_attributes;
-      }
-    }
-  }
-
-  // The location with `rank` in communicator `comm`, or kNone.
-  uint32_t PeerOf(uint32_t rank, OTF2_CommRef comm) const {
-    const std::vector<CommInfo>& comms = state->defs->comm_of_ref;
-    if (comm >= comms.size() || !comms[comm].defined) return kNone;
-    const CommInfo& c = comms[comm];
-    if (c.self) return rank == 0 ? location : kNone;
-    return rank < c.members.size() ? c.members[rank].value : kNone;
-  }
-
-  OTF2_CallbackCode AddP2p(uint64_t position, OTF2_TimeStamp ticks, OTF2_AttributeList* attrs,
-                           bool is_send, uint32_t rank, OTF2_CommRef comm, uint32_t tag,
-                           uint64_t bytes, P2pRecord* record) {
-    const TimeNs t = Ns(ticks);
-    // OTF2_UNDEFINED_UINT32: a peer nobody recorded (grainscope writes it for a receive whose
-    // send is missing, or the reverse); the record stays an unmatched message.
-    const uint32_t peer = rank == OTF2_UNDEFINED_UINT32 ? kNone : PeerOf(rank, comm);
-    if (peer == kNone && rank != OTF2_UNDEFINED_UINT32) {
-      return Fail(position, t, fmt::format("{} names rank {} of communicator {}, which has no such rank",
-                                           is_send ? "send" : "receive", rank, comm));
-    }
-    ScanAttributes(attrs, record);
-    record->peer = peer;
-    record->comm_ref = comm;
-    record->communicator = state->defs->comm_of_ref[comm].id;
-    record->tag = static_cast<int32_t>(tag);
-    record->bytes = bytes;
-    record->is_send = is_send;
-    record->event = events->size();
-    if (record->order == kNone) record->order = record->event;
-    events->Append(t, is_send ? EventKind::kSend : EventKind::kRecv,
-                   static_cast<uint32_t>(record - state->out->p2p.data()));
-    return OTF2_CALLBACK_SUCCESS;
-  }
-
-  P2pRecord* NewP2p() {
-    state->out->p2p.push_back(P2pRecord{location});
-    return &state->out->p2p.back();
-  }
-
-  // Removes and returns the p2p index of an open request, or kNone.
-  uint32_t TakeRequest(uint64_t request) {
-    for (size_t i = open_requests.size(); i-- > 0;) {
-      if (open_requests[i].first == request) {
-        const uint32_t index = open_requests[i].second;
-        open_requests[i] = open_requests.back();
-        open_requests.pop_back();
-        return index;
-      }
-    }
-    return kNone;
-  }
-};
-
-LocationReader* Loc(void* user) { return static_cast<LocationReader*>(user); }
-
-template <typename Callback>
-struct Skip;
-template <typename... Rest>
-struct Skip<OTF2_CallbackCode (*)(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void*,
-                                  OTF2_AttributeList*, Rest...)> {
-  template <int kind>
-  static OTF2_CallbackCode Record(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                  OTF2_AttributeList*, Rest...) {
-    LocationReader* r = Loc(user);
-    SkipCounter& c = r->state->skipped[kind];
-    if (c.count++ == 0) {
-      c.first_location = r->location;
-      c.first_time = r->Ns(t);
-    }
-    return OTF2_CALLBACK_SUCCESS;
-  }
-};
 
 // ENTER 0 7397466977683839 Region: "int main(int, char**)" <3>
 OTF2_CallbackCode OnEnter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, void* user,
@@ -316,12 +126,29 @@ uint32_t BeginCollective(LocationReader* r, OTF2_TimeStamp t) {
 
 // Collective record `index` ends: the operation, its communicator, root and sizes come with the
 // end record (MpiCollectiveEnd, NonBlockingCollectiveComplete).
+// A thread barrier grainscope wrote on a thread team's communicator (kThreadTeamName, with the
+// barrier's object as attribute): its begin and end are the arrival at and departure from the
+// barrier, sync events from which the builder makes the instance and its "barrier <object>"
+// communicator again (model/thread_sync.h), as it did for the trace that was written. The
+// record is no collective of the model. Participants: the team's threads.
+OTF2_CallbackCode EndThreadBarrier(LocationReader* r, OTF2_TimeStamp t, uint32_t index, const CommInfo& team) {
+  CollectiveRecord& c = r->state->out->collectives[index];
+  c.thread_barrier = true;
+  std::vector<SyncRecord>& syncs = r->state->out->syncs;
+  r->events->kind[c.begin_event] = EventKind::kSync;
+  r->events->arg[c.begin_event] = static_cast<uint32_t>(syncs.size());
+  syncs.push_back({SyncKind::kBarrierEnter, r->exact.object, static_cast<uint32_t>(team.members.size())});
+  r->Sync(t, SyncKind::kBarrierLeave, r->exact.object);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 OTF2_CallbackCode EndCollective(LocationReader* r, uint64_t pos, OTF2_TimeStamp t, uint32_t index,
                                 OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent,
                                 uint64_t received) {
   const std::vector<CommInfo>& comms = r->state->defs->comm_of_ref;
   if (comm >= comms.size() || !comms[comm].defined)
     return r->Fail(pos, r->Ns(t), fmt::format("collective on undefined communicator {}", comm));
+  if (comms[comm].thread_team && r->exact.present) return EndThreadBarrier(r, t, index, comms[comm]);
   CollectiveRecord& c = r->state->out->collectives[index];
   c.end_event = r->events->size();
   c.op = CollectiveOpOf(op);
@@ -385,153 +212,6 @@ OTF2_CallbackCode OnNonBlockingCollectiveComplete(OTF2_LocationRef, OTF2_TimeSta
   return EndCollective(r, pos, t, index, op, comm, root, sent, received);
 }
 
-// OpenMP teams (Score-P): the master's k-th ThreadFork creates team k of its process, whose
-// threads' k-th ThreadTeamBegin and ThreadTeamEnd begin and end it, and the master's ThreadJoin
-// waits for them from its own team end (model/thread_sync.h: fork and join edges). One sync event
-// per record, so the events reserved from the definitions' counts are enough. Nested teams
-// of other sizes are numbered the same way and may pair wrongly.
-OTF2_CallbackCode OnThreadFork(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                               OTF2_AttributeList* attrs, OTF2_Paradigm, uint32_t) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  const uint32_t k = r->forks++;
-  r->forked.push_back(k);
-  r->Sync(t, SyncKind::kThreadCreate, r->Team(k));
-  return OTF2_CALLBACK_SUCCESS;
-}
-OTF2_CallbackCode OnThreadJoin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                               OTF2_AttributeList* attrs, OTF2_Paradigm) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  if (r->forked.empty()) return OTF2_CALLBACK_SUCCESS;  // a join of nothing forked here: nothing waits
-  const uint32_t k = r->forked.back();
-  r->forked.pop_back();
-  r->Sync(t, SyncKind::kThreadJoinEnd, r->Team(k));
-  return OTF2_CALLBACK_SUCCESS;
-}
-OTF2_CallbackCode OnThreadTeamBegin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                    OTF2_AttributeList* attrs, OTF2_CommRef) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  r->Sync(t, SyncKind::kThreadBegin, r->Team(r->team_begins++));
-  return OTF2_CALLBACK_SUCCESS;
-}
-OTF2_CallbackCode OnThreadTeamEnd(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                  OTF2_AttributeList* attrs, OTF2_CommRef) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  const uint32_t k = r->team_ends++;
-  // The master's own end of its team: from here it waits for the others (argument 1: its join
-  // begins, model/sync_table.h), without an event of its own.
-  const bool master = !r->forked.empty() && r->forked.back() == k;
-  r->Sync(t, SyncKind::kThreadEnd, r->Team(k), master ? 1 : 0);
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-// OTF2 1.x's OpenMP records (OmpFork ... OmpTaskComplete; Score-P 1.x): the same as their Thread*
-// successors with the OpenMP paradigm.
-OTF2_CallbackCode OnOmpFork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void* user,
-                            OTF2_AttributeList* attrs, uint32_t threads) {
-  return OnThreadFork(l, t, pos, user, attrs, OTF2_PARADIGM_OPENMP, threads);
-}
-OTF2_CallbackCode OnOmpJoin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void* user,
-                            OTF2_AttributeList* attrs) {
-  return OnThreadJoin(l, t, pos, user, attrs, OTF2_PARADIGM_OPENMP);
-}
-
-// Locks (Score-P: OpenMP locks and critical sections, pthread mutexes): the acquisition and the
-// release. The request is the enter of the call the acquisition is recorded in (WaitBegan), so a
-// contended lock's waiting is seen.
-OTF2_CallbackCode OnThreadAcquireLock(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                      OTF2_AttributeList* attrs, OTF2_Paradigm, uint32_t lock, uint32_t) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  r->Wait(t, SyncKind::kLockRequest, SyncKind::kLockAcquired, r->Object(lock));
-  return OTF2_CALLBACK_SUCCESS;
-}
-OTF2_CallbackCode OnThreadReleaseLock(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                      OTF2_AttributeList* attrs, OTF2_Paradigm, uint32_t lock, uint32_t) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  r->Sync(t, SyncKind::kLockRelease, r->Object(lock));
-  return OTF2_CALLBACK_SUCCESS;
-}
-OTF2_CallbackCode OnOmpAcquireLock(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void* user,
-                                   OTF2_AttributeList* attrs, uint32_t lock, uint32_t order) {
-  return OnThreadAcquireLock(l, t, pos, user, attrs, OTF2_PARADIGM_OPENMP, lock, order);
-}
-OTF2_CallbackCode OnOmpReleaseLock(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void* user,
-                                   OTF2_AttributeList* attrs, uint32_t lock, uint32_t order) {
-  return OnThreadReleaseLock(l, t, pos, user, attrs, OTF2_PARADIGM_OPENMP, lock, order);
-}
-
-// Tasks: a task is (team, creating thread, generation number), or OTF2 1.x's task id. Created on
-// one thread, it begins where a thread first switches to it (later switches resume it) and ends
-// where it completes.
-uint64_t TaskId(OTF2_CommRef team, uint32_t creator, uint32_t generation) {
-  return (static_cast<uint64_t>(team & 0xffff) << 32 | generation) ^ (static_cast<uint64_t>(creator) << 24);
-}
-OTF2_CallbackCode TaskRecord(void* user, OTF2_TimeStamp t, OTF2_AttributeList* attrs, SyncKind kind, uint64_t task) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  const uint64_t object = r->Object(task);
-  if (kind == SyncKind::kTaskBegin) {
-    if (std::find(r->tasks_begun.begin(), r->tasks_begun.end(), object) != r->tasks_begun.end())
-      return OTF2_CALLBACK_SUCCESS;  // resumed
-    r->tasks_begun.push_back(object);
-  } else if (kind == SyncKind::kTaskEnd) {
-    std::erase(r->tasks_begun, object);
-  }
-  r->Sync(t, kind, object);
-  return OTF2_CALLBACK_SUCCESS;
-}
-OTF2_CallbackCode OnThreadTaskCreate(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                     OTF2_AttributeList* attrs, OTF2_CommRef team, uint32_t creator, uint32_t gen) {
-  return TaskRecord(user, t, attrs, SyncKind::kTaskCreate, TaskId(team, creator, gen));
-}
-OTF2_CallbackCode OnThreadTaskSwitch(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                     OTF2_AttributeList* attrs, OTF2_CommRef team, uint32_t creator, uint32_t gen) {
-  return TaskRecord(user, t, attrs, SyncKind::kTaskBegin, TaskId(team, creator, gen));
-}
-OTF2_CallbackCode OnThreadTaskComplete(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                       OTF2_AttributeList* attrs, OTF2_CommRef team, uint32_t creator, uint32_t gen) {
-  return TaskRecord(user, t, attrs, SyncKind::kTaskEnd, TaskId(team, creator, gen));
-}
-OTF2_CallbackCode OnOmpTaskCreate(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                  OTF2_AttributeList* attrs, uint64_t task) {
-  return TaskRecord(user, t, attrs, SyncKind::kTaskCreate, task);
-}
-OTF2_CallbackCode OnOmpTaskSwitch(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                  OTF2_AttributeList* attrs, uint64_t task) {
-  return TaskRecord(user, t, attrs, SyncKind::kTaskBegin, task);
-}
-OTF2_CallbackCode OnOmpTaskComplete(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                    OTF2_AttributeList* attrs, uint64_t task) {
-  return TaskRecord(user, t, attrs, SyncKind::kTaskEnd, task);
-}
-
-// Threads of the create/wait model (Score-P's pthread adapter): a thread is (contingent, sequence
-// count). The creator's ThreadCreate, the child's ThreadBegin and ThreadEnd, and the joiner's
-// ThreadWait, recorded as pthread_join returns: its join began at the call's enter (WaitBegan).
-uint64_t ThreadId(OTF2_CommRef contingent, uint64_t sequence) {
-  return (static_cast<uint64_t>(contingent & 0xffff) << 32) ^ sequence;
-}
-template <SyncKind kind>
-OTF2_CallbackCode OnThreadRecord(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                 OTF2_AttributeList* attrs, OTF2_CommRef contingent, uint64_t sequence) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  r->Sync(t, kind, r->Object(ThreadId(contingent, sequence)));
-  return OTF2_CALLBACK_SUCCESS;
-}
-OTF2_CallbackCode OnThreadWait(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                               OTF2_AttributeList* attrs, OTF2_CommRef contingent, uint64_t sequence) {
-  LocationReader* r = Loc(user);
-  r->ScanAttributes(attrs, nullptr);
-  r->Wait(t, SyncKind::kThreadJoinBegin, SyncKind::kThreadJoinEnd, r->Object(ThreadId(contingent, sequence)));
-  return OTF2_CALLBACK_SUCCESS;
-}
-
 // grainscope writes markers as ParameterString records of its marker parameter.
 OTF2_CallbackCode OnParameterString(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void* user,
                                     OTF2_AttributeList* attrs, OTF2_ParameterRef parameter,
@@ -584,26 +264,7 @@ OTF2_EvtReaderCallbacks* NewCallbacks() {
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, &OnCollectiveEnd);
   OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, &OnNonBlockingCollectiveRequest);
   OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, &OnNonBlockingCollectiveComplete);
-  OTF2_EvtReaderCallbacks_SetThreadForkCallback(cb, &OnThreadFork);
-  OTF2_EvtReaderCallbacks_SetThreadJoinCallback(cb, &OnThreadJoin);
-  OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, &OnThreadTeamBegin);
-  OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback(cb, &OnThreadTeamEnd);
-  OTF2_EvtReaderCallbacks_SetOmpForkCallback(cb, &OnOmpFork);
-  OTF2_EvtReaderCallbacks_SetOmpJoinCallback(cb, &OnOmpJoin);
-  OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(cb, &OnThreadAcquireLock);
-  OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(cb, &OnThreadReleaseLock);
-  OTF2_EvtReaderCallbacks_SetOmpAcquireLockCallback(cb, &OnOmpAcquireLock);
-  OTF2_EvtReaderCallbacks_SetOmpReleaseLockCallback(cb, &OnOmpReleaseLock);
-  OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, &OnThreadTaskCreate);
-  OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, &OnThreadTaskSwitch);
-  OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(cb, &OnThreadTaskComplete);
-  OTF2_EvtReaderCallbacks_SetOmpTaskCreateCallback(cb, &OnOmpTaskCreate);
-  OTF2_EvtReaderCallbacks_SetOmpTaskSwitchCallback(cb, &OnOmpTaskSwitch);
-  OTF2_EvtReaderCallbacks_SetOmpTaskCompleteCallback(cb, &OnOmpTaskComplete);
-  OTF2_EvtReaderCallbacks_SetThreadCreateCallback(cb, &OnThreadRecord<SyncKind::kThreadCreate>);
-  OTF2_EvtReaderCallbacks_SetThreadBeginCallback(cb, &OnThreadRecord<SyncKind::kThreadBegin>);
-  OTF2_EvtReaderCallbacks_SetThreadWaitCallback(cb, &OnThreadWait);
-  OTF2_EvtReaderCallbacks_SetThreadEndCallback(cb, &OnThreadRecord<SyncKind::kThreadEnd>);
+  SetThreadCallbacks(cb);
   OTF2_EvtReaderCallbacks_SetParameterStringCallback(cb, &OnParameterString);
   OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, &OnProgramBegin);
   OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, &OnProgramEnd);

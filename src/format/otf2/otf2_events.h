@@ -67,6 +67,7 @@ struct CollectiveRecord {
   uint64_t bytes_sent = 0;
   uint64_t bytes_received = 0;
   uint32_t instance = kNone;  // CollectiveId value, assigned by matching
+  bool thread_barrier = false;  // a thread barrier's instance: its events became sync events
 };
 
 // A thread's sync event (model/thread_sync.h) the reader made of OTF2's thread records; the raw

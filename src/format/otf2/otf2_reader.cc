@@ -143,6 +143,7 @@ class Otf2TraceAssembler {
     std::vector<uint32_t> done;
     uint64_t unfinished = 0;
     for (uint32_t i = 0; i < colls.size(); ++i) {
+      if (colls[i].thread_barrier) continue;  // sync events now (EndThreadBarrier)
       if (colls[i].end_event == kNone) {
         ++unfinished;
       } else {

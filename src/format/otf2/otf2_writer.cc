@@ -13,6 +13,7 @@
 #include <otf2/otf2.h>
 
 #include "format/otf2/otf2_common.h"
+#include "format/otf2/otf2_thread_writer.h"
 
 namespace grainscope {
 namespace {
@@ -30,7 +31,7 @@ const OTF2_FlushCallbacks kFlushCallbacks = {&PreFlush, nullptr};
 // count), so everything they need is collected first.
 class Otf2ArchiveWriter {
  public:
-  explicit Otf2ArchiveWriter(const Trace& trace) : t_(trace) {}
+  explicit Otf2ArchiveWriter(const Trace& trace) : t_(trace), threads_(trace) {}
 
   Status Write(const std::string& dir, const std::string& name) {
     GS_RETURN_IF_ERROR(Prepare());
@@ -82,6 +83,7 @@ class Otf2ArchiveWriter {
       no_comm_ = static_cast<uint32_t>(comm_ranks_.size() - 1);
       for (uint32_t l = 0; l < nloc; ++l) comm_ranks_[no_comm_].emplace(l, l);
     }
+
     // Which messages are non-blocking, and where MPI's FIFO rule would see their receive.
     has_send_complete_.assign(m.size(), false);
     recv_order_.assign(m.size(), kNoEvent);
@@ -90,7 +92,7 @@ class Otf2ArchiveWriter {
       for (uint32_t i = 0; i < e.size(); ++i) {
         if (e.kind[i] == EventKind::kSendComplete) has_send_complete_[e.arg[i]] = true;
         if (e.kind[i] == EventKind::kRecvPost) recv_order_[e.arg[i]] = i;
-        if (e.kind[i] == EventKind::kMarker || e.kind[i] == EventKind::kSync) has_markers_ = true;
+        if (e.kind[i] == EventKind::kMarker) has_markers_ = true;
       }
     }
     has_recv_post_.assign(m.size(), false);
@@ -98,11 +100,26 @@ class Otf2ArchiveWriter {
       has_recv_post_[i] = recv_order_[i] != kNoEvent;
       if (!has_recv_post_[i]) recv_order_[i] = m.recv_event[i];
     }
+    has_markers_ |= threads_.any_markers();
     MarkKeyedMessages();
+    AssignCommunicatorReferences();
     return OkStatus();
   }
 
   uint32_t CommOf(CommunicatorId c) const { return c.valid() ? c.value : no_comm_; }
+
+  // OTF2 references: the communicators in order, then the thread teams (a thread barrier's
+  // communicator is its team's, otf2_thread_writer.h: one per set of threads, not one per barrier
+  // object or instance).
+  void AssignCommunicatorReferences() {
+    comm_ref_.assign(comm_ranks_.size(), OTF2_UNDEFINED_COMM);
+    uint32_t refs = 0;
+    for (uint32_t k = 0; k < comm_ranks_.size(); ++k)
+      if (!threads_.IsThreadBarrier(k)) comm_ref_[k] = refs++;
+    sync_object_attribute_ = any_keyed_ ? kGrainAttribute + 1 : 0;  // after the message attributes, if any
+    first_team_ref_ = refs;
+    threads_.SetReferences(refs, sync_object_attribute_, sync_object_attribute_ + 1);
+  }
 
   // A message needs the key attribute unless FIFO matching per (communicator, sender, receiver,
   // tag) pairs its records exactly as the Trace does: true for real MPI traces, rarely for seed text.
@@ -180,9 +197,10 @@ class Otf2ArchiveWriter {
           const uint32_t comm = CommOf(m.communicator[a]);
           GS_ASSIGN_OR_RETURN(uint32_t to, RankOf(comm, m.receiver[a], "the receiving"));
           OTF2_AttributeList* attrs = MessageAttributes(a, true);
+          const OTF2_CommRef ref = comm_ref_[comm];
           rc = has_send_complete_[a]
-                   ? OTF2_EvtWriter_MpiIsend(w, attrs, ts, to, comm, m.tag[a], m.bytes[a], a)
-                   : OTF2_EvtWriter_MpiSend(w, attrs, ts, to, comm, m.tag[a], m.bytes[a]);
+                   ? OTF2_EvtWriter_MpiIsend(w, attrs, ts, to, ref, m.tag[a], m.bytes[a], a)
+                   : OTF2_EvtWriter_MpiSend(w, attrs, ts, to, ref, m.tag[a], m.bytes[a]);
           break;
         }
         case EventKind::kSendComplete: rc = OTF2_EvtWriter_MpiIsendComplete(w, nullptr, ts, a); break;
@@ -191,12 +209,17 @@ class Otf2ArchiveWriter {
           const uint32_t comm = CommOf(m.communicator[a]);
           GS_ASSIGN_OR_RETURN(uint32_t from, RankOf(comm, m.sender[a], "the sending"));
           OTF2_AttributeList* attrs = MessageAttributes(a, false);
+          const OTF2_CommRef ref = comm_ref_[comm];
           rc = has_recv_post_[a]
-                   ? OTF2_EvtWriter_MpiIrecv(w, attrs, ts, from, comm, m.tag[a], m.bytes[a], a)
-                   : OTF2_EvtWriter_MpiRecv(w, attrs, ts, from, comm, m.tag[a], m.bytes[a]);
+                   ? OTF2_EvtWriter_MpiIrecv(w, attrs, ts, from, ref, m.tag[a], m.bytes[a], a)
+                   : OTF2_EvtWriter_MpiRecv(w, attrs, ts, from, ref, m.tag[a], m.bytes[a]);
           break;
         }
         case EventKind::kCollBegin: {
+          if (threads_.IsThreadBarrier(CommOf(c.communicator[a]))) {
+            rc = threads_.WriteBarrierBegin(w, ts);
+            break;
+          }
           // A non-blocking collective (it ends after its call) is a request its completion names.
           const uint32_t k = MemberRow(a, loc);
           rc = k != kNoRow && !EndsWithItsCall(e, i, c.member_end[k])
@@ -206,6 +229,11 @@ class Otf2ArchiveWriter {
         }
         case EventKind::kCollEnd: {
           const uint32_t comm = CommOf(c.communicator[a]);
+          if (threads_.IsThreadBarrier(comm)) {
+            rc = threads_.WriteBarrierEnd(w, attributes_, ts, comm);
+            break;
+          }
+          const OTF2_CommRef ref = comm_ref_[comm];
           uint32_t root = OTF2_UNDEFINED_UINT32;
           if (c.root[a].valid()) {
             GS_ASSIGN_OR_RETURN(root, RankOf(comm, c.root[a], "the root"));
@@ -216,8 +244,8 @@ class Otf2ArchiveWriter {
           const uint64_t received = found ? c.member_bytes_received[k] : 0;
           rc = found && !EndsWithItsCall(e, c.member_begin[k], i)
                    ? OTF2_EvtWriter_NonBlockingCollectiveComplete(w, nullptr, ts, otf2::Otf2CollectiveOpOf(c.op[a]),
-                                                                  comm, root, sent, received, a)
-                   : OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, otf2::Otf2CollectiveOpOf(c.op[a]), comm, root,
+                                                                  ref, root, sent, received, a)
+                   : OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, otf2::Otf2CollectiveOpOf(c.op[a]), ref, root,
                                                      sent, received);
           break;
         }
@@ -225,10 +253,13 @@ class Otf2ArchiveWriter {
           rc = OTF2_EvtWriter_ParameterString(w, nullptr, ts, kMarkerParameter, Str(t_.str(StringId(a))));
           break;
         case EventKind::kSync: {
-          // As the marker its label names (model/thread_sync.h); the reader turns it back.
+          // OTF2's thread record, or where OTF2 has none the marker its label names
+          // (otf2_thread_writer.h); the reader turns either back into the event.
           const SyncTable& s = t_.syncs();
-          rc = OTF2_EvtWriter_ParameterString(w, nullptr, ts, kMarkerParameter,
-                                              OwnedStr(SyncLabel(s.kind[a], s.object[a], s.arg[a])));
+          rc = threads_.IsMarker(a) ? OTF2_EvtWriter_ParameterString(
+                                          w, nullptr, ts, kMarkerParameter,
+                                          OwnedStr(SyncLabel(s.kind[a], s.object[a], s.arg[a])))
+                                    : threads_.WriteSync(w, attributes_, ts, loc, a);
           break;
         }
       }
@@ -283,6 +314,15 @@ class Otf2ArchiveWriter {
     return WriteDefinitions(g);
   }
 
+  // Communicator `ref` over `members` (indices into group 0) with its group, reference ref + 1.
+  Status WriteCommunicator(OTF2_GlobalDefWriter* g, uint32_t ref, uint32_t name, const std::vector<uint64_t>& members) {
+    GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteGroup(g, ref + 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                                             OTF2_GROUP_FLAG_NONE, members.size(), members.data()),
+                             "group"));
+    return Check(OTF2_GlobalDefWriter_WriteComm(g, ref, name, ref + 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
+                 "communicator");
+  }
+
   Status WriteDefinitions(OTF2_GlobalDefWriter* g) {
     const uint32_t nloc = static_cast<uint32_t>(t_.locations().size());
     // Every string first: OTF2 wants a string defined before a definition refers to it.
@@ -292,12 +332,20 @@ class Otf2ArchiveWriter {
     for (const Location& l : t_.locations()) Str(t_.str(l.name)), Str(LocationKindName(l.kind));
     for (const Region& r : t_.regions()) Str(t_.str(r.name));
     const uint32_t wait_description = Str(otf2::kWaitDescription);
-    for (const Communicator& c : t_.communicators()) Str(t_.str(c.name));
+    for (uint32_t c = 0; c < t_.communicators().size(); ++c)
+      if (!threads_.IsThreadBarrier(c)) Str(t_.str(t_.communicators()[c].name));  // a barrier's is its team's
     const uint32_t no_comm_name = Str(otf2::kNoCommunicatorName);
     const uint32_t key_name = Str(otf2::kMessageKeyAttribute);
     const uint32_t name_name = Str(otf2::kMessageNameAttribute);
     const uint32_t grain_name = Str(otf2::kMessageGrainAttribute);
     const uint32_t marker_name = Str(otf2::kMarkerParameter);
+    // Only archives with thread records define the sync attributes (others stay as they were).
+    const bool sync_attributes = threads_.any_records() || !threads_.teams().empty();
+    const uint32_t sync_object_name = sync_attributes ? Str(otf2::kSyncObjectAttribute) : 0;
+    const uint32_t sync_arg_name = sync_attributes ? Str(otf2::kSyncArgAttribute) : 0;
+    std::vector<uint32_t> team_names;
+    for (size_t k = 0; k < threads_.teams().size(); ++k)
+      team_names.push_back(OwnedStr(fmt::format("{} {}", otf2::kThreadTeamName, k)));
     for (uint32_t s = 0; s < strings_.size(); ++s) {
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteString(g, s, std::string(strings_[s]).c_str()), "string"));
     }
@@ -352,6 +400,7 @@ class Otf2ArchiveWriter {
                                                              nloc, members.data()),
                              "group"));
     for (uint32_t c = 0; c < comm_ranks_.size(); ++c) {
+      if (comm_ref_[c] == OTF2_UNDEFINED_COMM) continue;  // a thread barrier's: its team's below
       const bool invented = c == no_comm_;
       members.clear();
       if (invented) {
@@ -359,19 +408,23 @@ class Otf2ArchiveWriter {
       } else {
         for (LocationId m : t_.communicators()[c].members) members.push_back(m.value);
       }
-      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteGroup(g, c + 1, 0, OTF2_GROUP_TYPE_COMM_GROUP,
-                                                               OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                                               members.size(), members.data()),
-                               "group"));
       const uint32_t name = invented ? no_comm_name : Str(t_.str(t_.communicators()[c].name));
-      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteComm(g, c, name, c + 1, OTF2_UNDEFINED_COMM,
-                                                              OTF2_COMM_FLAG_NONE),
-                               "communicator"));
+      GS_RETURN_IF_ERROR(WriteCommunicator(g, comm_ref_[c], name, members));
     }
+    for (uint32_t k = 0; k < threads_.teams().size(); ++k)
+      GS_RETURN_IF_ERROR(WriteCommunicator(g, first_team_ref_ + k, team_names[k], threads_.teams()[k]));
     if (any_keyed_) {
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, kKeyAttribute, key_name, 0, OTF2_TYPE_UINT64), "attribute"));
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, kNameAttribute, name_name, 0, OTF2_TYPE_STRING), "attribute"));
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, kGrainAttribute, grain_name, 0, OTF2_TYPE_REGION), "attribute"));
+    }
+    if (sync_attributes) {
+      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, sync_object_attribute_, sync_object_name, 0,
+                                                                   OTF2_TYPE_UINT64),
+                               "attribute"));
+      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, sync_object_attribute_ + 1, sync_arg_name, 0,
+                                                                   OTF2_TYPE_UINT32),
+                               "attribute"));
     }
     if (has_markers_) {
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteParameter(g, kMarkerParameter, marker_name,
@@ -392,6 +445,10 @@ class Otf2ArchiveWriter {
   std::unordered_map<std::string_view, uint32_t> string_refs_;
   std::vector<std::unordered_map<uint32_t, uint32_t>> comm_ranks_;  // location -> rank
   uint32_t no_comm_ = kNone;
+  std::vector<OTF2_CommRef> comm_ref_;  // by communicator index (no_comm_ last): its OTF2 reference
+  uint32_t first_team_ref_ = 0;
+  OTF2_AttributeRef sync_object_attribute_ = 0;  // and + 1: the sync argument
+  otf2::Otf2ThreadWriter threads_;
   std::vector<bool> has_send_complete_, has_recv_post_, keyed_;
   std::vector<EventIndex> recv_order_;
   bool any_keyed_ = false;

@@ -8,6 +8,9 @@
 //   * seed structure names and grains ride along as attributes of the send/receive records, with a
 //     key attribute wherever MPI's FIFO matching would pair the records differently;
 //   * markers are ParameterString records of the parameter "grainscope::marker";
+//   * thread sync events are OTF2's thread records (ThreadFork, ThreadCreate, ThreadAcquireLock,
+//     ThreadTaskCreate ...) or markers where OTF2 has none, and thread barriers collectives on
+//     their thread team's communicator, one per set of threads (otf2_thread_writer.h);
 //   * location kinds and external ids are location properties; region external ids are not kept
 //     (a region's OTF2 reference is its index).
 #pragma once

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <otf2/otf2.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +13,7 @@
 #include "format/otf2/otf2_reader.h"
 #include "format/otf2/trace_dump_test_util.h"
 #include "format/seedtext/seedtext_reader.h"
+#include "model/thread_sync.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -166,6 +169,106 @@ TEST(Otf2Writer, EveryEventKindRoundTrips) {
   const Location& thread = back->location(LocationId(1));
   EXPECT_EQ(thread.kind, LocationKind::kThread);
   EXPECT_EQ(thread.group, 2u);
+}
+
+// Threads 0..2: thread 0 creates 1 and 2; `instances` rounds of work and a barrier, each round's
+// barrier its own object (the OMPT tool names a barrier after its team), every other round under
+// a lock; thread 0 joins the others.
+Trace ThreadBarrierTrace(int instances) {
+  TraceBuilder b("test");
+  std::vector<LocationId> l;
+  for (int i = 0; i < 3; ++i) l.push_back(b.AddLocation(fmt::format("thread {}", i), LocationKind::kThread, i));
+  const RegionId work = b.AddRegion("work", RegionRole::kFunction, 0);
+  for (int i = 1; i < 3; ++i) {
+    b.Sync(l[0], 0, SyncKind::kThreadCreate, i);
+    b.Sync(l[i], 1, SyncKind::kThreadBegin, i);
+  }
+  TimeNs now = 10;
+  for (int k = 0; k < instances; ++k) {
+    for (int i = 0; i < 3; ++i) {
+      b.Enter(l[i], now, work);
+      b.Leave(l[i], now + 5 * (i + 1), work);
+      b.Sync(l[i], now + 5 * (i + 1), SyncKind::kBarrierEnter, 0x1000 + k, 3);
+      b.Sync(l[i], now + 20, SyncKind::kBarrierLeave, 0x1000 + k);
+    }
+    if (k % 2 == 0) {
+      b.Sync(l[1], now + 21, SyncKind::kLockRequest, 0xbeef);
+      b.Sync(l[1], now + 21, SyncKind::kLockAcquired, 0xbeef);
+      b.Sync(l[2], now + 22, SyncKind::kLockRequest, 0xbeef);
+      b.Sync(l[1], now + 24, SyncKind::kLockRelease, 0xbeef);
+      b.Sync(l[2], now + 24, SyncKind::kLockAcquired, 0xbeef);
+      b.Sync(l[2], now + 25, SyncKind::kLockRelease, 0xbeef);
+    }
+    now += 30;
+  }
+  for (int i = 1; i < 3; ++i) {
+    b.Sync(l[i], now + i, SyncKind::kThreadEnd, i);
+    b.Sync(l[0], now + i, SyncKind::kThreadJoinBegin, i);
+    b.Sync(l[0], now + i + 1, SyncKind::kThreadJoinEnd, i);
+  }
+  Result<Trace> t = b.Finish();
+  EXPECT_THAT(t, IsOk());
+  return t.ok() ? std::move(t).value() : Trace();
+}
+
+struct CommAndGroupCount {
+  uint64_t comms = 0;
+  uint64_t groups = 0;
+};
+
+// The COMM and GROUP definitions of an archive, through libotf2's reader.
+CommAndGroupCount CountCommsAndGroups(const std::string& anchor) {
+  CommAndGroupCount n;
+  OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
+  EXPECT_NE(reader, nullptr) << anchor;
+  if (reader == nullptr) return n;
+  OTF2_Reader_SetSerialCollectiveCallbacks(reader);
+  OTF2_GlobalDefReader* defs = OTF2_Reader_GetGlobalDefReader(reader);
+  OTF2_GlobalDefReaderCallbacks* cb = OTF2_GlobalDefReaderCallbacks_New();
+  OTF2_GlobalDefReaderCallbacks_SetCommCallback(
+      cb, [](void* user, OTF2_CommRef, OTF2_StringRef, OTF2_GroupRef, OTF2_CommRef, OTF2_CommFlag) {
+        ++static_cast<CommAndGroupCount*>(user)->comms;
+        return OTF2_CALLBACK_SUCCESS;
+      });
+  OTF2_GlobalDefReaderCallbacks_SetGroupCallback(
+      cb, [](void* user, OTF2_GroupRef, OTF2_StringRef, OTF2_GroupType, OTF2_Paradigm, OTF2_GroupFlag, uint32_t,
+             const uint64_t*) {
+        ++static_cast<CommAndGroupCount*>(user)->groups;
+        return OTF2_CALLBACK_SUCCESS;
+      });
+  OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, &n);
+  uint64_t read = 0;
+  EXPECT_EQ(OTF2_Reader_ReadAllGlobalDefinitions(reader, defs, &read), OTF2_SUCCESS);
+  OTF2_GlobalDefReaderCallbacks_Delete(cb);
+  OTF2_Reader_CloseGlobalDefReader(reader, defs);
+  OTF2_Reader_Close(reader);
+  return n;
+}
+
+TEST(Otf2Writer, ThreadBarrierDefinitionsDoNotGrowWithInstances) {
+  CommAndGroupCount counts[2];
+  const int instances[2] = {1, 100};
+  for (int k = 0; k < 2; ++k) {
+    const Trace original = ThreadBarrierTrace(instances[k]);
+    ASSERT_EQ(original.collectives().size(), static_cast<size_t>(instances[k]));
+    ASSERT_EQ(original.communicators().size(), static_cast<size_t>(instances[k]));  // one per barrier object
+    const std::string anchor = FreshDir(fmt::format("barriers{}", instances[k])) + "/trace.otf2";
+    ASSERT_THAT(WriteOtf2(original, anchor), IsOk());
+    counts[k] = CountCommsAndGroups(anchor);
+    // Read back: the same sync events, barrier instances, communicators and edges.
+    Result<Trace> back = ReadOtf2(anchor);
+    ASSERT_THAT(back, IsOk());
+    EXPECT_EQ(DumpTrace(*back), DumpTrace(original));
+    EXPECT_EQ(back->dependencies().kind, original.dependencies().kind);
+    EXPECT_EQ(back->dependencies().from_event, original.dependencies().from_event);
+    EXPECT_EQ(back->dependencies().to_event, original.dependencies().to_event);
+  }
+  // One thread team (the three threads: barriers and the threads' contingent): 1 COMM, and its
+  // GROUP besides group 0 of all locations, whether there is 1 barrier instance or 100.
+  EXPECT_EQ(counts[0].comms, 1u);
+  EXPECT_EQ(counts[0].groups, 2u);
+  EXPECT_EQ(counts[1].comms, counts[0].comms);
+  EXPECT_EQ(counts[1].groups, counts[0].groups);
 }
 
 TEST(Otf2Writer, DirectoryTargetGetsTracesOtf2) {
