@@ -1,7 +1,8 @@
 // grainscope record -np N [--trace DIR] -- ./app args: runs an MPI program under mpirun with
 // libgrainscope-mpi preloaded, so that every rank writes its .gst stream into one trace directory;
 // grainscope record [--trace FILE] -- ./app args (no -np): runs a threaded program with
-// libgrainscope-pthread preloaded, which records its threads' synchronisation into one .gst file.
+// libgrainscope-pthread preloaded, which records its threads' synchronisation into one .gst file;
+// --openmp (the OMPT tool) and --pthreads combine with -np for hybrid programs (FindRecorders).
 // Then reads the trace and prints where it is with a one-line summary.
 #include <spawn.h>
 #include <sys/wait.h>
@@ -34,6 +35,7 @@ struct RecordOptions {
   std::string library;
   std::string mpirun = "mpirun";
   bool openmp = false;
+  bool pthreads = false;
   std::vector<std::string> program;
 };
 
@@ -116,14 +118,60 @@ Result<std::string> TraceDirectoryFor(const RecordOptions& o) {
   }
 }
 
-// A threaded program (no -np): libgrainscope-pthread preloaded (before any LD_PRELOAD the user
-// set), or with --openmp the OMPT tool libgrainscope-omp named in OMP_TOOL_LIBRARIES (LLVM's
-// libomp loads it; the pthread library would record libomp's own locks); one .gst file, new (an
-// existing file is never overwritten: a trace is one run).
+// What records the program, by the flags: -np N preloads libgrainscope-mpi (under mpirun);
+// --openmp names the OMPT tool libgrainscope-omp in OMP_TOOL_LIBRARIES (LLVM's libomp loads it);
+// --pthreads preloads libgrainscope-pthread (the default without -np and --openmp). Any of them
+// together, except --openmp with --pthreads: the pthread library would record libomp's own
+// locks and condition variables as the program's.
+struct Recorders {
+  std::vector<std::string> preload;  // LD_PRELOAD, in this order before the user's own
+  std::string omp_tool;              // OMP_TOOL_LIBRARIES, or empty
+};
+
+Result<Recorders> FindRecorders(const RecordOptions& o) {
+  if (o.openmp && o.pthreads) {
+    return InvalidArgument("--openmp and --pthreads cannot be combined: libgrainscope-pthread would record "
+                           "libomp's own locks and condition variables as the program's; an OpenMP program "
+                           "records its synchronisation through --openmp alone");
+  }
+  const bool several = (o.ranks > 0) + o.openmp + o.pthreads > 1;
+  if (several && !o.library.empty())
+    return InvalidArgument("--library names one wrapper library; with several recorders set "
+                           "GRAINSCOPE_MPI_LIBRARY, GRAINSCOPE_OMP_LIBRARY or GRAINSCOPE_PTHREAD_LIBRARY instead");
+  Recorders r;
+  if (o.ranks > 0) {
+    GS_ASSIGN_OR_RETURN(std::string mpi, FindLibrary(o.library, "libgrainscope-mpi.so", "GRAINSCOPE_MPI_LIBRARY"));
+    r.preload.push_back(std::move(mpi));
+  }
+  if (o.pthreads || (o.ranks == 0 && !o.openmp)) {
+    GS_ASSIGN_OR_RETURN(std::string pthread,
+                        FindLibrary(o.library, "libgrainscope-pthread.so", "GRAINSCOPE_PTHREAD_LIBRARY"));
+    r.preload.push_back(std::move(pthread));
+  }
+  if (o.openmp) {
+    GS_ASSIGN_OR_RETURN(r.omp_tool, FindLibrary(o.library, "libgrainscope-omp.so", "GRAINSCOPE_OMP_LIBRARY"));
+  }
+  return r;
+}
+
+// The environment entries that load the recorders: LD_PRELOAD (before any the user set) and
+// OMP_TOOL_LIBRARIES.
+std::vector<std::string> RecorderEnvironment(const Recorders& r) {
+  std::vector<std::string> env;
+  if (!r.preload.empty()) {
+    std::string preload;
+    for (const std::string& lib : r.preload) preload += (preload.empty() ? "" : ":") + lib;
+    if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0') preload += std::string(":") + user;
+    env.push_back("LD_PRELOAD=" + preload);
+  }
+  if (!r.omp_tool.empty()) env.push_back("OMP_TOOL_LIBRARIES=" + r.omp_tool);
+  return env;
+}
+
+// A program of one process (no -np): libgrainscope-pthread preloaded, or the OMPT tool with
+// --openmp; one .gst file, new (an existing file is never overwritten: a trace is one run).
 Status RecordThreads(const RecordOptions& o, int* program_status) {
-  GS_ASSIGN_OR_RETURN(std::string library,
-                      o.openmp ? FindLibrary(o.library, "libgrainscope-omp.so", "GRAINSCOPE_OMP_LIBRARY")
-                               : FindLibrary(o.library, "libgrainscope-pthread.so", "GRAINSCOPE_PTHREAD_LIBRARY"));
+  GS_ASSIGN_OR_RETURN(const Recorders recorders, FindRecorders(o));
   std::string trace = o.trace;
   if (trace.empty()) {
     const std::string base = fmt::format("grainscope-{}-{}", fs::path(o.program[0]).filename().string(), getpid());
@@ -132,14 +180,8 @@ Status RecordThreads(const RecordOptions& o, int* program_status) {
   } else if (std::error_code ec; fs::exists(trace, ec)) {
     return FailedPrecondition(fmt::format("{} already exists: a trace is one run; name a new file with --trace", trace));
   }
-  std::vector<std::string> env = {"GRAINSCOPE_TRACE=" + trace};
-  if (o.openmp) {
-    env.push_back("OMP_TOOL_LIBRARIES=" + library);
-  } else {
-    std::string preload = library;
-    if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0') preload += std::string(":") + user;
-    env.push_back("LD_PRELOAD=" + preload);
-  }
+  std::vector<std::string> env = RecorderEnvironment(recorders);
+  env.push_back("GRAINSCOPE_TRACE=" + trace);
   GS_ASSIGN_OR_RETURN(int exit_code, Spawn(o.program, env));
   *program_status = exit_code;
   auto read = ReadTrace(trace);
@@ -155,12 +197,13 @@ Status Record(const RecordOptions& o, int* program_status) {
   if (o.program.empty()) return InvalidArgument("no program to run: grainscope record [-np N] -- ./app args");
   if (o.ranks == 0) return RecordThreads(o, program_status);
   if (o.ranks < 0) return InvalidArgument("-np needs a positive number of ranks");
-  GS_ASSIGN_OR_RETURN(std::string library, FindLibrary(o.library, "libgrainscope-mpi.so", "GRAINSCOPE_MPI_LIBRARY"));
+  GS_ASSIGN_OR_RETURN(const Recorders recorders, FindRecorders(o));
   GS_ASSIGN_OR_RETURN(const std::string trace, TraceDirectoryFor(o));
   std::vector<std::string> args = {o.mpirun};
   if (geteuid() == 0) args.push_back("--allow-run-as-root");  // mpirun refuses root without it
-  args.insert(args.end(), {"--oversubscribe", "-np", std::to_string(o.ranks), "-x", "LD_PRELOAD=" + library, "-x",
-                           "GRAINSCOPE_TRACE=" + trace});
+  args.insert(args.end(), {"--oversubscribe", "-np", std::to_string(o.ranks)});
+  for (const std::string& entry : RecorderEnvironment(recorders)) args.insert(args.end(), {"-x", entry});
+  args.insert(args.end(), {"-x", "GRAINSCOPE_TRACE=" + trace});
   args.insert(args.end(), o.program.begin(), o.program.end());
   GS_ASSIGN_OR_RETURN(int exit_code, Spawn(args));
   *program_status = exit_code;
@@ -185,7 +228,9 @@ CommandBody AddRecordCommand(CLI::App& app) {
                 "preloaded, one .gst stream per rank in one trace directory (grainscope record -np 4 -- ./app "
                 "args); without, a threaded program with libgrainscope-pthread preloaded, its threads' locks, "
                 "condition variables, barriers, creation and joins in one .gst file (grainscope record -- ./app "
-                "args). Exits with the program's status");
+                "args); --openmp records an OpenMP program through the OMPT tool instead. Hybrid programs: "
+                "-np N --openmp (MPI + OpenMP) or -np N --pthreads (MPI + threads): each rank's threads are "
+                "locations of that rank. Exits with the program's status");
   cmd->add_option("-n,--np", o->ranks, "number of MPI ranks (-np works too); without it the program runs as one "
                                        "threaded process");
   cmd->add_option("--trace", o->trace, "trace directory (MPI: new or empty) or file (threads: new); default "
@@ -193,8 +238,12 @@ CommandBody AddRecordCommand(CLI::App& app) {
   cmd->add_option("--library", o->library, "the wrapper library (default: lib/libgrainscope-mpi.so, "
                                            "lib/libgrainscope-pthread.so or lib/libgrainscope-omp.so next to this binary)");
   cmd->add_option("--mpirun", o->mpirun, "the MPI launcher (default: mpirun)");
-  cmd->add_flag("--openmp", o->openmp, "without -np: record an OpenMP program (LLVM's libomp: clang -fopenmp) "
-                                       "through the OMPT tool libgrainscope-omp instead of libgrainscope-pthread");
+  cmd->add_flag("--openmp", o->openmp, "record an OpenMP program's parallel regions, barriers, tasks and locks "
+                                       "through the OMPT tool libgrainscope-omp (LLVM's libomp: clang -fopenmp; "
+                                       "GCC's libgomp has no OMPT); with -np, every rank's threads (hybrid MPI+OpenMP)");
+  cmd->add_flag("--pthreads", o->pthreads, "record the threads' locks, condition variables, barriers, creation and "
+                                           "joins through libgrainscope-pthread: the default without -np and "
+                                           "--openmp; with -np, in every rank too. Not with --openmp");
   cmd->add_option("program", o->program, "the program and its arguments, after --")->required();
   return [o] {
     int program_status = 0;

@@ -1,6 +1,7 @@
 // libgrainscope-omp on an OpenMP program that knows nothing of grainscope (omp_program.c): its
 // parallel regions, implicit and explicit barriers and critical section become regions, fork and
 // join edges, barrier instances and lock hand-overs.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/critpath/critpath.h"
+#include "analysis/regions/time_classes.h"
 #include "analysis/replay/replay.h"
 #include "analysis/waits/call_sites.h"
 #include "analysis/waits/wait_states.h"
@@ -18,6 +20,12 @@
 
 namespace grainscope {
 namespace {
+
+RegionId RegionIdNamed(const Trace& t, std::string_view name) {
+  for (uint32_t r = 0; r < t.regions().size(); ++r)
+    if (t.str(t.region(RegionId(r)).name) == name) return RegionId(r);
+  return RegionId();
+}
 
 size_t EdgesOf(const Trace& t, DependencyKind kind) {
   size_t n = 0;
@@ -75,6 +83,137 @@ TEST(OmptTrace, RecordOpenMp) {
   EXPECT_EQ(read->locations().size(), 4u);
   EXPECT_GE(read->collectives().size(), 2u);
   std::filesystem::remove(trace);
+}
+
+// ---- the closed-form programs (omp_closed_form.c), issue 31 -------------------------------------
+
+constexpr TimeNs kMs = 1'000'000;
+
+// Records `program mode` with `grainscope record [-np N] --openmp` and reads the trace.
+Trace RecordClosedForm(const char* program, const char* mode, int ranks = 0) {
+  std::filesystem::create_directories(GS_OMP_WORK_DIR);
+  const std::string trace = fmt::format("{}/{}-{}-{}{}", GS_OMP_WORK_DIR, mode, ranks, getpid(), ranks ? "" : ".gst");
+  std::filesystem::remove_all(trace);
+  const std::string np = ranks > 0 ? fmt::format("-np {} ", ranks) : "";
+  const std::string cmd = fmt::format("{} record {}--openmp --trace {} -- {} {} > {}.log 2>&1", GS_GRAINSCOPE, np, trace,
+                                      program, mode, trace);
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << "see " << trace << ".log";
+  Result<Trace> read = ReadTrace(trace);
+  EXPECT_TRUE(read.ok()) << read.status().message();
+  std::filesystem::remove_all(trace);
+  std::filesystem::remove(trace + ".log");
+  return std::move(read).value();
+}
+
+std::string_view RegionOf(const Trace& t, RegionId r) { return r.valid() ? t.str(t.region(r).name) : "(outside regions)"; }
+
+TimeNs OnPath(const Trace& t, const CriticalPath& cp, std::string_view region) {
+  TimeNs sum = 0;
+  for (const PathSegment& s : cp.path) sum += RegionOf(t, s.region) == region ? s.time_ns : 0;
+  return sum;
+}
+
+TimeNs Wait(const WaitStates& ws, WaitKind k) { return ws.time_ns[static_cast<int>(k)]; }
+
+// The master's serial work between the parallel regions, as measured: each stretch of thread 0
+// from the end of an "omp parallel" region to the next event.
+TimeNs SerialWork(const Trace& t, LocationId master) {
+  const EventColumns& ev = t.events(master);
+  TimeNs sum = 0;
+  for (EventIndex i = 0; i + 1 < ev.size(); ++i) {
+    if (ev.kind[i] == EventKind::kLeave && RegionOf(t, RegionId(ev.arg[i])) == "omp parallel")
+      sum += ev.time[i + 1] - ev.time[i];
+  }
+  return sum;
+}
+
+// 10 x (5 ms of parallel work + 20 ms of serial work on the master), on one process or on each of
+// two ranks: the serial work is on the critical path, the barriers are not, the worker is idle
+// between the regions.
+void CheckSerialMaster(const Trace& t, LocationId master, LocationId worker) {
+  EXPECT_GE(t.diagnostics().Count("late_barrier_ends_moved"), 10u);
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_TRUE(cp.ok()) << cp.status().message();
+  const TimeNs serial = SerialWork(t, master);
+  EXPECT_GE(serial, 9 * 20 * kMs);
+  EXPECT_GE(OnPath(t, *cp, "(outside regions)"), serial * 9 / 10);
+  EXPECT_LT(OnPath(t, *cp, "omp barrier"), cp->length_ns / 20);
+  const WaitStates ws = FindWaitStates(t, FindCallSites(t));
+  const TimeNs run = t.end_ns() - t.start_ns();
+  EXPECT_LT(Wait(ws, WaitKind::kWaitAtBarrier) + Wait(ws, WaitKind::kBarrierCompletion), run / 20);
+  const TimeBreakdown time = ComputeTimeBreakdown(t);
+  EXPECT_GE(time.locations[worker.value][TimeClass::kIdle], serial * 9 / 10);
+  EXPECT_LT(time.locations[worker.value][TimeClass::kSynchronization], run / 20);
+  EXPECT_EQ(time.region_class[RegionIdNamed(t, "omp barrier").value], TimeClass::kSynchronization);
+}
+
+TEST(OmptClosedForm, SerialMasterWork) {
+#if defined(GS_SANITIZER_BUILD)
+  GTEST_SKIP() << "sanitizer build: the tool cannot be loaded into a plain program";
+#endif
+  const Trace t = RecordClosedForm(GS_OMP_CLOSED_FORM, "serial");
+  ASSERT_EQ(t.locations().size(), 2u);
+  CheckSerialMaster(t, LocationId(0), LocationId(1));
+}
+
+// 10 regions where one thread works 5 ms and the other 10 ms: 5 ms of barrier waiting each, by
+// the master or the worker in turn.
+TEST(OmptClosedForm, ImbalancedRegions) {
+#if defined(GS_SANITIZER_BUILD)
+  GTEST_SKIP() << "sanitizer build: the tool cannot be loaded into a plain program";
+#endif
+  const Trace t = RecordClosedForm(GS_OMP_CLOSED_FORM, "imbalance");
+  const WaitStates ws = FindWaitStates(t, FindCallSites(t));
+  EXPECT_NEAR(static_cast<double>(Wait(ws, WaitKind::kWaitAtBarrier)), 50.0 * kMs, 8.0 * kMs);
+  EXPECT_LT(Wait(ws, WaitKind::kBarrierCompletion), 2 * kMs);
+  // Each thread waits in half of them.
+  EXPECT_NEAR(static_cast<double>(ws.by_location[0]), 25.0 * kMs, 6.0 * kMs);
+  EXPECT_NEAR(static_cast<double>(ws.by_location[1]), 25.0 * kMs, 6.0 * kMs);
+}
+
+// Nested teams (2 x 2 threads working 5 ms) and 4 tasks of 5 ms run by a team of 2, partly
+// inside the barrier: the tasks' time is work (region "omp task"), on the path.
+TEST(OmptClosedForm, NestedTeamsAndTasks) {
+#if defined(GS_SANITIZER_BUILD)
+  GTEST_SKIP() << "sanitizer build: the tool cannot be loaded into a plain program";
+#endif
+  const Trace t = RecordClosedForm(GS_OMP_CLOSED_FORM, "nested");
+  EXPECT_EQ(t.locations().size(), 4u);
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_TRUE(cp.ok()) << cp.status().message();
+  EXPECT_GE(OnPath(t, *cp, "omp task"), 10 * kMs);  // two of the tasks, one after the other
+  Result<ReplayResult> identity = Replay(t, WhatIf());
+  ASSERT_TRUE(identity.ok()) << identity.status().message();
+  EXPECT_EQ(identity->max_deviation_ns, 0);
+  const TimeBreakdown time = ComputeTimeBreakdown(t);
+  TimeNs computation = 0;
+  for (const LocationTime& l : time.locations) computation += l[TimeClass::kComputation];
+  EXPECT_GE(computation, (4 * 5 + 4 * 5) * kMs);  // the inner teams' and the tasks' work
+}
+
+// The serial-master program as hybrid MPI+OpenMP on two ranks under `record -np 2 --openmp`.
+TEST(OmptClosedForm, HybridSerialMasterWork) {
+#if defined(GS_SANITIZER_BUILD)
+  GTEST_SKIP() << "sanitizer build: the tool cannot be loaded into a plain program";
+#endif
+  if (std::string_view(GS_OMP_CLOSED_FORM_MPI).empty()) GTEST_SKIP() << "no MPI: the hybrid program is not built";
+  const Trace t = RecordClosedForm(GS_OMP_CLOSED_FORM_MPI, "serial", 2);
+  ASSERT_EQ(t.locations().size(), 4u);  // rank 0, rank 1, and a worker thread of each
+  EXPECT_EQ(t.collectives().size() - 2 * 11, 10u + 1u);  // 2 x 11 OpenMP barriers; 10 allreduces, finalize's
+  LocationId master, worker;
+  for (uint32_t l = 0; l < 4; ++l) {
+    if (t.location(LocationId(l)).kind == LocationKind::kRank && !master.valid()) master = LocationId(l);
+    if (t.location(LocationId(l)).kind != LocationKind::kRank && !worker.valid()) worker = LocationId(l);
+  }
+  ASSERT_TRUE(master.valid() && worker.valid());
+  CheckSerialMaster(t, master, worker);
+}
+
+// A combination `record` cannot honour is refused, not dropped.
+TEST(OmptClosedForm, RecordRefusesOpenMpWithPthreads) {
+  const std::string cmd = fmt::format("{} record --openmp --pthreads -- /bin/true > /dev/null 2>&1", GS_GRAINSCOPE);
+  const int status = std::system(cmd.c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2);
 }
 
 }  // namespace
