@@ -56,6 +56,8 @@ std::vector<fs::path> InputPaths(const std::string& input) {
   return out;
 }
 
+// `shown` starts the message: "out: " for the output itself, or, for another part of it (an OTF2
+// archive's .def file and directory), what writing the output would also write.
 Status CheckNotAnInput(const std::string& shown, const fs::path& part, const std::vector<std::string>& inputs) {
   std::error_code ec;
   const fs::path canonical_part = fs::weakly_canonical(part, ec);
@@ -63,16 +65,16 @@ Status CheckNotAnInput(const std::string& shown, const fs::path& part, const std
     for (const fs::path& in : InputPaths(input)) {
       if (!fs::exists(in, ec)) continue;
       if (fs::equivalent(part, in, ec)) {
-        return IoError(fmt::format("{}: is {}the input '{}'; {}", shown, in == fs::path(input) ? "" : "part of ", input,
+        return IoError(fmt::format("{}is {}the input '{}'; {}", shown, in == fs::path(input) ? "" : "part of ", input,
                                    kNever));
       }
       const fs::path canonical_in = fs::canonical(in, ec);
       if (ec || canonical_part.empty()) continue;
       if (IsUnder(canonical_in, canonical_part)) {
-        return IoError(fmt::format("{}: holds the input '{}'; {}", shown, input, kNever));
+        return IoError(fmt::format("{}holds the input '{}'; {}", shown, input, kNever));
       }
       if (fs::is_directory(canonical_in, ec) && IsUnder(canonical_part, canonical_in)) {
-        return IoError(fmt::format("{}: lies inside the input '{}'; {}", shown, input, kNever));
+        return IoError(fmt::format("{}lies inside the input '{}'; {}", shown, input, kNever));
       }
     }
   }
@@ -167,7 +169,10 @@ Result<OutputTarget> OutputTarget::Claim(std::string what, std::vector<OutputPar
   const fs::path dir = paths[0].parent_path();
   for (size_t i = 0; i < parts.size(); ++i) {
     if (paths[i].parent_path() != dir) return Internal(fmt::format("{}: parts of one output in two directories", parts[i].path));
-    GS_RETURN_IF_ERROR(CheckNotAnInput(parts[i].path, paths[i], options.inputs));
+    const std::string shown = i == 0 ? parts[0].path + ": "
+                                     : fmt::format("{}: writing it also writes '{}' (as {} does), which ", parts[0].path,
+                                                   parts[i].path, what);
+    GS_RETURN_IF_ERROR(CheckNotAnInput(shown, paths[i], options.inputs));
   }
   // What is there already.
   std::vector<bool> existed(parts.size(), false);

@@ -47,6 +47,14 @@ Status FitNetwork(const Trace& trace, ReplayFlags& f, WhatIf& w) {
   w.network.bytes_per_ns = fit.bytes_per_ns;
   f.fitted = fmt::format(" (fitted to the trace's {} matched messages of {} size(s): the fastest transfer of each size)",
                          fit.messages, fit.sizes);
+  if (!(fit.bytes_per_ns > 0)) {
+    // One size, or no growth with size: the latency is the trace's, the bandwidth cannot be.
+    w.network.bytes_per_ns = kAssumedBandwidthGBps;
+    f.fitted = fmt::format(" (latency fitted to the trace's {} matched messages of {} size(s); their transfer times "
+                           "do not determine a bandwidth{}, so {} GB/s is assumed: give --bandwidth)",
+                           fit.messages, fit.sizes, fit.sizes == 1 ? " (one size)" : " (they do not grow with size)",
+                           kAssumedBandwidthGBps);
+  }
   return OkStatus();
 }
 
@@ -101,11 +109,13 @@ std::string Describe(const WhatIf& w, const ReplayFlags& f) {
     case NetworkKind::kMeasured: parts.push_back("network as measured"); break;
     case NetworkKind::kZero: parts.push_back("network zero-cost"); break;
     case NetworkKind::kLatencyBandwidth:
-      parts.push_back(fmt::format("network latency {} ns + bytes / {} GB/s{}", w.network.latency_ns,
-                                  w.network.bytes_per_ns <= 0 ? "inf"
-                                  : f.fitted.empty()          ? fmt::format("{}", w.network.bytes_per_ns)
-                                                              : fmt::format("{:.4g}", w.network.bytes_per_ns),
-                                  f.fitted));
+      parts.push_back(w.network.bytes_per_ns <= 0
+                          ? fmt::format("network latency {} ns, bandwidth unlimited (no --bandwidth){}",
+                                        w.network.latency_ns, f.fitted)
+                          : fmt::format("network latency {} ns + bytes / {} GB/s{}", w.network.latency_ns,
+                                        f.fitted.empty() ? fmt::format("{}", w.network.bytes_per_ns)
+                                                         : fmt::format("{:.4g}", w.network.bytes_per_ns),
+                                        f.fitted));
       break;
     case NetworkKind::kLogGP:
       parts.push_back(fmt::format("network LogGP L={} o={} G={} O={} S={}", w.network.L, w.network.o, w.network.G,

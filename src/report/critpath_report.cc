@@ -25,7 +25,8 @@ std::string CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOpt
   j["load_balance"] = cp.load_balance;
   j["transfer_efficiency"] = cp.transfer_efficiency;
   j["serialization_efficiency"] = cp.serialization_efficiency;
-  if (const std::optional<EagerLimit> eager = TraceEagerLimit(t)) {
+  // Only where messages could be rendezvous sends (a run of one rank has none to cite it for).
+  if (const std::optional<EagerLimit> eager = TraceEagerLimit(t); eager && t.messages().size() > 0) {
     j["eager_limit_bytes"] = eager->bytes;
     j["eager_limit_source"] = eager->source;
     j["rendezvous_sends"] = RendezvousSends(t);
@@ -88,7 +89,8 @@ std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOpt
   line("transfer efficiency", fmt::format("{:.3f}   (length / measured run)", cp.transfer_efficiency));
   line("serialisation efficiency", fmt::format("{:.3f}   (max compute / length)", cp.serialization_efficiency));
   line("load balance", fmt::format("{:.3f}   (mean compute / max compute)", cp.load_balance));
-  if (const std::optional<EagerLimit> eager = TraceEagerLimit(t)) {
+  // Only where messages could be rendezvous sends (a run of one rank has none to cite it for).
+  if (const std::optional<EagerLimit> eager = TraceEagerLimit(t); eager && t.messages().size() > 0) {
     line("rendezvous sends", fmt::format("{}   (above the eager limit of {} B, {}; waiting for the receive "
                                          "is not work)", RendezvousSends(t), eager->bytes, eager->source));
   }

@@ -21,6 +21,7 @@ std::string_view ClassTitle(TimeClass c) {
     case TimeClass::kCollective: return "collective";
     case TimeClass::kSynchronization: return "synchronisation";
     case TimeClass::kOtherMpi: return "other MPI";
+    case TimeClass::kInitFinalize: return "MPI init/fin.";
     case TimeClass::kIdle: return "idle";
   }
   return "?";

@@ -59,6 +59,7 @@ std::string_view TimeClassName(TimeClass c) {
     case TimeClass::kCollective: return "collective";
     case TimeClass::kSynchronization: return "synchronization";
     case TimeClass::kOtherMpi: return "other_mpi";
+    case TimeClass::kInitFinalize: return "init_finalize";
     case TimeClass::kIdle: return "idle";
   }
   return "?";
@@ -69,6 +70,7 @@ TimeClass RegionTimeClass(const Trace& trace, RegionId region) {
   const std::string_view name = trace.str(r.name);
   // Completion calls are waiting whatever role a format gives them (OTF2 writers differ).
   if (name.starts_with("MPI_Wait") || name.starts_with("MPI_Test")) return TimeClass::kSynchronization;
+  if (name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize") return TimeClass::kInitFinalize;
   switch (r.role) {
     case RegionRole::kPointToPoint: return TimeClass::kPointToPoint;
     case RegionRole::kCollective:

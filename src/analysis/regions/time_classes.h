@@ -22,7 +22,10 @@
 //                    thread runs meanwhile (between task_begin and task_end: OpenMP runs tasks in
 //                    barriers and taskwaits) is the task's time, not waiting
 //   other_mpi        inside an MPI call of no communication role (a region named "MPI_*" of role
-//                    function or other: MPI_Init, MPI_Finalize, communicator management)
+//                    function or other: communicator management, MPI_Comm_rank, ...)
+//   init_finalize    inside MPI_Init, MPI_Init_thread or MPI_Finalize: the library's start-up and
+//                    shut-down, kept apart as Scalasca does (on a short run MPI_Init's second would
+//                    otherwise read as most of the MPI time)
 //   computation      the rest: inside code regions and grains, and outside any region on a rank,
 //                    process or seed processor of a trace without grains (an MPI rank computes
 //                    between its calls, which are the only regions its wrapper records)
@@ -45,10 +48,12 @@ enum class TimeClass : uint8_t {
   kCollective,
   kSynchronization,
   kOtherMpi,
+  kInitFinalize,
   kIdle,
 };
-inline constexpr int kTimeClassCount = 6;
-// "computation", "point_to_point", "collective", "synchronization", "other_mpi", "idle": the JSON
+inline constexpr int kTimeClassCount = 7;
+// "computation", "point_to_point", "collective", "synchronization", "other_mpi", "init_finalize",
+// "idle": the JSON
 // and CSV names (keys get "_ns").
 std::string_view TimeClassName(TimeClass c);
 

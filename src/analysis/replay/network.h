@@ -60,9 +60,14 @@ Result<CollectivePhase> ParseCollectivePhase(std::string_view name);
 // cost; latency and bandwidth are the least-squares line through those minima (latency >= 0,
 // bandwidth unlimited when the cost does not grow with size). One size: its minimum is the
 // latency. `messages` = 0: nothing to fit (no matched message with a non-negative transfer).
+// The bandwidth `--network latbw` assumes when the trace's messages cannot determine one (a
+// single message size, or transfer times that do not grow with size): 10 GB/s, the order of an
+// InfiniBand EDR link and of a shared-memory copy between cores. The replay says it assumed it.
+inline constexpr double kAssumedBandwidthGBps = 10.0;
+
 struct NetworkFit {
   TimeNs latency_ns = 0;
-  double bytes_per_ns = 0;  // 0 = unlimited
+  double bytes_per_ns = 0;  // 0: the messages do not determine it (kAssumedBandwidthGBps)
   size_t messages = 0;      // matched messages used
   size_t sizes = 0;         // distinct sizes among them
 };

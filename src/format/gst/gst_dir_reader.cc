@@ -393,7 +393,7 @@ class Merger {
   void SetEagerLimit() {
     for (const RankFile& f : files_) {
       if (!f.eager_limit) continue;
-      builder_.SetEagerLimit(f.eager_limit->bytes, fmt::format("the MPI library's {}", f.eager_limit->variable));
+      builder_.SetEagerLimit(f.eager_limit->bytes, fmt::format("read from the MPI library: MPI_T variable {}", f.eager_limit->variable));
       return;
     }
     builder_.SetEagerLimitUnlessRecorded(kAssumedEagerLimitBytes, "assumed: the recording did not say");

@@ -345,7 +345,7 @@ TEST(MpiTrace, PingPong) {
   // synchronous sends are rendezvous sends whatever their size: one edge each from the receive.
   const std::optional<EagerLimit> eager = TraceEagerLimit(t);
   ASSERT_TRUE(eager.has_value());
-  EXPECT_THAT(std::string(eager->source), ::testing::HasSubstr("the MPI library's"));
+  EXPECT_THAT(std::string(eager->source), ::testing::HasSubstr("read from the MPI library"));
   EXPECT_GT(eager->bytes, 0u);
   EXPECT_EQ(RendezvousSends(t), 5u);
   for (size_t i = 0; i < t.dependencies().size(); ++i) EXPECT_EQ(RankOf(t, t.dependencies().to_location[i]), 0);

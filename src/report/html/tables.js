@@ -14,7 +14,8 @@ function buildTables() {
   function timeSection() {
     if (!tm) return;
     const classes = [['computation', 'computation'], ['point_to_point', 'point-to-point'], ['collective', 'collective'],
-      ['synchronization', 'synchronisation'], ['other_mpi', 'other MPI'], ['idle', 'idle']];
+      ['synchronization', 'synchronisation'], ['other_mpi', 'other MPI'],
+      ['init_finalize', 'MPI init/finalize'], ['idle', 'idle']];
     const rows = tm.locations.map(function (l) {
       return [l.location].concat(classes.map(function (c) { return fmtDuration(l[c[0] + '_ns']); }));
     });
