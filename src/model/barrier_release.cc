@@ -39,6 +39,11 @@ EventIndex LateEndRun(const ThreadSync::Member& m, const SyncTable& syncs, const
 
 }  // namespace
 
+TimeNs BarrierRelease(TimeNs last_arrival, TimeNs earliest_on_time_leave) {
+  return earliest_on_time_leave == std::numeric_limits<TimeNs>::max() ? last_arrival
+                                                                      : std::max(earliest_on_time_leave, last_arrival);
+}
+
 LateBarrierEnds MoveLateBarrierEnds(const ThreadSync& sync, const SyncTable& syncs,
                                     std::span<const std::vector<EventKind>> kinds,
                                     std::span<const std::vector<uint32_t>> args,
@@ -62,7 +67,7 @@ LateBarrierEnds MoveLateBarrierEnds(const ThreadSync& sync, const SyncTable& syn
       any_late |= late_end[i] != 0;
     }
     if (!any_late) continue;
-    release = release == std::numeric_limits<TimeNs>::max() ? last_arrival : std::max(release, last_arrival);
+    release = BarrierRelease(last_arrival, release);
     for (size_t i = 0; i < b.members.size(); ++i) {
       if (late_end[i] == 0) continue;
       const ThreadSync::Member& m = b.members[i];

@@ -17,6 +17,11 @@
 // the release to the next task is then outside every region: idle on a worker thread
 // (analysis/regions/time_classes.h), and a blocking segment into the fork edge, never work on
 // the critical path. Score-P's OPARI2 records leave on time (before the next fork): untouched.
+//
+// A worker's last implicit barrier is never reported left at all (there is no next fork). When a
+// thread's events end inside a barrier instance that other members left (it completed), the
+// builder adds the leave at the instance's release (TraceBuilder::CloseNeverLeftBarriers), so the
+// master's wait for that thread is waiting, not work; an instance nobody left stays unfinished.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +43,12 @@ struct LateBarrierEnds {
   TimeNs first_from = 0, first_to = 0;
 };
 
-// Moves the late leaves of `barriers` (FindThreadSync's instances, whose fork edges are in
-// `edges`) in `times`; event kinds and order are unchanged.
+// The release of a barrier instance: its earliest leave that was not late, never before its last
+// arrival (the last arrival itself when every leave was late, or none was recorded).
+TimeNs BarrierRelease(TimeNs last_arrival, TimeNs earliest_on_time_leave);
+
+// Moves the late leaves of `sync.barriers` (FindThreadSync's instances, whose fork edges are in
+// `sync.edges`) in `times`; event kinds and order are unchanged.
 LateBarrierEnds MoveLateBarrierEnds(const ThreadSync& sync, const SyncTable& syncs,
                                     std::span<const std::vector<EventKind>> kinds,
                                     std::span<const std::vector<uint32_t>> args,

@@ -47,7 +47,7 @@ Trace ForkJoin(bool late) {
     b.Sync(worker, t + 100, SyncKind::kThreadBegin, team << 20);
     b.Enter(worker, t + kMs / 2, barrier);
     b.Sync(worker, t + kMs / 2, SyncKind::kBarrierEnter, team, 2);
-    if (k == kRegions - 1) break;  // libomp never reports the end of the last one
+    if (k == kRegions - 1) break;  // libomp never reports the end of the last one (no next fork)
     const TimeNs leave = late ? t + 5 * kMs + 50 : t + kMs + 15;
     b.Sync(worker, leave, SyncKind::kBarrierLeave, team);
     b.Leave(worker, leave, barrier);
@@ -65,8 +65,12 @@ TimeNs OnPath(const Trace& t, const CriticalPath& cp, std::string_view region) {
 
 TEST(BarrierRelease, LateWorkerEndsMoveToTheRelease) {
   const Trace t = ForkJoin(true);
-  // Every region but the last: its worker's leave comes after the next fork.
+  // Every region but the last: its worker's leave comes after the next fork. The last one, never
+  // left, is closed at its release.
   EXPECT_EQ(t.diagnostics().Count("late_barrier_ends_moved"), kRegions - 1u);
+  EXPECT_EQ(t.diagnostics().Count("barrier_ends_added"), 1u);
+  EXPECT_EQ(t.diagnostics().Count("unfinished_collectives"), 0u);
+  EXPECT_EQ(t.events(LocationId(1)).time.back(), (5 * (kRegions - 1) + 1) * kMs + 10);
   const EventColumns& w = t.events(LocationId(1));
   // Region 0's worker events: begin, enter, barrier enter, leave (moved), region end (moved).
   EXPECT_EQ(w.time[3], kMs + 10);
@@ -81,16 +85,16 @@ TEST(BarrierRelease, SerialWorkIsOnThePathAndTheWorkerIdle) {
   EXPECT_LT(OnPath(t, *cp, "omp barrier"), kRegions * 100);
   const WaitStates ws = FindWaitStates(t, FindCallSites(t));
   EXPECT_EQ(ws.time_ns[static_cast<int>(WaitKind::kBarrierCompletion)], 0);
-  // The worker waits 0.5 ms in each barrier for the master (the last one is never left).
-  EXPECT_EQ(ws.time_ns[static_cast<int>(WaitKind::kWaitAtBarrier)], (kRegions - 1) * kMs / 2);
+  // The worker waits 0.5 ms in each barrier for the master.
+  EXPECT_EQ(ws.time_ns[static_cast<int>(WaitKind::kWaitAtBarrier)], kRegions * kMs / 2);
   const TimeBreakdown time = ComputeTimeBreakdown(t);
   // The worker: idle before its first fork, from each release to the next fork (4 ms + 90 ns) and
-  // after its last event (the last barrier's enter, 4.5 ms before the end); synchronisation only
-  // in the barriers, computation between its forks and its barriers.
+  // after the last release (4 ms - 10 ns before the end); synchronisation only in the barriers,
+  // computation between its forks and its barriers.
   const LocationTime& worker = time.locations[1];
-  EXPECT_EQ(worker[TimeClass::kIdle], 100 + (kRegions - 1) * (4 * kMs + 90) + (5 * kMs - kMs / 2));
+  EXPECT_EQ(worker[TimeClass::kIdle], 100 + (kRegions - 1) * (4 * kMs + 90) + (4 * kMs - 10));
   EXPECT_EQ(worker[TimeClass::kComputation], kRegions * (kMs / 2 - 100));
-  EXPECT_EQ(worker[TimeClass::kSynchronization], (kRegions - 1) * (kMs / 2 + 10));
+  EXPECT_EQ(worker[TimeClass::kSynchronization], kRegions * (kMs / 2 + 10));
 }
 
 // Leaves on time (Score-P's OPARI2 records, or a fixed runtime) are left as recorded.

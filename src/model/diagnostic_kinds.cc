@@ -12,6 +12,10 @@ using S = DiagnosticSeverity;
 
 // Sorted by name (FindDiagnosticKind searches it; a test checks the order).
 constexpr std::array kKinds = {
+    DiagnosticKind{"barrier_ends_added", S::kRepaired,
+                   "barrier arrival(s) never left on a thread whose events end there, in an instance the "
+                   "others left (libomp never reports a worker's last implicit-barrier end): left at the "
+                   "barrier's release"},
     DiagnosticKind{"damaged_blocks", S::kDataLoss,
                    "event block(s) failed their checksum or did not decode; their events are lost"},
     DiagnosticKind{"damaged_chunks", S::kDataLoss, "chunk(s) of the file are damaged and were skipped"},

@@ -150,8 +150,7 @@ void Barriers(uint64_t object, std::span<const At> events, const SyncTable& sync
     size_t& n = next_leave[e.location.value];
     while (n < mine.size() && mine[n]->event < e.event) ++n;
     if (n == mine.size()) {
-      if (out.unmatched_barrier_events++ == 0)
-        out.first_unmatched = fmt::format("barrier {:x}: an arrival at {} ns is never left", object, e.time);
+      out.never_left.push_back({instance, e.location, e.event});
       continue;
     }
     out.barriers[instance].members.push_back({e.location, e.event, mine[n++]->event});

@@ -48,8 +48,14 @@ struct ThreadSync {
     std::vector<Member> members;
   };
   std::vector<Barrier> barriers;
-  uint64_t unmatched_barrier_events = 0;  // an enter without its leave (or the reverse)
-  std::string first_unmatched;
+  // Arrivals never left (the run ended inside the barrier, or the runtime never reported the
+  // end): not members of their instance; the builder closes those it can (barrier_release.h).
+  struct NeverLeft {
+    size_t instance;
+    LocationId location;
+    EventIndex enter;
+  };
+  std::vector<NeverLeft> never_left;
 };
 
 // A sync object of process `process` in a trace of several processes: addresses and ids are each

@@ -406,6 +406,7 @@ void TraceBuilder::AddThreadSync() {
   if (body_.syncs.size() == 0 || !derive_thread_sync_) return;
   ThreadSync ts = FindThreadSync(body_.syncs, body_.kinds, body_.args, times_);
   ReportLateBarrierEnds(MoveLateBarrierEnds(ts, body_.syncs, body_.kinds, body_.args, times_));
+  CloseNeverLeftBarriers(ts);
   DependencyTable& d = body_.dependencies;
   for (size_t r = 0; r < ts.edges.size(); ++r) {
     d.kind.push_back(ts.edges.kind[r]);
@@ -441,8 +442,47 @@ void TraceBuilder::AddThreadSync() {
       members_.push_back(CollectiveMember{c, m.location, m.enter, m.leave, 0, 0});
     }
   }
-  if (ts.unmatched_barrier_events > 0)
-    body_.diagnostics.AddCount("unfinished_collectives", ts.unmatched_barrier_events, ts.first_unmatched);
+}
+
+// An arrival never left on a thread whose events end there (only region ends follow it) in an
+// instance other members left: the thread left at the instance's release (barrier_release.h).
+// A leave event is added after the arrival, and the region ends after it move to the release.
+// Other never-left arrivals stay out of their instance, counted as unfinished.
+void TraceBuilder::CloseNeverLeftBarriers(ThreadSync& ts) {
+  uint64_t closed = 0, unfinished = 0;
+  std::string first_closed, first_unfinished;
+  for (const ThreadSync::NeverLeft& n : ts.never_left) {
+    ThreadSync::Barrier& b = ts.barriers[n.instance];
+    std::vector<EventKind>& kind = body_.kinds[n.location.value];
+    std::vector<TimeNs>& time = times_[n.location.value];
+    const bool ends_inside = std::all_of(kind.begin() + n.enter + 1, kind.end(),
+                                         [](EventKind k) { return k == EventKind::kLeave; });
+    if (!ends_inside || b.members.empty()) {
+      if (unfinished++ == 0)
+        first_unfinished = fmt::format("barrier {:x}: an arrival at {} ns is never left", b.object, time[n.enter]);
+      continue;
+    }
+    TimeNs last_arrival = time[n.enter], earliest_leave = std::numeric_limits<TimeNs>::max();
+    for (const ThreadSync::Member& m : b.members) {
+      last_arrival = std::max(last_arrival, times_[m.location.value][m.enter]);
+      earliest_leave = std::min(earliest_leave, times_[m.location.value][m.leave]);
+    }
+    const TimeNs release = BarrierRelease(last_arrival, earliest_leave);
+    const EventIndex leave = n.enter + 1;
+    kind.insert(kind.begin() + leave, EventKind::kSync);
+    body_.args[n.location.value].insert(body_.args[n.location.value].begin() + leave, body_.syncs.size());
+    body_.syncs.kind.push_back(SyncKind::kBarrierLeave);
+    body_.syncs.object.push_back(b.object);
+    body_.syncs.arg.push_back(0);
+    time.insert(time.begin() + leave, release);
+    for (EventIndex e = leave + 1; e < time.size(); ++e) time[e] = std::max(time[e], release);
+    b.members.push_back({n.location, n.enter, leave});
+    if (closed++ == 0)
+      first_closed = fmt::format("{}: barrier {:x} entered at {} ns, left at its release {} ns",
+                                 str(body_.locations[n.location.value].name), b.object, time[n.enter], release);
+  }
+  body_.diagnostics.AddCount("barrier_ends_added", closed, first_closed);
+  body_.diagnostics.AddCount("unfinished_collectives", unfinished, first_unfinished);
 }
 
 void TraceBuilder::ReportLateBarrierEnds(const LateBarrierEnds& late) {

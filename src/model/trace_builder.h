@@ -23,6 +23,7 @@
 namespace grainscope {
 
 struct LateBarrierEnds;  // model/barrier_release.h
+struct ThreadSync;       // model/thread_sync.h
 
 struct MessageInfo {
   LocationId sender;
@@ -141,6 +142,7 @@ class TraceBuilder {
   void AddRendezvousEdges();
   void AddThreadSync();
   void ReportLateBarrierEnds(const LateBarrierEnds& late);
+  void CloseNeverLeftBarriers(ThreadSync& ts);
   Status CheckDependencies();
   void MakeLocationIdsUnique();
 
