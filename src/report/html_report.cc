@@ -354,6 +354,7 @@ Result<std::string> RenderHtmlReport(const HtmlReportInputs& in, const HtmlLimit
   data["lanes"] = Lanes(t, gantt);
   data["regions"] = Regions(t);
   data["grains"] = Grains(gantt, clock, lim);
+  data["has_grains"] = HasGrainRegions(t);  // else the boxes are the outermost code regions
   data["messages"] = Messages(t, clock, lim);
   data["waits"] = Waits(in.waits, gantt.size(), clock, lim);
   data["blocked"] = Blocked(t, ComputeBlockedSpans(t), gantt.size(), clock, lim);

@@ -138,7 +138,8 @@ const info = data.tables.info || {};
 const body = document.body;
 body.appendChild(el('header', null, [
   el('h1', { text: 'grainscope: ' + data.source }),
-  el('p', { class: 'sub', text: [info.format, lanes.length + ' locations', grains.count + ' grain instances',
+  el('p', { class: 'sub', text: [info.format, lanes.length + ' locations',
+    grains.count + (data.has_grains === false ? ' code regions (no grains)' : ' grain instances'),
     info.events + ' events', msgs.count + ' messages', 'span ' + fmtDuration(span * Q)].join(' \u00b7 ') }),
   el('nav', null, ['gantt:Gantt chart', 'time:Time', 'epa:EPA report', 'critpath:Critical path', 'waits:Wait states',
     'speedup:Speedup'].map(function (s) { const p = s.split(':'); return el('a', { href: '#' + p[0], text: p[1] }); })),
@@ -146,7 +147,7 @@ body.appendChild(el('header', null, [
 
 // Toolbar
 const colorSelect = el('select', { id: 'gs-color', title: 'Colour grains by' }, [
-  el('option', { value: 'length', text: 'colour: grain length' }), el('option', { value: 'region', text: 'colour: region' })]);
+  el('option', { value: 'length', text: 'colour: length' }), el('option', { value: 'region', text: 'colour: region' })]);
 const showMsgs = el('input', { type: 'checkbox', id: 'gs-show-messages', checked: '' });
 const showWaits = el('input', { type: 'checkbox', id: 'gs-show-waits', checked: '' });
 const showBlocked = el('input', { type: 'checkbox', id: 'gs-show-blocked', checked: '' });
