@@ -209,6 +209,28 @@ TEST(OmptClosedForm, HybridSerialMasterWork) {
   CheckSerialMaster(t, master, worker);
 }
 
+// The imbalanced and the nested programs as hybrid MPI+OpenMP on two ranks: each rank's OpenMP
+// barriers wait 50 ms (the MPI_Allreduce's waiting is wait at N x N, apart); nested teams and
+// tasks in every rank replay exactly.
+TEST(OmptClosedForm, HybridImbalanceAndNested) {
+#if defined(GS_SANITIZER_BUILD)
+  GTEST_SKIP() << "sanitizer build: the tool cannot be loaded into a plain program";
+#endif
+  if (std::string_view(GS_OMP_CLOSED_FORM_MPI).empty()) GTEST_SKIP() << "no MPI: the hybrid program is not built";
+  const Trace imbalance = RecordClosedForm(GS_OMP_CLOSED_FORM_MPI, "imbalance", 2);
+  const WaitStates ws = FindWaitStates(imbalance, FindCallSites(imbalance));
+  EXPECT_NEAR(static_cast<double>(Wait(ws, WaitKind::kWaitAtBarrier)), 2 * 50.0 * kMs, 2 * 8.0 * kMs);
+  EXPECT_LT(Wait(ws, WaitKind::kBarrierCompletion), 4 * kMs);
+  const Trace nested = RecordClosedForm(GS_OMP_CLOSED_FORM_MPI, "nested", 2);
+  EXPECT_EQ(nested.locations().size(), 8u);  // per rank: its master, the outer worker, two inner workers
+  Result<ReplayResult> identity = Replay(nested, WhatIf());
+  ASSERT_TRUE(identity.ok()) << identity.status().message();
+  EXPECT_EQ(identity->max_deviation_ns, 0);
+  Result<CriticalPath> cp = ComputeCriticalPath(nested);
+  ASSERT_TRUE(cp.ok()) << cp.status().message();
+  EXPECT_GE(OnPath(nested, *cp, "omp task"), 10 * kMs);
+}
+
 // A combination `record` cannot honour is refused, not dropped.
 TEST(OmptClosedForm, RecordRefusesOpenMpWithPthreads) {
   const std::string cmd = fmt::format("{} record --openmp --pthreads -- /bin/true > /dev/null 2>&1", GS_GRAINSCOPE);
