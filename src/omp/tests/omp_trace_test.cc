@@ -164,11 +164,12 @@ TEST(OmptClosedForm, ImbalancedRegions) {
 #endif
   const Trace t = RecordClosedForm(GS_OMP_CLOSED_FORM, "imbalance");
   const WaitStates ws = FindWaitStates(t, FindCallSites(t));
-  EXPECT_NEAR(static_cast<double>(Wait(ws, WaitKind::kWaitAtBarrier)), 50.0 * kMs, 8.0 * kMs);
-  EXPECT_LT(Wait(ws, WaitKind::kBarrierCompletion), 2 * kMs);
+  // Sleeps overshoot and threads wake late on a busy machine: 20 regions' worth of noise allowed.
+  EXPECT_NEAR(static_cast<double>(Wait(ws, WaitKind::kWaitAtBarrier)), 50.0 * kMs, 12.0 * kMs);
+  EXPECT_LT(Wait(ws, WaitKind::kBarrierCompletion), 5 * kMs);
   // Each thread waits in half of them.
-  EXPECT_NEAR(static_cast<double>(ws.by_location[0]), 25.0 * kMs, 6.0 * kMs);
-  EXPECT_NEAR(static_cast<double>(ws.by_location[1]), 25.0 * kMs, 6.0 * kMs);
+  EXPECT_NEAR(static_cast<double>(ws.by_location[0]), 25.0 * kMs, 9.0 * kMs);
+  EXPECT_NEAR(static_cast<double>(ws.by_location[1]), 25.0 * kMs, 9.0 * kMs);
 }
 
 // Nested teams (2 x 2 threads working 5 ms) and 4 tasks of 5 ms run by a team of 2, partly
@@ -219,8 +220,10 @@ TEST(OmptClosedForm, HybridImbalanceAndNested) {
   if (std::string_view(GS_OMP_CLOSED_FORM_MPI).empty()) GTEST_SKIP() << "no MPI: the hybrid program is not built";
   const Trace imbalance = RecordClosedForm(GS_OMP_CLOSED_FORM_MPI, "imbalance", 2);
   const WaitStates ws = FindWaitStates(imbalance, FindCallSites(imbalance));
-  EXPECT_NEAR(static_cast<double>(Wait(ws, WaitKind::kWaitAtBarrier)), 2 * 50.0 * kMs, 2 * 8.0 * kMs);
-  EXPECT_LT(Wait(ws, WaitKind::kBarrierCompletion), 4 * kMs);
+  EXPECT_NEAR(static_cast<double>(Wait(ws, WaitKind::kWaitAtBarrier)), 2 * 50.0 * kMs, 2 * 12.0 * kMs);
+  // 4 threads and two spinning MPI ranks on a 2-core machine complete barriers late now and then;
+  // libomp's late ends unrepaired would be hundreds of ms here.
+  EXPECT_LT(Wait(ws, WaitKind::kBarrierCompletion), 20 * kMs);
   const Trace nested = RecordClosedForm(GS_OMP_CLOSED_FORM_MPI, "nested", 2);
   EXPECT_EQ(nested.locations().size(), 8u);  // per rank: its master, the outer worker, two inner workers
   Result<ReplayResult> identity = Replay(nested, WhatIf());
