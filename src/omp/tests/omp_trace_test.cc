@@ -179,7 +179,10 @@ TEST(OmptClosedForm, NestedTeamsAndTasks) {
   GTEST_SKIP() << "sanitizer build: the tool cannot be loaded into a plain program";
 #endif
   const Trace t = RecordClosedForm(GS_OMP_CLOSED_FORM, "nested");
-  EXPECT_EQ(t.locations().size(), 4u);
+  // The master, the outer worker and an inner worker each; a runtime may give a team fewer
+  // threads than asked (OpenMP allows it), and a loaded machine made libomp do so once in ~20 runs.
+  EXPECT_GE(t.locations().size(), 3u);
+  EXPECT_LE(t.locations().size(), 4u);
   Result<CriticalPath> cp = ComputeCriticalPath(t);
   ASSERT_TRUE(cp.ok()) << cp.status().message();
   EXPECT_GE(OnPath(t, *cp, "omp task"), 10 * kMs);  // two of the tasks, one after the other
@@ -225,7 +228,8 @@ TEST(OmptClosedForm, HybridImbalanceAndNested) {
   // libomp's late ends unrepaired would be hundreds of ms here.
   EXPECT_LT(Wait(ws, WaitKind::kBarrierCompletion), 20 * kMs);
   const Trace nested = RecordClosedForm(GS_OMP_CLOSED_FORM_MPI, "nested", 2);
-  EXPECT_EQ(nested.locations().size(), 8u);  // per rank: its master, the outer worker, two inner workers
+  EXPECT_GE(nested.locations().size(), 6u);  // per rank: its master, the outer worker, two inner workers
+  EXPECT_LE(nested.locations().size(), 8u);  // (or fewer: see NestedTeamsAndTasks)
   Result<ReplayResult> identity = Replay(nested, WhatIf());
   ASSERT_TRUE(identity.ok()) << identity.status().message();
   EXPECT_EQ(identity->max_deviation_ns, 0);
