@@ -12,7 +12,7 @@ namespace {
 // edges cost the latency.
 class CritPathModel {
  public:
-  CritPathModel(const HbGraph& g, TimeNs latency) : waits_(g), latency_(latency) {
+  CritPathModel(const HbGraph& g, TimeNs latency) : trace_(g.trace()), waits_(g), latency_(latency) {
     for (uint32_t l = 0; l < g.location_count(); ++l) times_.push_back(g.trace().events(LocationId(l)).time.data());
   }
   TimeNs Start(LocationId) const { return 0; }
@@ -21,7 +21,8 @@ class CritPathModel {
   TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {
     const TimeNs* time = times_[l.value];
     const TimeNs d = time[e] - time[e - 1];
-    return blocking ? d - waits_.Wait(l, e) : d;
+    if (!blocking) return d;
+    return BeginsTask(l, e) ? 0 : d - waits_.Wait(l, e);
   }
   TimeNs Message(MessageId) const { return latency_; }
   TimeNs Collective(CollectiveId, uint32_t) const { return latency_; }
@@ -29,6 +30,15 @@ class CritPathModel {
   TimeNs Dependency(DependencyId) const { return 0; }
 
  private:
+  // Event e begins a task of a team (thread_begin): until then the thread had no work, and the
+  // runtime's wake-up after the fork is no work of it either (SPEC.md §3: a worker's time from its
+  // release to its next task is never on the path).
+  [[gnu::noinline]] bool BeginsTask(LocationId l, EventIndex e) const {
+    const EventColumns& ev = trace_.events(l);
+    return ev.kind[e] == EventKind::kSync && trace_.syncs().kind[ev.arg[e]] == SyncKind::kThreadBegin;
+  }
+
+  const Trace& trace_;
   std::vector<const TimeNs*> times_;  // per location
   MeasuredWaits waits_;
   TimeNs latency_;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -127,23 +128,50 @@ TimeNs SerialWork(const Trace& t, LocationId master) {
   return sum;
 }
 
+// The closed forms hold when the threads get their cores. On a loaded machine a run can miss them
+// (a thread descheduled for milliseconds really waits in the barrier), so each timing check
+// records up to three runs and fails when none meets it; libomp's late barrier ends left
+// unrepaired miss in every run, by hundreds of milliseconds. `check` returns what a run missed.
+struct Misses {
+  std::string text;
+  void Expect(bool ok, const std::string& what) {
+    if (!ok) text += what + "; ";
+  }
+};
+template <class Check>
+void InSomeRun(const char* program, const char* mode, int ranks, Check check) {
+  std::string misses;
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    const Trace t = RecordClosedForm(program, mode, ranks);
+    Misses m;
+    check(t, m);
+    if (m.text.empty()) return;
+    misses += fmt::format("run {}: {}\n", attempt, m.text);
+  }
+  ADD_FAILURE() << "no run met the closed form:\n" << misses;
+}
+
+bool Near(TimeNs value, TimeNs expected, TimeNs tolerance) { return std::abs(value - expected) <= tolerance; }
+
 // 10 x (5 ms of parallel work + 20 ms of serial work on the master), on one process or on each of
 // two ranks: the serial work is on the critical path, the barriers are not, the worker is idle
 // between the regions.
-void CheckSerialMaster(const Trace& t, LocationId master, LocationId worker) {
+void CheckSerialMaster(const Trace& t, LocationId master, LocationId worker, Misses& m) {
   EXPECT_GE(t.diagnostics().Count("late_barrier_ends_moved"), 10u);
   Result<CriticalPath> cp = ComputeCriticalPath(t);
   ASSERT_TRUE(cp.ok()) << cp.status().message();
   const TimeNs serial = SerialWork(t, master);
   EXPECT_GE(serial, 9 * 20 * kMs);
-  EXPECT_GE(OnPath(t, *cp, "(outside regions)"), serial * 9 / 10);
-  EXPECT_LT(OnPath(t, *cp, "omp barrier"), cp->length_ns / 20);
+  m.Expect(OnPath(t, *cp, "(outside regions)") >= serial * 9 / 10, "serial work on the path under 90 %");
+  m.Expect(OnPath(t, *cp, "omp barrier") < cp->length_ns / 20,
+           fmt::format("omp barrier {} ns of a {} ns path", OnPath(t, *cp, "omp barrier"), cp->length_ns));
   const WaitStates ws = FindWaitStates(t, FindCallSites(t));
   const TimeNs run = t.end_ns() - t.start_ns();
-  EXPECT_LT(Wait(ws, WaitKind::kWaitAtBarrier) + Wait(ws, WaitKind::kBarrierCompletion), run / 20);
+  const TimeNs barrier_waits = Wait(ws, WaitKind::kWaitAtBarrier) + Wait(ws, WaitKind::kBarrierCompletion);
+  m.Expect(barrier_waits < run / 20, fmt::format("barrier waiting {} ns of a {} ns run", barrier_waits, run));
   const TimeBreakdown time = ComputeTimeBreakdown(t);
-  EXPECT_GE(time.locations[worker.value][TimeClass::kIdle], serial * 9 / 10);
-  EXPECT_LT(time.locations[worker.value][TimeClass::kSynchronization], run / 20);
+  m.Expect(time.locations[worker.value][TimeClass::kIdle] >= serial * 9 / 10, "the worker idle under 90 % of the serial work");
+  m.Expect(time.locations[worker.value][TimeClass::kSynchronization] < run / 20, "the worker synchronising over 5 %");
   EXPECT_EQ(time.region_class[RegionIdNamed(t, "omp barrier").value], TimeClass::kSynchronization);
 }
 
@@ -151,9 +179,10 @@ TEST(OmptClosedForm, SerialMasterWork) {
 #if defined(GS_SANITIZER_BUILD)
   GTEST_SKIP() << "sanitizer build: the tool cannot be loaded into a plain program";
 #endif
-  const Trace t = RecordClosedForm(GS_OMP_CLOSED_FORM, "serial");
-  ASSERT_EQ(t.locations().size(), 2u);
-  CheckSerialMaster(t, LocationId(0), LocationId(1));
+  InSomeRun(GS_OMP_CLOSED_FORM, "serial", 0, [](const Trace& t, Misses& m) {
+    ASSERT_EQ(t.locations().size(), 2u);
+    CheckSerialMaster(t, LocationId(0), LocationId(1), m);
+  });
 }
 
 // 10 regions where one thread works 5 ms and the other 10 ms: 5 ms of barrier waiting each, by
@@ -162,14 +191,16 @@ TEST(OmptClosedForm, ImbalancedRegions) {
 #if defined(GS_SANITIZER_BUILD)
   GTEST_SKIP() << "sanitizer build: the tool cannot be loaded into a plain program";
 #endif
-  const Trace t = RecordClosedForm(GS_OMP_CLOSED_FORM, "imbalance");
-  const WaitStates ws = FindWaitStates(t, FindCallSites(t));
-  // Sleeps overshoot and threads wake late on a busy machine: 20 regions' worth of noise allowed.
-  EXPECT_NEAR(static_cast<double>(Wait(ws, WaitKind::kWaitAtBarrier)), 50.0 * kMs, 12.0 * kMs);
-  EXPECT_LT(Wait(ws, WaitKind::kBarrierCompletion), 5 * kMs);
-  // Each thread waits in half of them.
-  EXPECT_NEAR(static_cast<double>(ws.by_location[0]), 25.0 * kMs, 9.0 * kMs);
-  EXPECT_NEAR(static_cast<double>(ws.by_location[1]), 25.0 * kMs, 9.0 * kMs);
+  InSomeRun(GS_OMP_CLOSED_FORM, "imbalance", 0, [](const Trace& t, Misses& m) {
+    const WaitStates ws = FindWaitStates(t, FindCallSites(t));
+    // Sleeps overshoot: 20 sleeps' worth of noise allowed.
+    m.Expect(Near(Wait(ws, WaitKind::kWaitAtBarrier), 50 * kMs, 8 * kMs),
+             fmt::format("wait at barrier {} ns", Wait(ws, WaitKind::kWaitAtBarrier)));
+    m.Expect(Wait(ws, WaitKind::kBarrierCompletion) < 2 * kMs, "barrier completion over 2 ms");
+    // Each thread waits in half of them.
+    m.Expect(Near(ws.by_location[0], 25 * kMs, 6 * kMs), fmt::format("the master waits {} ns", ws.by_location[0]));
+    m.Expect(Near(ws.by_location[1], 25 * kMs, 6 * kMs), fmt::format("the worker waits {} ns", ws.by_location[1]));
+  });
 }
 
 // Nested teams (2 x 2 threads working 5 ms) and 4 tasks of 5 ms run by a team of 2, partly
@@ -201,16 +232,17 @@ TEST(OmptClosedForm, HybridSerialMasterWork) {
   GTEST_SKIP() << "sanitizer build: the tool cannot be loaded into a plain program";
 #endif
   if (std::string_view(GS_OMP_CLOSED_FORM_MPI).empty()) GTEST_SKIP() << "no MPI: the hybrid program is not built";
-  const Trace t = RecordClosedForm(GS_OMP_CLOSED_FORM_MPI, "serial", 2);
-  ASSERT_EQ(t.locations().size(), 4u);  // rank 0, rank 1, and a worker thread of each
-  EXPECT_EQ(t.collectives().size() - 2 * 11, 10u + 1u);  // 2 x 11 OpenMP barriers; 10 allreduces, finalize's
-  LocationId master, worker;
-  for (uint32_t l = 0; l < 4; ++l) {
-    if (t.location(LocationId(l)).kind == LocationKind::kRank && !master.valid()) master = LocationId(l);
-    if (t.location(LocationId(l)).kind != LocationKind::kRank && !worker.valid()) worker = LocationId(l);
-  }
-  ASSERT_TRUE(master.valid() && worker.valid());
-  CheckSerialMaster(t, master, worker);
+  InSomeRun(GS_OMP_CLOSED_FORM_MPI, "serial", 2, [](const Trace& t, Misses& m) {
+    ASSERT_EQ(t.locations().size(), 4u);  // rank 0, rank 1, and a worker thread of each
+    EXPECT_EQ(t.collectives().size() - 2 * 11, 10u + 1u);  // 2 x 11 OpenMP barriers; 10 allreduces, finalize's
+    LocationId master, worker;
+    for (uint32_t l = 0; l < 4; ++l) {
+      if (t.location(LocationId(l)).kind == LocationKind::kRank && !master.valid()) master = LocationId(l);
+      if (t.location(LocationId(l)).kind != LocationKind::kRank && !worker.valid()) worker = LocationId(l);
+    }
+    ASSERT_TRUE(master.valid() && worker.valid());
+    CheckSerialMaster(t, master, worker, m);
+  });
 }
 
 // The imbalanced and the nested programs as hybrid MPI+OpenMP on two ranks: each rank's OpenMP
@@ -221,12 +253,14 @@ TEST(OmptClosedForm, HybridImbalanceAndNested) {
   GTEST_SKIP() << "sanitizer build: the tool cannot be loaded into a plain program";
 #endif
   if (std::string_view(GS_OMP_CLOSED_FORM_MPI).empty()) GTEST_SKIP() << "no MPI: the hybrid program is not built";
-  const Trace imbalance = RecordClosedForm(GS_OMP_CLOSED_FORM_MPI, "imbalance", 2);
-  const WaitStates ws = FindWaitStates(imbalance, FindCallSites(imbalance));
-  EXPECT_NEAR(static_cast<double>(Wait(ws, WaitKind::kWaitAtBarrier)), 2 * 50.0 * kMs, 2 * 12.0 * kMs);
-  // 4 threads and two spinning MPI ranks on a 2-core machine complete barriers late now and then;
-  // libomp's late ends unrepaired would be hundreds of ms here.
-  EXPECT_LT(Wait(ws, WaitKind::kBarrierCompletion), 20 * kMs);
+  InSomeRun(GS_OMP_CLOSED_FORM_MPI, "imbalance", 2, [](const Trace& t, Misses& m) {
+    const WaitStates ws = FindWaitStates(t, FindCallSites(t));
+    m.Expect(Near(Wait(ws, WaitKind::kWaitAtBarrier), 2 * 50 * kMs, 2 * 8 * kMs),
+             fmt::format("wait at barrier {} ns", Wait(ws, WaitKind::kWaitAtBarrier)));
+    // 4 threads and two spinning MPI ranks on 2 cores complete a barrier late now and then.
+    m.Expect(Wait(ws, WaitKind::kBarrierCompletion) < 10 * kMs,
+             fmt::format("barrier completion {} ns", Wait(ws, WaitKind::kBarrierCompletion)));
+  });
   const Trace nested = RecordClosedForm(GS_OMP_CLOSED_FORM_MPI, "nested", 2);
   EXPECT_GE(nested.locations().size(), 6u);  // per rank: its master, the outer worker, two inner workers
   EXPECT_LE(nested.locations().size(), 8u);  // (or fewer: see NestedTeamsAndTasks)
