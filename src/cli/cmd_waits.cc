@@ -5,6 +5,8 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "format/trace_reader.h"
+#include "model/rendezvous.h"
+#include "model/trace_builder.h"
 
 namespace grainscope::cli {
 
@@ -28,13 +30,13 @@ CommandBody AddWaitsCommand(CLI::App& app) {
     return Run("waits", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
+      // The model decides which sends are rendezvous, once: under the user's limit, if given.
+      if (eager_option->count() > 0) {
+        GS_ASSIGN_OR_RETURN(trace, TraceBuilder::WithEagerLimit(std::move(trace), *eager, "--eager-limit"));
+      }
       const CallSites calls = FindCallSites(trace);
       WaitStateOptions wo;
-      const std::optional<EagerLimit> traced = TraceEagerLimit(trace);
-      if (eager_option->count() > 0) {
-        wo.eager_limit_bytes = *eager;
-        wo.eager_limit_source = "--eager-limit";
-      } else if (traced) {
+      if (const std::optional<EagerLimit> traced = TraceEagerLimit(trace)) {
         wo.eager_limit_bytes = traced->bytes;
         wo.eager_limit_source = std::string(traced->source);
       }

@@ -20,6 +20,23 @@ std::string_view DependencyKindName(DependencyKind kind) {
   return "other";
 }
 
+bool DependencyTargetWaits(DependencyKind kind) {
+  switch (kind) {
+    case DependencyKind::kLockHandover:
+    case DependencyKind::kConditionSignal:
+    case DependencyKind::kJoin:
+    case DependencyKind::kGpuSync:
+    case DependencyKind::kRendezvous:
+    case DependencyKind::kOther:
+      return true;
+    case DependencyKind::kFork:
+    case DependencyKind::kTaskCreate:
+    case DependencyKind::kGpuLaunch:
+      return false;
+  }
+  return true;
+}
+
 bool ParseDependencyKind(std::string_view name, DependencyKind* kind) {
   for (int k = 0; k < kDependencyKindCount; ++k) {
     if (DependencyKindName(static_cast<DependencyKind>(k)) == name) {

@@ -6,8 +6,9 @@
 // points at two events that exist in the event columns; the
 // edge says the `to` event could not happen before the `from` event.
 //
-// Messages and collectives keep their own tables (trace.h); this one holds everything else, so a
-// new source of dependencies is a reader change, not an analysis change.
+// Messages and collectives keep their own tables (trace.h); this one holds everything else. Every
+// analysis reads the three through the happens-before graph (hb_graph.h), so a new source of
+// dependencies is a reader change (and a line in DependencyTargetWaits), not an analysis change.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,12 @@ enum class DependencyKind : uint8_t {
 };
 inline constexpr int kDependencyKindCount = 9;
 std::string_view DependencyKindName(DependencyKind kind);
+// What a kind means for waiting, declared once for every analysis: does the `to` location wait
+// for the edge (blocked in a lock, a join, a device synchronise: its time before the target is
+// waiting, a wait state), or does its work merely start once the edge allows (a forked thread, a
+// task, a kernel after its launch: the time before is idle)? A new kind is added here, and every
+// analysis reads it through the happens-before graph (hb_graph.h).
+bool DependencyTargetWaits(DependencyKind kind);
 // The kind named `name` (DependencyKindName), or false.
 bool ParseDependencyKind(std::string_view name, DependencyKind* kind);
 

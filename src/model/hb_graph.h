@@ -1,21 +1,30 @@
-// The happens-before graph of a Trace, as indexes over its tables — not a second copy of it.
+// The happens-before graph of a Trace: the one view of every edge between locations that every
+// analysis reads (critical path, replay, clock condition, wait states, characterisation, task
+// graph, time classes). Built once per trace body and shared by its retimed views (Trace::hb()),
+// as indexes over the trace's tables — not a second copy of them.
 //
-// Edges: program order on each location (event i -> i+1), message edges (kSend -> kRecv of a
-// matched message) and collective edges (kCollBegin of a member -> kCollEnd of the members that
-// wait for it, by the operation's shape; CollectiveFlow below is the one rule):
-//   all-to-all (barrier, allreduce, ...): every begin -> every end
-//   one-to-all (broadcast, scatter):      the root's begin -> every other member's end
-//   all-to-one (reduce, gather):          every begin -> the root's end
-//   other (scan, unknown):                treated as all-to-all (conservative)
-// and the generic dependency edges (dependencies.h: lock hand-over, fork/join, GPU launch and
-// sync), from their `from` event to their `to` event, indexed by either end (DependencyEnds).
-// Event v of location l has the flat index Trace::flat_offset(l) + v, so per-event analysis state
-// can live in one array.
+// Two shapes of edges:
+//  * point edges: one source event, one target event. Messages (kSend -> kRecv of a matched
+//    message) and every dependency kind a reader or the model adds (dependencies.h: lock
+//    hand-over, condition signal, fork / join, task create, GPU launch and sync, rendezvous, ...).
+//    ForEachPointEdge and the per-location Inputs / Outputs of events see every kind alike, so a
+//    new kind of dependency reaches every analysis without an analysis change; what a kind means
+//    for waiting is declared once (EdgeKindTraits below).
+//  * collective instances (hyper-edges): kCollBegin of a member -> kCollEnd of the members that
+//    wait for it, by the operation's shape (CollectiveFlow below is the one rule):
+//      all-to-all (barrier, allreduce, ...): every begin -> every end
+//      one-to-all (broadcast, scatter):      the root's begin -> every other member's end
+//      all-to-one (reduce, gather):          every begin -> the root's end
+//      other (scan, unknown):                treated as all-to-all (conservative)
+//    Kept as instances, never expanded: an all-to-all of k members would be k^2 point edges.
+// Program order on each location (event i -> i+1) is implicit. Event v of location l has the
+// flat index Trace::flat_offset(l) + v, so per-event analysis state can live in one array.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "model/trace.h"
@@ -60,8 +69,34 @@ struct CollectiveFlow {
   }
 };
 
+// A point edge (header): a matched message or a dependency row, with both of its ends.
+struct PointEdge {
+  bool message = false;  // a message (row: MessageId) or a dependency (row: DependencyId)
+  DependencyKind kind = DependencyKind::kOther;  // for a dependency
+  uint32_t row = 0;
+  LocationId from;
+  EventIndex from_event = kNoEvent;
+  LocationId to;
+  EventIndex to_event = kNoEvent;
+};
+// "message", or the dependency kind's name (DependencyKindName).
+std::string_view PointEdgeKindName(const PointEdge& e);
+
+// The part of the graph that depends on the body alone (not on times): built once per body by
+// Trace::hb() and shared by every trace that shares the body (its retimed views).
+struct HbStructure {
+  static HbStructure Build(const Trace& trace);
+
+  std::vector<std::vector<uint32_t>> members_of;  // per location, its member rows by begin event
+  std::vector<uint32_t> instance_of;              // per member row
+  std::vector<uint32_t> root_member;              // per instance, or kNoMember
+  DependencyEnds incoming;                        // dependency edges by their `to` end
+  DependencyEnds outgoing;                        // and by their `from` end
+};
+
 class HbGraph {
  public:
+  // The graph of `trace`: a view over the structure the trace's body built once (Trace::hb()).
   explicit HbGraph(const Trace& trace);
 
   const Trace& trace() const { return trace_; }
@@ -71,15 +106,31 @@ class HbGraph {
   uint64_t offset(LocationId l) const { return offsets_[l.value]; }
   uint64_t flat(LocationId l, EventIndex e) const { return offsets_[l.value] + e; }
 
+  // Every point edge (header) of the graph: matched messages in message order, then dependency
+  // rows in row order. f(const PointEdge&).
+  template <typename F>
+  void ForEachPointEdge(F&& f) const {
+    const MessageTable& m = trace_.messages();
+    for (uint32_t i = 0; i < m.size(); ++i) {
+      if (!m.matched(MessageId(i))) continue;
+      f(PointEdge{true, DependencyKind::kOther, i, m.sender[i], m.send_event[i], m.receiver[i], m.recv_event[i]});
+    }
+    const DependencyTable& d = trace_.dependencies();
+    for (uint32_t i = 0; i < d.size(); ++i)
+      f(PointEdge{false, d.kind[i], i, d.from_location[i], d.from_event[i], d.to_location[i], d.to_event[i]});
+  }
+  // How many point edges ForEachPointEdge visits.
+  uint64_t point_edge_count() const;
+
   // Collective members (rows of CollectiveTable's member arrays) of a location in event order.
-  const std::vector<uint32_t>& members_of(LocationId l) const { return members_of_[l.value]; }
+  const std::vector<uint32_t>& members_of(LocationId l) const { return s_.members_of[l.value]; }
   // How many of location l's members began before event e (binary search).
   uint32_t MembersBegunBefore(LocationId l, EventIndex e) const;
   // The member row of `l` whose kCollEnd is event `e`, or kNoMember (at once for another kind of
   // event: the search below would look at every member begun before it).
   uint32_t MemberEndingAt(LocationId l, EventIndex e) const {
     if (trace_.events(l).kind[e] != EventKind::kCollEnd) return kNoMember;
-    return MemberEndingAt(members_of_[l.value], MembersBegunBefore(l, e), e);
+    return MemberEndingAt(s_.members_of[l.value], MembersBegunBefore(l, e), e);
   }
   // The same, when the caller knows how many of the location's members (`members`, from
   // members_of) began before e: a location's collectives rarely overlap, so this looks at one or
@@ -91,12 +142,12 @@ class HbGraph {
     return kNoMember;
   }
   // The instance a member row belongs to.
-  CollectiveId instance_of(uint32_t member) const { return CollectiveId(instance_of_[member]); }
+  CollectiveId instance_of(uint32_t member) const { return CollectiveId(s_.instance_of[member]); }
   // Row of the instance's root among its members, or kNoMember when it has none (or it is not a member).
-  uint32_t root_member(CollectiveId c) const { return root_member_[c.value]; }
+  uint32_t root_member(CollectiveId c) const { return s_.root_member[c.value]; }
   // Dependency edges by the event they lead to, and by the event they leave.
-  const DependencyEnds& incoming() const { return incoming_; }
-  const DependencyEnds& outgoing() const { return outgoing_; }
+  const DependencyEnds& incoming() const { return s_.incoming; }
+  const DependencyEnds& outgoing() const { return s_.outgoing; }
 
   // These three are out of line on purpose: the sweeps call them on collective events only, and
   // inlined they would grow the sweeps' inner loops past what the compiler inlines models into.
@@ -108,13 +159,9 @@ class HbGraph {
 
  private:
   const Trace& trace_;
+  const HbStructure& s_;
   size_t location_count_;
   const uint64_t* offsets_;
-  std::vector<std::vector<uint32_t>> members_of_;
-  std::vector<uint32_t> instance_of_;
-  std::vector<uint32_t> root_member_;
-  DependencyEnds incoming_;
-  DependencyEnds outgoing_;
 };
 
 // The effective data-flow shape of an instance (CollectiveFlow::shape).

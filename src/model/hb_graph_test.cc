@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "model/rendezvous.h"
+#include "model/trace_builder.h"
 #include "model/trace_script.h"
 
 namespace grainscope {
@@ -48,6 +50,59 @@ TEST(HbGraph, FindsTheMemberEndingAtAnEventAndTheRootRow) {
   EXPECT_EQ(t.collectives().member_location[g.root_member(b)], LocationId(1));
   EXPECT_EQ(g.flow(b).root, CollectiveFlow::Of(t.collectives(), b).root);
   EXPECT_FALSE(g.end_has_inputs(g.root_member(b)));
+}
+
+}  // namespace
+}  // namespace grainscope
+
+namespace grainscope {
+namespace {
+
+// The structure is built once per body: a view of the trace that shares it reads the same one.
+TEST(HbGraph, BuiltOncePerBodyAndSharedWithRetimedViews) {
+  TraceScript s(2);
+  const MessageId m = s.Message(0, 1);
+  s.Send(0, m, 1);
+  s.Recv(1, m, 0, 2);
+  const Trace t = s.Finish();
+  const Trace view = t.Copy();  // shares the body, as Retimed views do
+  EXPECT_EQ(&t.hb(), &view.hb());
+  const HbGraph g(t);
+  EXPECT_EQ(g.point_edge_count(), 1u);
+  int seen = 0;
+  g.ForEachPointEdge([&](const PointEdge& e) {
+    ++seen;
+    EXPECT_TRUE(e.message);
+    EXPECT_EQ(PointEdgeKindName(e), "message");
+    EXPECT_EQ(e.from, LocationId(0));
+    EXPECT_EQ(e.to, LocationId(1));
+  });
+  EXPECT_EQ(seen, 1);
+}
+
+// Which sends are rendezvous is decided once, in the model: again under a user's limit, the
+// edges of the old limit go and the new limit is what the trace says.
+TEST(Rendezvous, DecidedAgainUnderAnotherLimit) {
+  TraceScript s(2);
+  s.builder().SetEagerLimit(65536, "the MPI library's");
+  const MessageId m = s.Message(0, 1, 0, /*bytes=*/1000);
+  s.Send(0, m, 0, 9);
+  s.Work(1, "compute", 0, 7);
+  s.Recv(1, m, 7, 10);
+  Trace t = s.Finish();
+  EXPECT_EQ(RendezvousSends(t), 0u);
+  EXPECT_EQ(RendezvousMessages(t), std::vector<uint8_t>{0});
+  Result<Trace> lower = TraceBuilder::WithEagerLimit(std::move(t), 512, "--eager-limit");
+  ASSERT_TRUE(lower.ok());
+  EXPECT_EQ(RendezvousSends(*lower), 1u);
+  EXPECT_EQ(RendezvousMessages(*lower), std::vector<uint8_t>{1});
+  ASSERT_TRUE(TraceEagerLimit(*lower).has_value());
+  EXPECT_EQ(TraceEagerLimit(*lower)->bytes, 512u);
+  EXPECT_EQ(TraceEagerLimit(*lower)->source, "--eager-limit");
+  EXPECT_EQ(HbGraph(*lower).incoming().end_count(), 1u);  // the graph sees the new edge
+  // A trace that shares its body cannot be changed under the other holder.
+  const Trace copy = lower->Copy();
+  EXPECT_FALSE(TraceBuilder::WithEagerLimit(copy.Copy(), 70000, "--eager-limit").ok());
 }
 
 }  // namespace

@@ -34,6 +34,29 @@ EventIndex EnclosingLeave(std::span<const EventKind> kinds, EventIndex e) {
 
 bool IsSynchronousSend(std::string_view call) { return call == "MPI_Ssend" || call == "MPI_Issend"; }
 
+// Generic over a TraceBody and a Trace (both have messages, regions and strings), so that the
+// edges the model adds and the messages the wait states call rendezvous follow one rule.
+template <typename KindsOf, typename ArgsOf>
+std::vector<uint8_t> RendezvousRule(const MessageTable& msgs, std::span<const Region> regions, const StringPool& strings,
+                                    KindsOf kinds_of, ArgsOf args_of, uint64_t eager_limit_bytes) {
+  // Synchronous sends are looked for only when the trace has such a call: a trace without any
+  // costs no look at its events.
+  const bool has_synchronous = std::any_of(regions.begin(), regions.end(), [&](const Region& r) {
+    return IsSynchronousSend(strings.Get(r.name));
+  });
+  auto synchronous = [&](uint32_t m) {
+    const EventIndex call = EnclosingEnter(kinds_of(msgs.sender[m]), msgs.send_event[m]);
+    return call != kNoEvent && IsSynchronousSend(strings.Get(regions[args_of(msgs.sender[m])[call]].name));
+  };
+  std::vector<uint8_t> out(msgs.size(), 0);
+  for (uint32_t m = 0; m < msgs.size(); ++m) {
+    // A message to itself needs no edge: the location's own order already holds.
+    if (!msgs.matched(MessageId(m)) || msgs.sender[m] == msgs.receiver[m]) continue;
+    out[m] = msgs.bytes[m] > eager_limit_bytes || (has_synchronous && synchronous(m));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<EagerLimit> TraceEagerLimit(const Trace& trace) {
@@ -50,25 +73,28 @@ size_t RendezvousSends(const Trace& trace) {
   return static_cast<size_t>(std::count(kinds.begin(), kinds.end(), DependencyKind::kRendezvous));
 }
 
-RendezvousEdges FindRendezvousEdges(const TraceBody& body, std::span<const std::vector<TimeNs>> times,
+std::vector<uint8_t> RendezvousMessages(const TraceBody& body, uint64_t eager_limit_bytes) {
+  return RendezvousRule(
+      body.messages, body.regions, body.strings,
+      [&](LocationId l) { return std::span<const EventKind>(body.kinds[l.value]); },
+      [&](LocationId l) { return std::span<const uint32_t>(body.args[l.value]); }, eager_limit_bytes);
+}
+
+std::vector<uint8_t> RendezvousMessages(const Trace& trace) {
+  const std::optional<EagerLimit> limit = TraceEagerLimit(trace);
+  if (!limit) return std::vector<uint8_t>(trace.messages().size(), 0);
+  return RendezvousRule(
+      trace.messages(), trace.regions(), trace.strings(), [&](LocationId l) { return trace.events(l).kind; },
+      [&](LocationId l) { return trace.events(l).arg; }, limit->bytes);
+}
+
+RendezvousEdges FindRendezvousEdges(const TraceBody& body, std::span<const std::span<const TimeNs>> times,
                                     uint64_t eager_limit_bytes) {
   const MessageTable& msgs = body.messages;
-  // The rendezvous messages: above the limit, or sent by a synchronous call (looked for only when
-  // the trace has such a call). A trace without any costs no pass over its events.
-  const bool has_synchronous = std::any_of(body.regions.begin(), body.regions.end(), [&](const Region& r) {
-    return IsSynchronousSend(body.strings.Get(r.name));
-  });
-  auto synchronous = [&](uint32_t m) {
-    const EventIndex call = EnclosingEnter(body.kinds[msgs.sender[m].value], msgs.send_event[m]);
-    return call != kNoEvent &&
-           IsSynchronousSend(body.strings.Get(body.regions[body.args[msgs.sender[m].value][call]].name));
-  };
+  const std::vector<uint8_t> is_rendezvous = RendezvousMessages(body, eager_limit_bytes);
   std::vector<uint32_t> rendezvous;
-  for (uint32_t m = 0; m < msgs.size(); ++m) {
-    // A message to itself needs no edge: the location's own order already holds.
-    if (!msgs.matched(MessageId(m)) || msgs.sender[m] == msgs.receiver[m]) continue;
-    if (msgs.bytes[m] > eager_limit_bytes || (has_synchronous && synchronous(m))) rendezvous.push_back(m);
-  }
+  for (uint32_t m = 0; m < msgs.size(); ++m)
+    if (is_rendezvous[m]) rendezvous.push_back(m);
   RendezvousEdges out;
   if (rendezvous.empty()) return out;
   // The request events of non-blocking sends and receives, per message.

@@ -163,6 +163,9 @@ struct CollectiveTable {
 struct TraceIndexSlot;
 std::shared_ptr<TraceIndexSlot> NewTraceIndexSlot();
 class TraceIndex;
+// The same for the body's happens-before structure (hb_graph.h).
+std::shared_ptr<void> NewHbSlot();
+struct HbStructure;
 
 struct MetadataEntry {
   StringId key;
@@ -191,6 +194,7 @@ struct TraceBody {
   Diagnostics diagnostics;
   TimeNs origin_ns = 0;
   std::shared_ptr<TraceIndexSlot> index_slot = NewTraceIndexSlot();
+  std::shared_ptr<void> hb_slot = NewHbSlot();
 };
 
 class Trace {
@@ -218,6 +222,9 @@ class Trace {
   // The derived per-event columns (call nesting; trace_index.h), built on the first call and
   // shared with every trace that shares this one's body (its retimed views). Thread-safe.
   const TraceIndex& index() const;
+  // The happens-before structure (hb_graph.h: read it through HbGraph), built on the first call
+  // and shared like index(). Thread-safe.
+  const HbStructure& hb() const;
   const MessageTable& messages() const { return body_->messages; }
   const CollectiveTable& collectives() const { return body_->collectives; }
   // Every other cross-location edge: lock hand-over, fork/join, GPU launch and sync (dependencies.h).

@@ -68,6 +68,10 @@ class TraceBuilder {
   // Rendezvous edges only when the metadata holds an eager limit (a trace grainscope converted
   // from an MPI trace): formats that are not MPI's own.
   void SetEagerLimitIfRecorded() { eager_limit_is_fallback_ = true; }
+  // `trace` with its rendezvous edges decided again under `bytes` (a user's --eager-limit): the
+  // edges of any other limit are dropped, and the limit and `source` become its metadata, so that
+  // every analysis reads one decision. `trace` must be the only owner of its body (just read).
+  static Result<Trace> WithEagerLimit(Trace trace, uint64_t bytes, std::string_view source);
   Diagnostics& diagnostics() { return body_.diagnostics; }
 
   size_t location_count() const { return body_.locations.size(); }
@@ -140,6 +144,8 @@ class TraceBuilder {
   Status BuildCollectiveTable();
   void TakeRecordedEagerLimit();
   void AddRendezvousEdges();
+  static void DecideRendezvous(TraceBody& body, std::span<const std::span<const TimeNs>> times, uint64_t bytes,
+                               std::string_view source);
   void AddThreadSync();
   void ReportLateBarrierEnds(const LateBarrierEnds& late);
   void CloseNeverLeftBarriers(ThreadSync& ts);

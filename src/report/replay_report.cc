@@ -21,9 +21,12 @@ std::string Change(TimeNs measured, TimeNs predicted) {
 std::string ClockViolationsText(const ReplayResult& r) {
   const ClockViolations& v = r.clock_violations;
   if (v.total() == 0) return "0";
-  std::string text = fmt::format("{}   ({} receive{} before the send, {} collective end{} before a feeding begin)",
+  std::string text = fmt::format("{}   ({} receive{} before the send, {} collective end{} before a feeding begin",
                                  v.total(), v.messages, v.messages == 1 ? "" : "s", v.collectives,
                                  v.collectives == 1 ? "" : "s");
+  if (v.dependencies > 0)
+    text += fmt::format(", {} dependency target{} before its source", v.dependencies, v.dependencies == 1 ? "" : "s");
+  text += ")";
   return text + (r.clocks_corrected ? "; corrected by --clc before the replay" : "; --clc corrects them");
 }
 
@@ -37,6 +40,7 @@ std::string ReplayJson(const Trace& t, const ReplayResult& r, const CriticalPath
   j["clock_violations"] = r.clock_violations.total();
   j["message_clock_violations"] = r.clock_violations.messages;
   j["collective_clock_violations"] = r.clock_violations.collectives;
+  j["dependency_clock_violations"] = r.clock_violations.dependencies;
   j["clocks_corrected"] = r.clocks_corrected;
   json locs = json::array();
   for (const LocationReplay& l : r.locations) {

@@ -47,13 +47,14 @@ std::string TaskGraphJson(const Trace& t, const TaskGraph& g, const RenderOption
     ej["from"] = e.from;
     ej["to"] = e.to;
     ej["delay_ns"] = e.delay_ns;
-    ej["message"] = t.str(t.messages().name[e.message.value]);
+    ej["message"] = TaskEdgeLabel(t, e);
     edges.push_back(std::move(ej));
   }
   j["nodes"] = std::move(nodes);
   j["edges"] = std::move(edges);
   j["unmatched_messages"] = g.unmatched_messages;
   j["unattributed_messages"] = g.unattributed_messages;
+  j["unattributed_dependencies"] = g.unattributed_dependencies;
   return FinishJson(j, o.notes);
 }
 
@@ -86,13 +87,15 @@ std::string TaskGraphText(const Trace& t, const TaskGraph& g, const RenderOption
   for (size_t i = 0; i < edges_shown; ++i) {
     const TaskEdge& e = g.edges[i];
     out += fmt::format("  {:>6} {:>6} {:>14}  {}\n", e.from, e.to, FormatDuration(e.delay_ns),
-                       t.str(t.messages().name[e.message.value]));
+                       TaskEdgeLabel(t, e));
   }
   out += RowsLeftOut(g.edges.size(), edges_shown);
   if (g.unmatched_messages + g.unattributed_messages > 0) {
     out += fmt::format("\n  not edges: {} unmatched messages, {} messages outside any grain\n",
                        g.unmatched_messages, g.unattributed_messages);
   }
+  if (g.unattributed_dependencies > 0)
+    out += fmt::format("  not edges: {} dependency edges with an end outside any grain\n", g.unattributed_dependencies);
   return out;
 }
 

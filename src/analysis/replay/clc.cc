@@ -32,11 +32,11 @@ std::vector<TimeNs> Caps(const HbGraph& g, const std::vector<TimeNs>& v, TimeNs 
   const Trace& t = g.trace();
   constexpr TimeNs kFree = std::numeric_limits<TimeNs>::max();
   std::vector<TimeNs> cap(v.size(), kFree);
-  const MessageTable& msgs = t.messages();
-  for (uint32_t m = 0; m < msgs.size(); ++m) {
-    if (!msgs.matched(MessageId(m))) continue;
-    cap[g.flat(msgs.sender[m], msgs.send_event[m])] = v[g.flat(msgs.receiver[m], msgs.recv_event[m])] - min_latency;
-  }
+  // Every point edge (messages and every dependency kind) caps its source.
+  g.ForEachPointEdge([&](const PointEdge& e) {
+    TimeNs& slot = cap[g.flat(e.from, e.from_event)];
+    slot = std::min(slot, v[g.flat(e.to, e.to_event)] - min_latency);
+  });
   const CollectiveTable& coll = t.collectives();
   for (uint32_t c = 0; c < coll.size(); ++c) {
     for (uint32_t from = coll.first_member[c]; from < coll.first_member[c + 1]; ++from) {
@@ -46,11 +46,6 @@ std::vector<TimeNs> Caps(const HbGraph& g, const std::vector<TimeNs>& v, TimeNs 
         slot = std::min(slot, v[g.flat(coll.member_location[to], coll.member_end[to])] - min_latency);
       }
     }
-  }
-  const DependencyTable& deps = t.dependencies();
-  for (uint32_t d = 0; d < deps.size(); ++d) {
-    TimeNs& slot = cap[g.flat(deps.from_location[d], deps.from_event[d])];
-    slot = std::min(slot, v[g.flat(deps.to_location[d], deps.to_event[d])] - min_latency);
   }
   return cap;
 }

@@ -243,12 +243,11 @@ ClockViolations CountClockViolations(const Trace& t) { return CountClockViolatio
 
 ClockViolations CountClockViolations(const HbGraph& g) {
   const Trace& t = g.trace();
-  const MessageTable& msgs = t.messages();
   ClockViolations n;
-  for (uint32_t m = 0; m < msgs.size(); ++m) {
-    if (!msgs.matched(MessageId(m))) continue;
-    n.messages += t.events(msgs.receiver[m]).time[msgs.recv_event[m]] < t.events(msgs.sender[m]).time[msgs.send_event[m]];
-  }
+  g.ForEachPointEdge([&](const PointEdge& e) {
+    if (t.events(e.to).time[e.to_event] >= t.events(e.from).time[e.from_event]) return;
+    ++(e.message ? n.messages : n.dependencies);
+  });
   const MeasuredWaits measured(g);
   const CollectiveTable& coll = t.collectives();
   for (uint32_t k = 0; k < coll.member_location.size(); ++k) {

@@ -56,7 +56,8 @@ struct LocationReplay {
 struct ClockViolations {
   uint64_t messages = 0;
   uint64_t collectives = 0;  // collective members (ends), not instances
-  uint64_t total() const { return messages + collectives; }
+  uint64_t dependencies = 0;  // dependency edges of any kind (a lock hand-over, a GPU launch, ...)
+  uint64_t total() const { return messages + collectives + dependencies; }
 };
 
 struct ReplayResult {

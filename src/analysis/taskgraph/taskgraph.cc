@@ -4,7 +4,11 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "analysis/waits/call_sites.h"
+#include "analysis/replay/measured_waits.h"
+#include "model/hb_graph.h"
 #include "model/trace_index.h"
 
 namespace grainscope {
@@ -17,55 +21,56 @@ struct MessageEnd {
   int32_t node = -1;
 };
 
-// One pass over a location: for each send/recv event the grain it belongs to by position: the
-// enclosing grain, else for a send the last grain that finished before it, for a receive the
+// One pass over a location: for each end of a point edge on it (a send or receive event, the
+// source or target of a dependency edge: hb_graph.h) the grain it belongs to by position: the
+// enclosing grain, else for a source the last grain that finished before it, for a target the
 // next grain to start after it.
 class EndScanner {
  public:
-  EndScanner(const Trace& trace, const std::vector<int32_t>& node_of_enter)
-      : trace_(trace), node_of_enter_(node_of_enter) {}
+  // Per message its send and receive end, per dependency row its source and target end.
+  struct Ends {
+    std::vector<MessageEnd> send, recv, from, to;
+  };
 
-  void Scan(LocationId loc, std::vector<MessageEnd>& sends, std::vector<MessageEnd>& recvs) {
+  EndScanner(const HbGraph& g, const std::vector<int32_t>& node_of_enter)
+      : g_(g), trace_(g.trace()), node_of_enter_(node_of_enter) {}
+
+  void Scan(LocationId loc, Ends& ends) {
     const EventColumns& ev = trace_.events(loc);
     const CallNesting nesting = trace_.index().nesting(loc);
-    std::vector<MessageEnd*> waiting_for_next_grain;
-    std::vector<int32_t> open_grains;
-    int32_t last_finished = -1;
+    const DependencyEnds& out = g_.outgoing();
+    const DependencyEnds& in = g_.incoming();
+    uint32_t next_out = out.first(loc), next_in = in.first(loc);
+    waiting_for_next_grain_.clear();
+    open_grains_.clear();
+    last_finished_ = -1;
     for (EventIndex i = 0; i < ev.size(); ++i) {
       switch (ev.kind[i]) {
         case EventKind::kEnter: {
           const int32_t node = node_of_enter_[EnterKey(loc, i)];
           if (node >= 0) {
-            open_grains.push_back(node);
-            for (MessageEnd* end : waiting_for_next_grain) end->node = node;
-            waiting_for_next_grain.clear();
+            open_grains_.push_back(node);
+            for (MessageEnd* end : waiting_for_next_grain_) end->node = node;
+            waiting_for_next_grain_.clear();
           }
           break;
         }
         case EventKind::kLeave: {
           const EventIndex enter = nesting.EnterOf(i);
-          if (!open_grains.empty() && node_of_enter_[EnterKey(loc, enter)] == open_grains.back()) {
-            last_finished = open_grains.back();
-            open_grains.pop_back();
+          if (!open_grains_.empty() && node_of_enter_[EnterKey(loc, enter)] == open_grains_.back()) {
+            last_finished_ = open_grains_.back();
+            open_grains_.pop_back();
           }
           break;
         }
-        case EventKind::kSend:
-        case EventKind::kRecv: {
-          const bool is_send = ev.kind[i] == EventKind::kSend;
-          MessageEnd& end = (is_send ? sends : recvs)[ev.arg[i]];
-          if (!open_grains.empty()) {
-            end.node = open_grains.back();
-          } else if (is_send) {
-            end.node = last_finished;
-          } else {
-            waiting_for_next_grain.push_back(&end);
-          }
-          break;
-        }
-        default:
-          break;
+        case EventKind::kSend: Attribute(/*source=*/true, ends.send[ev.arg[i]]); break;
+        case EventKind::kRecv: Attribute(/*source=*/false, ends.recv[ev.arg[i]]); break;
+        default: break;
       }
+      for (; next_out < out.last(loc) && out.event(next_out) <= i; ++next_out)
+        for (uint32_t r : out.edges(next_out)) Attribute(/*source=*/true, ends.from[r]);
+      for (; next_in < in.last(loc) && in.event(next_in) <= i; ++next_in)
+        for (uint32_t r : in.edges(next_in)) Attribute(/*source=*/false, ends.to[r]);
     }
   }
 
@@ -73,11 +78,30 @@ class EndScanner {
   size_t EnterKey(LocationId loc, EventIndex i) const { return trace_.flat_offset(loc) + i; }
 
  private:
+  void Attribute(bool source, MessageEnd& end) {
+    if (!open_grains_.empty()) {
+      end.node = open_grains_.back();
+    } else if (source) {
+      end.node = last_finished_;
+    } else {
+      waiting_for_next_grain_.push_back(&end);
+    }
+  }
+
+  const HbGraph& g_;
   const Trace& trace_;
   const std::vector<int32_t>& node_of_enter_;
+  std::vector<MessageEnd*> waiting_for_next_grain_;
+  std::vector<int32_t> open_grains_;
+  int32_t last_finished_ = -1;
 };
 
 }  // namespace
+
+std::string TaskEdgeLabel(const Trace& trace, const TaskEdge& e) {
+  if (e.dependency.valid()) return fmt::format("({})", DependencyKindName(trace.dependencies().kind[e.dependency.value]));
+  return std::string(trace.str(trace.messages().name[e.message.value]));
+}
 
 TimeNs MessageCost(const Trace& trace, uint32_t m, const CallSites& calls) {
   const MessageTable& msgs = trace.messages();
@@ -124,9 +148,12 @@ Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
     node_of_enter[trace.flat_offset(gi.location) + gi.enter] = static_cast<int32_t>(n);
   }
   const MessageTable& msgs = trace.messages();
-  std::vector<MessageEnd> sends(msgs.size()), recvs(msgs.size());
-  EndScanner scanner(trace, node_of_enter);
-  for (uint32_t l = 0; l < trace.locations().size(); ++l) scanner.Scan(LocationId(l), sends, recvs);
+  const DependencyTable& deps = trace.dependencies();
+  const HbGraph hb(trace);
+  EndScanner::Ends ends{std::vector<MessageEnd>(msgs.size()), std::vector<MessageEnd>(msgs.size()),
+                        std::vector<MessageEnd>(deps.size()), std::vector<MessageEnd>(deps.size())};
+  EndScanner scanner(hb, node_of_enter);
+  for (uint32_t l = 0; l < trace.locations().size(); ++l) scanner.Scan(LocationId(l), ends);
   const CallSites calls = FindCallSites(trace);
 
   // A grain named by the format wins over position: the instance of that grain on that location
@@ -153,9 +180,9 @@ Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
     const TimeNs send_t = trace.events(msgs.sender[m]).time[msgs.send_event[m]];
     const TimeNs recv_t = trace.events(msgs.receiver[m]).time[msgs.recv_event[m]];
     int32_t from = msgs.send_grain[m].valid() ? named_node(msgs.sender[m], msgs.send_grain[m], send_t)
-                                              : sends[m].node;
+                                              : ends.send[m].node;
     int32_t to = msgs.recv_grain[m].valid() ? named_node(msgs.receiver[m], msgs.recv_grain[m], recv_t)
-                                            : recvs[m].node;
+                                            : ends.recv[m].node;
     if (from < 0 || to < 0) {
       ++g.unattributed_messages;
       continue;
@@ -164,10 +191,26 @@ Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
     g.nodes[from].successors++;
     g.nodes[to].predecessors++;
   }
+  // Dependency edges of every kind between grains of different instances: arcs weighted with the
+  // edge's measured latency (measured_waits.h), the rule the replay uses.
+  const MeasuredWaits measured(hb);
+  for (uint32_t r = 0; r < deps.size(); ++r) {
+    const int32_t from = ends.from[r].node, to = ends.to[r].node;
+    if (from < 0 || to < 0) {
+      ++g.unattributed_dependencies;
+      continue;
+    }
+    if (from == to) continue;  // within one grain: program order
+    g.edges.push_back(TaskEdge{g.nodes[from].id, g.nodes[to].id, measured.DependencyLatency(DependencyId(r)),
+                               MessageId(), DependencyId(r)});
+    g.nodes[from].successors++;
+    g.nodes[to].predecessors++;
+  }
   std::stable_sort(g.edges.begin(), g.edges.end(), [](const TaskEdge& a, const TaskEdge& b) {
     if (a.from != b.from) return a.from < b.from;
     if (a.to != b.to) return a.to < b.to;
-    return a.message < b.message;
+    if (a.message != b.message) return a.message < b.message;
+    return a.dependency < b.dependency;
   });
   return g;
 }

@@ -1,6 +1,8 @@
 // The program's task graph as it actually ran (the seed's EPA "ELGDF report", SPEC.md §1):
 // one node per grain instance with its measured time, one edge per received message ("arc")
-// between the grain that produced it and the grain that consumed it, weighted with the time the
+// between the grain that produced it and the grain that consumed it (and one per dependency edge
+// of the happens-before graph between two grains: a lock hand-over, a task's creation, a GPU
+// launch, weighted with the edge's measured latency), weighted with the time the
 // message needed (MessageCost): from the send call's begin to the data's arrival at the receiver,
 // never the receiver's waiting for the send to begin. When the receive began after the send had
 // ended (as in every arc of the seed's figure 4.5) that is the seed's delay,
@@ -8,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "analysis/profile/grains.h"
@@ -28,8 +31,11 @@ struct TaskEdge {
   uint32_t from = 0;  // node ids
   uint32_t to = 0;
   TimeNs delay_ns = 0;
-  MessageId message;
+  MessageId message;        // the message it carries, or invalid for a dependency edge
+  DependencyId dependency;  // the dependency row (a lock hand-over, a GPU launch, ...), or invalid
 };
+// The message's name, or "(kind)" for a dependency edge ("(lock_handover)").
+std::string TaskEdgeLabel(const Trace& trace, const TaskEdge& e);
 
 struct TaskGraph {
   std::vector<TaskNode> nodes;  // ordered by grain id, then start time
@@ -41,6 +47,8 @@ struct TaskGraph {
   // grain ran, received after the last one): not edges, counted here.
   uint64_t unattributed_messages = 0;
   uint64_t unmatched_messages = 0;  // never received (or never sent): not edges either
+  // Dependency edges (hb_graph.h) with an end outside any grain: not edges, counted here.
+  uint64_t unattributed_dependencies = 0;
 };
 
 Result<TaskGraph> BuildTaskGraph(const Trace& trace);

@@ -249,8 +249,9 @@ class Characterizer {
     }
   }
 
-  // An event where a location synchronises: an end of a matched message (with the partner and
-  // its event), or a collective end.
+  // An event where a location synchronises: an end of a point edge (a matched message or a
+  // dependency of any kind; kSend for its source, kRecv for its target, with the partner and its
+  // event), or a collective end.
   struct SyncEvent {
     EventIndex event;
     EventKind kind;
@@ -258,17 +259,15 @@ class Characterizer {
     EventIndex partner_event = 0;
   };
 
-  // Per location, its synchronising events in event order, gathered from the message and
-  // collective tables so FindLastSyncs need not read every event.
+  // Per location, its synchronising events in event order, gathered from the happens-before
+  // graph's edges so FindLastSyncs need not read every event.
   std::vector<std::vector<SyncEvent>> SyncEvents() const {
-    const MessageTable& msgs = t_.messages();
     const CollectiveTable& coll = t_.collectives();
     std::vector<std::vector<SyncEvent>> out(t_.locations().size());
-    for (uint32_t m = 0; m < msgs.size(); ++m) {
-      if (!msgs.matched(MessageId(m))) continue;
-      out[msgs.sender[m].value].push_back({msgs.send_event[m], EventKind::kSend, msgs.receiver[m].value, msgs.recv_event[m]});
-      out[msgs.receiver[m].value].push_back({msgs.recv_event[m], EventKind::kRecv, msgs.sender[m].value, msgs.send_event[m]});
-    }
+    g_.ForEachPointEdge([&](const PointEdge& e) {
+      out[e.from.value].push_back({e.from_event, EventKind::kSend, e.to.value, e.to_event});
+      out[e.to.value].push_back({e.to_event, EventKind::kRecv, e.from.value, e.from_event});
+    });
     for (uint32_t k = 0; k < coll.member_location.size(); ++k)
       out[coll.member_location[k].value].push_back({coll.member_end[k], EventKind::kCollEnd});
     for (std::vector<SyncEvent>& list : out)

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "model/rendezvous.h"
 #include "model/trace_index.h"
 
 namespace grainscope {
@@ -22,6 +23,7 @@ std::string_view WaitKindName(WaitKind k) {
     case WaitKind::kLockContention: return "lock_contention";
     case WaitKind::kConditionWait: return "condition_wait";
     case WaitKind::kJoinWait: return "join_wait";
+    case WaitKind::kDependencyWait: return "dependency_wait";
   }
   return "unknown";
 }
@@ -30,7 +32,8 @@ namespace {
 
 class Finder {
  public:
-  Finder(const Trace& t, const CallSites& cs, const WaitStateOptions& o) : t_(t), cs_(cs), o_(o) {}
+  Finder(const Trace& t, const CallSites& cs, const WaitStateOptions& o)
+      : t_(t), cs_(cs), o_(o), rendezvous_(RendezvousMessages(t)) {}
 
   WaitStates Run() {
     out_.eager_limit_bytes = o_.eager_limit_bytes;
@@ -89,7 +92,7 @@ class Finder {
         late_senders.push_back({WaitKind::kLateSender, r, s, rc.enter, msgs.recv_event[m], sc.enter, recv_enter, ls,
                                 rc.call, rc.caller, 0, m});
       }
-      if (IsRendezvous(m, sc) && send_leave > recv_enter) {
+      if (rendezvous_[m] && send_leave > recv_enter) {
         const TimeNs lr = std::min(recv_enter, send_leave) - send_enter;
         if (lr > 0) {
           out_.instances.push_back({WaitKind::kLateReceiver, s, r, sc.enter, msgs.send_event[m], rc.enter, send_enter,
@@ -109,13 +112,6 @@ class Finder {
                              late_senders[i - 1].waiter_from == w.waiter_from && w.call.valid();
       if (!same_call) out_.instances.push_back(w);
     }
-  }
-
-  bool IsRendezvous(uint32_t m, const CallSite& sc) const {
-    if (t_.messages().bytes[m] > o_.eager_limit_bytes) return true;
-    if (!sc.call.valid()) return false;
-    const std::string_view name = t_.str(t_.region(sc.call).name);
-    return name.find("Ssend") != std::string_view::npos || name.find("ssend") != std::string_view::npos;
   }
 
   void Collectives() {
@@ -170,7 +166,10 @@ class Finder {
         case DependencyKind::kLockHandover: kind = WaitKind::kLockContention, begin_kind = SyncKind::kLockRequest; break;
         case DependencyKind::kConditionSignal: kind = WaitKind::kConditionWait, begin_kind = SyncKind::kCondWaitBegin; break;
         case DependencyKind::kJoin: kind = WaitKind::kJoinWait, begin_kind = SyncKind::kThreadJoinBegin; break;
-        default: continue;
+        case DependencyKind::kRendezvous: continue;  // late_receiver, from the message
+        default:
+          if (DependencyTargetWaits(d.kind[r])) DependencyWait(r);
+          continue;
       }
       const LocationId waiter = d.to_location[r];
       const EventColumns& ev = t_.events(waiter);
@@ -194,6 +193,23 @@ class Finder {
     }
   }
 
+  // Dependency row r of a kind the thread waits above do not name: its target waited from its
+  // previous event until the source (the blocking segment's wait, measured_waits.h).
+  void DependencyWait(uint32_t r) {
+    const DependencyTable& d = t_.dependencies();
+    const LocationId waiter = d.to_location[r];
+    const EventIndex end = d.to_event[r];
+    if (end == 0 || waiter == d.from_location[r]) return;
+    const EventColumns& ev = t_.events(waiter);
+    const TimeNs wait = std::min(Time(d.from_location[r], d.from_event[r]), ev.time[end]) - ev.time[end - 1];
+    if (wait <= 0) return;
+    const CallNesting nesting = t_.index().nesting(waiter);
+    const EventIndex call = nesting.OpenAfter(end - 1);
+    const RegionId caller = call == kNoEvent ? RegionId() : nesting.RegionOf(nesting.Parent(call));
+    out_.instances.push_back({WaitKind::kDependencyWait, waiter, d.from_location[r], end - 1, end, d.from_event[r],
+                              ev.time[end - 1], wait, nesting.RegionOf(call), caller});
+  }
+
   void Add(WaitKind kind, uint32_t k, uint32_t late, TimeNs wait) {
     if (wait <= 0) return;
     const CollectiveTable& coll = t_.collectives();
@@ -211,6 +227,8 @@ class Finder {
   const Trace& t_;
   const CallSites& cs_;
   const WaitStateOptions& o_;
+  // Per message: a rendezvous send, as the model decided it (rendezvous.h), not a rule of its own.
+  const std::vector<uint8_t> rendezvous_;
   WaitStates out_;
 };
 

@@ -18,7 +18,12 @@
 //                     wait end) - wait begin), charged to the signaller
 //   join_wait         a join waited for the thread to end: max(0, min(thread end, join end) -
 //                     join begin), charged to that thread
-// (a thread barrier is a collective: wait_at_barrier and barrier_completion above)
+// (a thread barrier is a collective: wait_at_barrier and barrier_completion above), and for every
+// other dependency edge whose target waits for its source (DependencyTargetWaits: a GPU
+// synchronisation, a kind a reader adds):
+//   dependency_wait   max(0, min(source, target) - the target's previous event), charged to the
+//                     source's location: the blocking segment's wait as the replay measures it
+//                     (measured_waits.h)
 #pragma once
 
 #include <cstdint>
@@ -35,9 +40,9 @@ namespace grainscope {
 
 enum class WaitKind : uint8_t {
   kLateSender, kLateReceiver, kWaitAtBarrier, kWaitAtNxN, kLateBroadcast, kEarlyReduce, kBarrierCompletion,
-  kLockContention, kConditionWait, kJoinWait,
+  kLockContention, kConditionWait, kJoinWait, kDependencyWait,
 };
-inline constexpr int kWaitKindCount = 10;
+inline constexpr int kWaitKindCount = 11;
 std::string_view WaitKindName(WaitKind k);
 
 struct WaitInstance {
@@ -63,9 +68,11 @@ struct SyncPoint {
   std::string label;
 };
 
+// For the report only: which sends are rendezvous the model decided (RendezvousMessages), under
+// the limit its metadata names (TraceEagerLimit; `waits --eager-limit` decides again at load).
 struct WaitStateOptions {
   uint64_t eager_limit_bytes = kAssumedEagerLimitBytes;  // above it a send is a rendezvous (LogGOPSim's S)
-  std::string eager_limit_source = "assumed";            // where it comes from, for the report
+  std::string eager_limit_source = "assumed";            // where it comes from
 };
 
 struct WaitStates {
