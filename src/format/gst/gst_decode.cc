@@ -247,6 +247,13 @@ Status GstTraceBuilder::CheckNesting(Stream& s) {
     if (e.kind == gst::kRecordSendEnd) s.events[open.back()].end_time = e.time;
     open.pop_back();
   }
+  CloseUnended(s, open);
+  return OkStatus();
+}
+
+// What is still open at the end of a stream (the run died inside it) is closed at the stream's
+// last event, and counted.
+void GstTraceBuilder::CloseUnended(Stream& s, std::vector<uint32_t>& open) {
   const TimeNs last = s.events.empty() ? 0 : s.events.back().time;
   while (!open.empty()) {
     const uint32_t o = open.back();
@@ -268,7 +275,6 @@ Status GstTraceBuilder::CheckNesting(Stream& s) {
     if (begin.kind == gst::kRecordRecvBegin) end.kind = kSyntheticRecvClose;
     s.events.push_back(end);
   }
-  return OkStatus();
 }
 
 }  // namespace grainscope::gst_reader

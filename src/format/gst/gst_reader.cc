@@ -192,29 +192,32 @@ void GstTraceBuilder::MatchMessages() {
     if (a.stream_id != b.stream_id) return a.stream_id < b.stream_id;
     return a.event < b.event;
   });
-  for (const Pair& p : pairs) {
-    MessageInfo info;
-    const Event* send = p.send ? &streams_[p.send->stream].events[p.send->event] : nullptr;
-    const Event* recv = p.recv ? &streams_[p.recv->stream].events[p.recv->event] : nullptr;
-    const Event& any = send ? *send : *recv;
-    const std::string name = StringText(any.id);
-    info.name = name;
-    if (send) {
-      info.sender = streams_[p.send->stream].location;
-      info.bytes = send->bytes;
-      if (send->grain != gst::kNoRegion) info.send_grain = regions_.at(send->grain);
-    }
-    if (recv) {
-      info.receiver = streams_[p.recv->stream].location;
-      if (info.bytes == 0) info.bytes = recv->bytes;
-      if (recv->grain != gst::kNoRegion) info.recv_grain = regions_.at(recv->grain);
-    }
-    const MessageId m = builder_.AddMessage(info);
-    if (send) message_of_[{p.send->stream, p.send->event}] = m;
-    if (recv) message_of_[{p.recv->stream, p.recv->event}] = m;
-    if (!send && unsent_++ == 0) first_unsent_ = fmt::format("{}: message '{}' is received but never sent", file_, name);
-    if (!recv && unreceived_++ == 0) first_unreceived_ = fmt::format("{}: message '{}' is sent but never received", file_, name);
+  for (const Pair& p : pairs) AddMessage(p.send, p.recv);
+}
+
+// A message from its matched ends (either may be missing: counted).
+void GstTraceBuilder::AddMessage(const MessageEnd* send_end, const MessageEnd* recv_end) {
+  MessageInfo info;
+  const Event* send = send_end ? &streams_[send_end->stream].events[send_end->event] : nullptr;
+  const Event* recv = recv_end ? &streams_[recv_end->stream].events[recv_end->event] : nullptr;
+  const Event& any = send ? *send : *recv;
+  const std::string name = StringText(any.id);
+  info.name = name;
+  if (send) {
+    info.sender = streams_[send_end->stream].location;
+    info.bytes = send->bytes;
+    if (send->grain != gst::kNoRegion) info.send_grain = regions_.at(send->grain);
   }
+  if (recv) {
+    info.receiver = streams_[recv_end->stream].location;
+    if (info.bytes == 0) info.bytes = recv->bytes;
+    if (recv->grain != gst::kNoRegion) info.recv_grain = regions_.at(recv->grain);
+  }
+  const MessageId m = builder_.AddMessage(info);
+  if (send) message_of_[{send_end->stream, send_end->event}] = m;
+  if (recv) message_of_[{recv_end->stream, recv_end->event}] = m;
+  if (!send && unsent_++ == 0) first_unsent_ = fmt::format("{}: message '{}' is received but never sent", file_, name);
+  if (!recv && unreceived_++ == 0) first_unreceived_ = fmt::format("{}: message '{}' is sent but never received", file_, name);
 }
 
 void GstTraceBuilder::AppendEvents(const Stream& s) {

@@ -88,11 +88,13 @@ class GstTraceBuilder {
   static std::string_view KindName(uint8_t kind);
   std::string What(const Event& e) const;
   Status CheckNesting(Stream& s);
+  void CloseUnended(Stream& s, std::vector<uint32_t>& open);
 
   // Assembling the trace (gst_reader.cc).
   void AddLocations();
   void AddRegions();
   void MatchMessages();
+  void AddMessage(const MessageEnd* send_end, const MessageEnd* recv_end);
   void AppendEvents(const Stream& s);
   void AddMetadataAndDiagnostics();
 
