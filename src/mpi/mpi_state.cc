@@ -1,4 +1,5 @@
-// Communicators, requests and the MPI_Init/MPI_Finalize work of the wrapper library.
+// Communicators, messages, collectives and the MPI_Init/MPI_Finalize work of the wrapper library
+// (requests: mpi_requests.cc; the labels of messages and collectives: mpi_labels.cc).
 #include "mpi/mpi_state.h"
 
 #include <dirent.h>
@@ -10,7 +11,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,7 +18,6 @@
 #include <mutex>
 #include <random>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "record/onthefly.h"
@@ -52,31 +51,6 @@ std::mutex g_comm_mutex;
 // A deque: LookupComm hands out pointers that must survive other threads adding communicators.
 // Leaked on purpose: wrappers may run until the process ends.
 std::deque<CommEntry>* g_comms = nullptr;
-std::mutex g_request_mutex;
-// Requests whose completion records something (under g_request_mutex): a receive, recorded with
-// its communicator; a collective in flight, ended through its slot.
-struct TrackedRequest {
-  MPI_Comm comm = MPI_COMM_NULL;
-  uint32_t coll_slot = 0;  // 0: a receive
-};
-std::unordered_map<MPI_Request, TrackedRequest>* g_requests = nullptr;
-// Persistent requests: what MPI_Start does with each (under g_request_mutex).
-struct PersistentRequest {
-  enum class Kind : uint8_t { kSend, kRecv, kCollective } kind = Kind::kSend;
-  MPI_Comm comm = MPI_COMM_NULL;
-  int peer = MPI_PROC_NULL;  // destination of a send, source of a receive, root of a collective
-  int tag = 0;
-  uint64_t bytes = 0;        // sent
-  uint64_t received = 0;     // a collective's
-  const char* op = nullptr;  // a collective's (static text)
-};
-std::unordered_map<MPI_Request, PersistentRequest>* g_persistent = nullptr;
-// Slots of the collectives in flight (slot s is in_use[s - 1]) and the interned
-// "mpi.icoll_end <s>" of each slot used so far (under g_request_mutex).
-std::vector<bool>* g_coll_slot_in_use = nullptr;
-std::vector<uint32_t>* g_coll_end_labels = nullptr;
-// Messages MPI_Mprobe/MPI_Improbe matched, until MPI_Mrecv/MPI_Imrecv receives them.
-std::unordered_map<MPI_Message, MPI_Comm>* g_probed = nullptr;
 
 // The wrapper's own labels (rank, communicators, clocks): consumed by the reader, not events.
 void Mark(const std::string& label) { rec::CarriedLabel(gs_intern(label.c_str())); }
@@ -270,55 +244,6 @@ std::string OpenTraceDirectory() {
 }
 
 // One id per run, in every rank file's mpi.rank label: the reader merges only files of one run.
-// The library's eager limit from its MPI_T control variables, as "mpi.eager_limit BYTES NAME"
-// (the reader derives the rendezvous sends from it: model/rendezvous.h), or "" when the library
-// exposes none of them. Open MPI 4 (shared memory: vader) and 5 (sm) first — ranks of one node —
-// then TCP; MPICH's CH3 and CH4 limits.
-std::string EagerLimitLabel() {
-  static const char* const kNames[] = {"btl_vader_eager_limit", "btl_sm_eager_limit", "btl_tcp_eager_limit",
-                                       "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE", "MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE"};
-  int provided = 0;
-  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return "";
-  int count = 0;
-  std::string label;
-  if (MPI_T_cvar_get_num(&count) != MPI_SUCCESS) count = 0;
-  int best = -1, best_rank = INT_MAX;
-  MPI_Datatype best_type = MPI_DATATYPE_NULL;
-  for (int i = 0; i < count; ++i) {
-    char name[256], desc[512];
-    int name_len = sizeof name, desc_len = sizeof desc, verbosity = 0, bind = 0, scope = 0;
-    MPI_Datatype type;
-    MPI_T_enum enumtype;
-    if (MPI_T_cvar_get_info(i, name, &name_len, &verbosity, &type, &enumtype, desc, &desc_len, &bind, &scope) != MPI_SUCCESS)
-      continue;
-    for (int k = 0; k < static_cast<int>(sizeof kNames / sizeof kNames[0]); ++k) {
-      if (std::strcmp(name, kNames[k]) == 0 && k < best_rank && bind == MPI_T_BIND_NO_OBJECT) {
-        best = i, best_rank = k, best_type = type;
-      }
-    }
-  }
-  MPI_T_cvar_handle handle;
-  int elements = 0;
-  if (best >= 0 && MPI_T_cvar_handle_alloc(best, nullptr, &handle, &elements) == MPI_SUCCESS) {
-    unsigned char value[16] = {};
-    int size = 0;
-    if (elements == 1 && PMPI_Type_size(best_type, &size) == MPI_SUCCESS && size > 0 && size <= 8 &&
-        MPI_T_cvar_read(handle, value) == MPI_SUCCESS) {
-      unsigned long long bytes = 0;
-      if (size == 8) std::memcpy(&bytes, value, 8);
-      if (size == 4) {
-        unsigned int v = 0;
-        std::memcpy(&v, value, 4);
-        bytes = v;
-      }
-      label = "mpi.eager_limit " + std::to_string(bytes) + " " + kNames[best_rank];
-    }
-    MPI_T_cvar_handle_free(&handle);
-  }
-  MPI_T_finalize();
-  return label;
-}
-
 unsigned long long RunId() {
   unsigned long long id = 0;
   if (g_world_rank == 0) {
@@ -390,32 +315,6 @@ void ForgetComm(MPI_Comm comm) {
   if (e->info.shadow != MPI_COMM_NULL) PMPI_Comm_free(&e->info.shadow);
 }
 
-// The last names interned per key, per thread: formatting and hashing the text (~300 ns) is
-// most of a wrapper's cost, and programs repeat the same few keys (neighbours, tags, roots).
-struct NameCacheEntry {
-  uint64_t key[4] = {~0ull, ~0ull, ~0ull, 0};
-  uint32_t id = 0;
-};
-constexpr size_t kNameCacheSize = 256;
-thread_local NameCacheEntry t_name_cache[kNameCacheSize];
-
-NameCacheEntry& CacheSlot(uint64_t a, uint64_t b, uint64_t c) {
-  const uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ (c * 0x165667B19E3779F9ull);
-  return t_name_cache[(h >> 40) % kNameCacheSize];
-}
-
-uint32_t MessageName(const CommInfo& comm, int sender_world, int receiver_world, int tag) {
-  const uint64_t a = (uint64_t{comm.index} << 1) | 1, b = (uint64_t{static_cast<uint32_t>(sender_world)} << 32) | static_cast<uint32_t>(receiver_world);
-  const uint64_t c = static_cast<uint32_t>(tag);
-  NameCacheEntry& slot = CacheSlot(a, b, c);
-  if (slot.id != 0 && slot.key[0] == a && slot.key[1] == b && slot.key[2] == c) return slot.id;
-  char name[96];
-  std::snprintf(name, sizeof name, "mpi.msg %s %d %d %d", comm.id, sender_world, receiver_world, tag);
-  const uint32_t id = gs_intern(name);
-  slot = NameCacheEntry{{a, b, c}, id};
-  return id;
-}
-
 uint64_t Bytes(int count, MPI_Datatype type) {
   int size = 0;
   if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
@@ -467,159 +366,6 @@ void RecordRecv(MPI_Comm comm, const MPI_Status& status) {
   const bool found = ReceivePiggyback(info->shadow, status.MPI_SOURCE, status.MPI_TAG, &p);
   rec::NoteReceiveBegin(times.segment_begin);
   rec::ApplyReceivedPiggyback(found ? &p : nullptr, times.time);
-}
-
-namespace {
-
-// Under g_request_mutex.
-void TrackRequestLocked(MPI_Request request, TrackedRequest tracked) {
-  if (g_requests == nullptr) g_requests = new std::unordered_map<MPI_Request, TrackedRequest>();
-  (*g_requests)[request] = tracked;
-}
-void TrackPersistentLocked(MPI_Request request, const PersistentRequest& p) {
-  if (g_persistent == nullptr) g_persistent = new std::unordered_map<MPI_Request, PersistentRequest>();
-  (*g_persistent)[request] = p;
-}
-
-// The smallest slot no collective in flight has.
-uint32_t TakeCollectiveSlot() {
-  std::lock_guard<std::mutex> lock(g_request_mutex);
-  if (g_coll_slot_in_use == nullptr) g_coll_slot_in_use = new std::vector<bool>();
-  std::vector<bool>& in_use = *g_coll_slot_in_use;
-  size_t s = 0;
-  while (s < in_use.size() && in_use[s]) ++s;
-  if (s == in_use.size()) in_use.push_back(false);
-  in_use[s] = true;
-  return static_cast<uint32_t>(s + 1);
-}
-
-// The end marker of the collective in `slot`, then the slot is free again.
-void EndNonBlockingCollective(uint32_t slot) {
-  uint32_t label = 0;
-  {
-    std::lock_guard<std::mutex> lock(g_request_mutex);
-    if (g_coll_end_labels == nullptr) g_coll_end_labels = new std::vector<uint32_t>();
-    std::vector<uint32_t>& labels = *g_coll_end_labels;
-    if (labels.size() < slot) labels.resize(slot, 0);
-    if (labels[slot - 1] == 0) {
-      char text[32];
-      std::snprintf(text, sizeof text, "mpi.icoll_end %u", slot);
-      labels[slot - 1] = gs_intern(text);
-    }
-    label = labels[slot - 1];
-  }
-  if (Recording()) rec::MarkerTimed(label);
-  std::lock_guard<std::mutex> lock(g_request_mutex);
-  (*g_coll_slot_in_use)[slot - 1] = false;
-}
-
-}  // namespace
-
-void TrackRecvRequest(MPI_Request request, MPI_Comm comm) {
-  if (!Recording() || request == MPI_REQUEST_NULL) return;
-  std::lock_guard<std::mutex> lock(g_request_mutex);
-  TrackRequestLocked(request, TrackedRequest{comm, 0});
-}
-
-void TrackCollectiveRequest(MPI_Request request, uint32_t slot) {
-  if (slot == 0) return;
-  if (request == MPI_REQUEST_NULL) {
-    EndNonBlockingCollective(slot);
-    return;
-  }
-  std::lock_guard<std::mutex> lock(g_request_mutex);
-  TrackRequestLocked(request, TrackedRequest{MPI_COMM_NULL, slot});
-}
-
-void TrackPersistentSend(MPI_Request request, MPI_Comm comm, int dest, int tag, uint64_t bytes) {
-  if (!Recording() || request == MPI_REQUEST_NULL) return;
-  std::lock_guard<std::mutex> lock(g_request_mutex);
-  TrackPersistentLocked(request, PersistentRequest{PersistentRequest::Kind::kSend, comm, dest, tag, bytes});
-}
-
-void TrackPersistentRecv(MPI_Request request, MPI_Comm comm, int source) {
-  if (!Recording() || request == MPI_REQUEST_NULL || source == MPI_PROC_NULL) return;
-  std::lock_guard<std::mutex> lock(g_request_mutex);
-  TrackPersistentLocked(request, PersistentRequest{PersistentRequest::Kind::kRecv, comm, source});
-}
-
-void TrackPersistentCollective(MPI_Request request, const char* op, MPI_Comm comm, int root, uint64_t sent,
-                               uint64_t received) {
-  if (!Recording() || request == MPI_REQUEST_NULL) return;
-  std::lock_guard<std::mutex> lock(g_request_mutex);
-  TrackPersistentLocked(request,
-                        PersistentRequest{PersistentRequest::Kind::kCollective, comm, root, 0, sent, received, op});
-}
-
-void StartRequest(MPI_Request request) {
-  if (!Recording() || request == MPI_REQUEST_NULL) return;
-  PersistentRequest p;
-  {
-    std::lock_guard<std::mutex> lock(g_request_mutex);
-    if (g_persistent == nullptr) return;
-    auto it = g_persistent->find(request);
-    if (it == g_persistent->end()) return;  // not ours
-    p = it->second;
-  }
-  switch (p.kind) {
-    case PersistentRequest::Kind::kSend:
-      RecordSend(p.comm, p.peer, p.tag, p.bytes);
-      break;
-    case PersistentRequest::Kind::kRecv:
-      TrackRecvRequest(request, p.comm);  // recorded when a Wait/Test completes it, as an Irecv
-      break;
-    case PersistentRequest::Kind::kCollective:
-      TrackCollectiveRequest(request, BeginNonBlockingCollective(p.op, p.comm, p.peer, p.bytes, p.received));
-      break;
-  }
-}
-
-void ForgetRequest(MPI_Request request) {
-  std::lock_guard<std::mutex> lock(g_request_mutex);
-  if (g_persistent != nullptr) g_persistent->erase(request);
-  if (g_requests == nullptr) return;
-  auto it = g_requests->find(request);
-  if (it == g_requests->end()) return;
-  // A collective freed in flight never shows its end: its slot stays taken (its begin has no end
-  // in the trace, which the reader reports).
-  g_requests->erase(it);
-}
-
-void TrackMessage(MPI_Message message, MPI_Comm comm) {
-  if (!Recording() || message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC) return;
-  std::lock_guard<std::mutex> lock(g_request_mutex);
-  if (g_probed == nullptr) g_probed = new std::unordered_map<MPI_Message, MPI_Comm>();
-  (*g_probed)[message] = comm;
-}
-
-MPI_Comm TakeMessageComm(MPI_Message message) {
-  std::lock_guard<std::mutex> lock(g_request_mutex);
-  if (g_probed == nullptr) return MPI_COMM_NULL;
-  auto it = g_probed->find(message);
-  if (it == g_probed->end()) return MPI_COMM_NULL;
-  const MPI_Comm comm = it->second;
-  g_probed->erase(it);
-  return comm;
-}
-
-void CompleteRequest(MPI_Request request, const MPI_Status& status) {
-  if (request == MPI_REQUEST_NULL) return;
-  TrackedRequest tracked;
-  {
-    std::lock_guard<std::mutex> lock(g_request_mutex);
-    if (g_requests == nullptr) return;
-    auto it = g_requests->find(request);
-    if (it == g_requests->end()) return;  // a send, or not ours
-    tracked = it->second;
-    g_requests->erase(it);
-  }
-  if (tracked.coll_slot != 0) {
-    EndNonBlockingCollective(tracked.coll_slot);
-    return;
-  }
-  int cancelled = 0;
-  PMPI_Test_cancelled(&status, &cancelled);
-  if (!cancelled) RecordRecv(tracked.comm, status);
 }
 
 namespace {
@@ -680,36 +426,6 @@ void EndCall(gs_region* region) {
   rec::NoteReceiveBegin(c.begin);
   rec::ApplyReceivedPiggyback(&p, end);
 }
-
-namespace {
-
-// The interned begin label of a collective: "mpi.coll ..." (slot 0: blocking) or "mpi.icoll ...
-// <slot>". Cached like message names; the key is exact: the op's static text (its address), the
-// byte counts, and communicator and root together (slots above 255 are not cached).
-uint32_t CollectiveLabel(const char* op, const CommInfo& info, int root_world, uint64_t sent, uint64_t received,
-                         uint32_t slot) {
-  const uint64_t a = (static_cast<uint64_t>(reinterpret_cast<uintptr_t>(op)) << 1) | (uint64_t{slot} << 56);
-  const uint64_t d = (uint64_t{info.index} << 32) | static_cast<uint32_t>(root_world);
-  const bool cached = slot < 256;
-  NameCacheEntry& entry = CacheSlot(a ^ d, sent, received);
-  if (cached && entry.id != 0 && entry.key[0] == a && entry.key[1] == sent && entry.key[2] == received &&
-      entry.key[3] == d) {
-    return entry.id;
-  }
-  char label[176];
-  if (slot == 0) {
-    std::snprintf(label, sizeof label, "mpi.coll %s %s %d %llu %llu", op, info.id, root_world,
-                  static_cast<unsigned long long>(sent), static_cast<unsigned long long>(received));
-  } else {
-    std::snprintf(label, sizeof label, "mpi.icoll %s %s %d %llu %llu %u", op, info.id, root_world,
-                  static_cast<unsigned long long>(sent), static_cast<unsigned long long>(received), slot);
-  }
-  const uint32_t id = gs_intern(label);
-  if (cached) entry = NameCacheEntry{{a, sent, received, d}, id};
-  return id;
-}
-
-}  // namespace
 
 void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received) {
   if (!Recording()) return;

@@ -34,6 +34,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <string>
 
 #include "grainscope/trace.h"
 
@@ -108,6 +109,14 @@ void EndCall(gs_region* region);
 int64_t MonotonicNs();
 void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant);
 void BeforeFinalize();
+
+// Shared by the library's own files. The smallest slot no collective in flight has
+// (mpi_requests.cc); a collective's interned begin label (mpi_labels.cc); the library's eager
+// limit as the "mpi.eager_limit" label, or "" (mpi_eager_limit.cc).
+uint32_t TakeCollectiveSlot();
+uint32_t CollectiveLabel(const char* op, const CommInfo& info, int root_world, uint64_t sent, uint64_t received,
+                         uint32_t slot);
+std::string EagerLimitLabel();
 
 // Region scope of one MPI call.
 class CallRegion {

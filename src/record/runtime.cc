@@ -172,6 +172,61 @@ Options OptionsFromEnvironment() {
   return o;
 }
 
+namespace {
+
+// The first clock sample, the overhead calibration, a second sample: the calibration loop is
+// the interval over which the start-up estimate of the TSC rate is taken.
+void CalibrateClock(const ClockChoice& clock) {
+  const gst::ClockSample first = SampleClock(1.0);
+  const double overhead_ticks = CalibrateOverheadTicks();
+  const int64_t spin_until = MonotonicNs() + 200'000;  // at least 0.2 ms between the samples
+  while (MonotonicNs() < spin_until) {
+  }
+  const gst::ClockSample second = SampleClock(1.0);
+  g_nominal_ticks_per_ns = clock.tsc && second.monotonic_ns > first.monotonic_ns
+                               ? static_cast<double>(second.raw - first.raw) /
+                                     static_cast<double>(second.monotonic_ns - first.monotonic_ns)
+                               : 1.0;
+  g_overhead_ns = overhead_ticks / g_nominal_ticks_per_ns;
+  // The file's clock starts at the second sample, taken after the calibration. (The trace's
+  // time zero is later still: the reader puts it at the program's first event, or at
+  // initialize_clock(), so no start-up work counts as idle time of the program's processors.)
+  g_first_sample = second;
+  g_first_sample.nominal_ticks_per_ns = g_nominal_ticks_per_ns;
+  AnalysisOpen(g_overhead_ns, g_nominal_ticks_per_ns);
+}
+
+// The trace's metadata chunk at open: the program, its host and command line, the clock and the
+// calibration, the compression.
+void WriteStartMetadata(const Options& options, const ClockChoice& clock) {
+  MetadataWriter meta;
+  char text[4096];
+  meta.Add(metadata::kProgram, ProgramName());
+  ReadCommandLine(text, sizeof text);
+  meta.Add(metadata::kCommandLine, text);
+  if (gethostname(text, sizeof text) != 0) std::snprintf(text, sizeof text, "unknown");
+  text[sizeof text - 1] = '\0';
+  meta.Add(metadata::kHost, text);
+  meta.AddNumber(metadata::kPid, static_cast<double>(getpid()), "%.0f");
+  meta.Add(metadata::kClock, ClockName());
+  meta.Add(metadata::kClockReason, clock.reason);
+  meta.AddNumber(metadata::kTscTicksPerNs, g_nominal_ticks_per_ns, "%.6f");
+  timespec wall{};
+  clock_gettime(CLOCK_REALTIME, &wall);
+  std::snprintf(text, sizeof text, "%lld%09ld", static_cast<long long>(wall.tv_sec), wall.tv_nsec);
+  meta.Add(metadata::kStartUnixNs, text);
+  meta.AddNumber(metadata::kOverheadPerEventNs, g_overhead_ns, "%.2f");
+  DescribeCalibration(text, sizeof text);
+  meta.Add(metadata::kOverheadCalibration, text);
+  meta.Add(metadata::kCompression, !options.compress ? "none"
+                          : options.zstd  ? "delta; zstd level 1 on top while the flusher keeps up"
+                                          : "delta");
+  meta.Add(metadata::kGrainscopeVersion, "0.1.0");
+  meta.Write();
+}
+
+}  // namespace
+
 bool Open(const Options& options) {
   pthread_mutex_lock(&g_control_mutex);
   const uint32_t state = g_state.load(std::memory_order_acquire);
@@ -203,25 +258,7 @@ bool Open(const Options& options) {
   g_dropped_events.store(0);
   g_crashing.store(false);
 
-  // The first clock sample, the overhead calibration, a second sample: the calibration loop is
-  // the interval over which the start-up estimate of the TSC rate is taken.
-  const gst::ClockSample first = SampleClock(1.0);
-  const double overhead_ticks = CalibrateOverheadTicks();
-  const int64_t spin_until = MonotonicNs() + 200'000;  // at least 0.2 ms between the samples
-  while (MonotonicNs() < spin_until) {
-  }
-  const gst::ClockSample second = SampleClock(1.0);
-  g_nominal_ticks_per_ns = clock.tsc && second.monotonic_ns > first.monotonic_ns
-                               ? static_cast<double>(second.raw - first.raw) /
-                                     static_cast<double>(second.monotonic_ns - first.monotonic_ns)
-                               : 1.0;
-  g_overhead_ns = overhead_ticks / g_nominal_ticks_per_ns;
-  // The file's clock starts at the second sample, taken after the calibration. (The trace's
-  // time zero is later still: the reader puts it at the program's first event, or at
-  // initialize_clock(), so no start-up work counts as idle time of the program's processors.)
-  g_first_sample = second;
-  g_first_sample.nominal_ticks_per_ns = g_nominal_ticks_per_ns;
-  AnalysisOpen(g_overhead_ns, g_nominal_ticks_per_ns);
+  CalibrateClock(clock);
 
   g_generation.fetch_add(1, std::memory_order_acq_rel);
   LockDefinitions();
@@ -229,30 +266,7 @@ bool Open(const Options& options) {
   RewriteDefinitions();
   UnlockDefinitions();
 
-  MetadataWriter meta;
-  char text[4096];
-  meta.Add(metadata::kProgram, ProgramName());
-  ReadCommandLine(text, sizeof text);
-  meta.Add(metadata::kCommandLine, text);
-  if (gethostname(text, sizeof text) != 0) std::snprintf(text, sizeof text, "unknown");
-  text[sizeof text - 1] = '\0';
-  meta.Add(metadata::kHost, text);
-  meta.AddNumber(metadata::kPid, static_cast<double>(getpid()), "%.0f");
-  meta.Add(metadata::kClock, ClockName());
-  meta.Add(metadata::kClockReason, clock.reason);
-  meta.AddNumber(metadata::kTscTicksPerNs, g_nominal_ticks_per_ns, "%.6f");
-  timespec wall{};
-  clock_gettime(CLOCK_REALTIME, &wall);
-  std::snprintf(text, sizeof text, "%lld%09ld", static_cast<long long>(wall.tv_sec), wall.tv_nsec);
-  meta.Add(metadata::kStartUnixNs, text);
-  meta.AddNumber(metadata::kOverheadPerEventNs, g_overhead_ns, "%.2f");
-  DescribeCalibration(text, sizeof text);
-  meta.Add(metadata::kOverheadCalibration, text);
-  meta.Add(metadata::kCompression, !options.compress ? "none"
-                          : options.zstd  ? "delta; zstd level 1 on top while the flusher keeps up"
-                                          : "delta");
-  meta.Add(metadata::kGrainscopeVersion, "0.1.0");
-  meta.Write();
+  WriteStartMetadata(options, clock);
 
   if (options.signals) InstallCrashHandlers();
   g_state.store(kRecording, std::memory_order_seq_cst);

@@ -65,6 +65,30 @@ std::string DescribeCycle(const TaskDag& g, const std::vector<uint32_t>& indegre
   return out + g.Label(cycle.front());
 }
 
+// Kahn's algorithm with a min-heap: the smallest ready index first, so the order is the input
+// order whenever that order is topological. Tasks on a cycle keep a nonzero `indegree` and are
+// left out of g.topo_order.
+void TopologicalOrder(TaskDag& g, uint32_t n, std::vector<uint32_t>& indegree) {
+  for (uint32_t t = 0; t < n; ++t) indegree[t] = g.pred_begin[t + 1] - g.pred_begin[t];
+  std::vector<uint32_t> heap;
+  for (uint32_t t = 0; t < n; ++t)
+    if (indegree[t] == 0) heap.push_back(t);
+  std::make_heap(heap.begin(), heap.end(), std::greater<>());
+  g.topo_order.reserve(n);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    const uint32_t t = heap.back();
+    heap.pop_back();
+    g.topo_order.push_back(t);
+    for (const DagArc& a : g.successors(t)) {
+      if (--indegree[a.task] == 0) {
+        heap.push_back(a.task);
+        std::push_heap(heap.begin(), heap.end(), std::greater<>());
+      }
+    }
+  }
+}
+
 }  // namespace
 
 Result<TaskDag> DagBuilder::Build() && {
@@ -107,27 +131,8 @@ Result<TaskDag> DagBuilder::Build() && {
   FillCsr(n, out, g.succ_begin, g.succ);
   FillCsr(n, in, g.pred_begin, g.pred);
 
-  // Kahn's algorithm with a min-heap: the smallest ready index first, so the order is the input
-  // order whenever that order is topological.
   std::vector<uint32_t> indegree(n);
-  for (uint32_t t = 0; t < n; ++t) indegree[t] = g.pred_begin[t + 1] - g.pred_begin[t];
-  std::vector<uint32_t> heap;
-  for (uint32_t t = 0; t < n; ++t)
-    if (indegree[t] == 0) heap.push_back(t);
-  std::make_heap(heap.begin(), heap.end(), std::greater<>());
-  g.topo_order.reserve(n);
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-    const uint32_t t = heap.back();
-    heap.pop_back();
-    g.topo_order.push_back(t);
-    for (const DagArc& a : g.successors(t)) {
-      if (--indegree[a.task] == 0) {
-        heap.push_back(a.task);
-        std::push_heap(heap.begin(), heap.end(), std::greater<>());
-      }
-    }
-  }
+  TopologicalOrder(g, n, indegree);
   if (g.topo_order.size() != n) {
     return FailedPrecondition(fmt::format("{}: the task graph has a cycle ({}): a schedule needs an acyclic graph",
                                           source_, DescribeCycle(g, indegree)));

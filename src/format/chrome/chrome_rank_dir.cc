@@ -105,17 +105,11 @@ std::vector<std::string> KeepOneRun(std::vector<RankFile>& files) {
   return others;
 }
 
-Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions& options) {
-  const std::vector<std::string> paths = JsonFiles(path);
-  if (paths.empty()) return NotFound(fmt::format("{}: no .json files in the directory", path));
-  if (paths.size() > limits::kMaxRankFiles) {
-    return DataLoss(fmt::format("{}: {} .json files exceed the limit kMaxRankFiles = {}", path, paths.size(),
-                                limits::kMaxRankFiles));
-  }
+// The files parsed, with their ranks; one that cannot be read or parsed, or names no rank, is left
+// out, its reason in `unreadable` and the first such error in `first_error`.
+std::vector<RankFile> ReadRankFiles(const std::vector<std::string>& paths, std::vector<std::string>& unreadable,
+                                    Status& first_error) {
   std::vector<RankFile> files;
-  chrome::DocumentNotes notes;
-  std::vector<std::string> unreadable;
-  Status first_error;
   progress::Begin("reading", paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {
     progress::Advance(i);
@@ -135,6 +129,20 @@ Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions
     }
     files.push_back(std::move(f));
   }
+  return files;
+}
+
+Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions& options) {
+  const std::vector<std::string> paths = JsonFiles(path);
+  if (paths.empty()) return NotFound(fmt::format("{}: no .json files in the directory", path));
+  if (paths.size() > limits::kMaxRankFiles) {
+    return DataLoss(fmt::format("{}: {} .json files exceed the limit kMaxRankFiles = {}", path, paths.size(),
+                                limits::kMaxRankFiles));
+  }
+  chrome::DocumentNotes notes;
+  std::vector<std::string> unreadable;
+  Status first_error;
+  std::vector<RankFile> files = ReadRankFiles(paths, unreadable, first_error);
   if (files.empty()) return first_error;
   const std::vector<std::string> other_runs = KeepOneRun(files);
   std::vector<int64_t> missing;

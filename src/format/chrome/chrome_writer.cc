@@ -154,9 +154,56 @@ class ChromeJsonWriter {
     fmt::format_to(std::back_inserter(out_), "{}\"{}\":{}", first_arg ? "" : ",", kDepthArg, depth);
   }
 
+  // A message's send ("s") or receive ("f") flow event, with what ReadChromeJson needs to rebuild
+  // the message.
+  void WriteMessage(LocationId l, TimeNs t, uint32_t a, bool send, int64_t depth) {
+    const MessageTable& m = t_.messages();
+    const std::string_view name = t_.str(m.name[a]);
+    Begin(send ? "s" : "f", name.empty() ? "message" : name, chrome::kMessageCategory, l, t);
+    fmt::format_to(std::back_inserter(out_), "{},\"id\":{},\"args\":{{\"bytes\":{},\"tag\":{}",
+                   send ? "" : ",\"bp\":\"e\"", a, m.bytes[a], m.tag[a]);
+    if (!name.empty()) out_ += ",\"name\":", AppendEscaped(out_, name);
+    if (m.communicator[a].valid()) fmt::format_to(std::back_inserter(out_), ",\"communicator\":{}", m.communicator[a].value);
+    const RegionId grain = send ? m.send_grain[a] : m.recv_grain[a];
+    if (grain.valid()) out_ += ",\"grain\":", AppendEscaped(out_, t_.str(t_.region(grain).name));
+    if (!m.matched(MessageId(a))) {
+      // The other side's track, or null when nobody recorded it (ReadChromeJson keeps both).
+      const LocationId peer = send ? m.receiver[a] : m.sender[a];
+      out_ += ",\"peer\":";
+      if (peer.valid()) {
+        AppendTrackRef(peer);
+      } else {
+        out_ += "null";
+      }
+    }
+    AppendDepth(depth, false);
+    out_ += '}';
+    End();
+  }
+
+  // A collective's begin or end as an instant event; the begin carries the instance's shape and
+  // this member's byte counts.
+  void WriteCollective(LocationId l, TimeNs t, uint32_t a, bool begin, int64_t depth) {
+    const CollectiveTable& c = t_.collectives();
+    Begin("i", begin ? "collective_begin" : "collective_end", chrome::kCollectiveCategory, l, t);
+    fmt::format_to(std::back_inserter(out_), ",\"s\":\"t\",\"args\":{{\"collective\":{},\"op\":\"{}\"", a,
+                   CollectiveOpName(c.op[a]));
+    if (begin) {
+      if (c.communicator[a].valid()) fmt::format_to(std::back_inserter(out_), ",\"communicator\":{}", c.communicator[a].value);
+      if (c.root[a].valid()) out_ += ",\"root\":", AppendTrackRef(c.root[a]);
+      for (uint32_t k = c.first_member[a]; k < c.first_member[a + 1]; ++k) {
+        if (c.member_location[k] != l) continue;
+        fmt::format_to(std::back_inserter(out_), ",\"bytes_sent\":{},\"bytes_received\":{}",
+                       c.member_bytes_sent[k], c.member_bytes_received[k]);
+      }
+    }
+    AppendDepth(depth, false);
+    out_ += '}';
+    End();
+  }
+
   void WriteItem(LocationId l, uint32_t i, TimeNs end, int64_t depth) {
     const EventColumns& e = t_.events(l);
-    const MessageTable& m = t_.messages();
     const TimeNs t = e.time[i];
     const uint32_t a = e.arg[i];
     switch (e.kind[i]) {
@@ -170,30 +217,7 @@ class ChromeJsonWriter {
       }
       case EventKind::kLeave: return;
       case EventKind::kSend:
-      case EventKind::kRecv: {
-        const bool send = e.kind[i] == EventKind::kSend;
-        const std::string_view name = t_.str(m.name[a]);
-        Begin(send ? "s" : "f", name.empty() ? "message" : name, chrome::kMessageCategory, l, t);
-        fmt::format_to(std::back_inserter(out_), "{},\"id\":{},\"args\":{{\"bytes\":{},\"tag\":{}",
-                       send ? "" : ",\"bp\":\"e\"", a, m.bytes[a], m.tag[a]);
-        if (!name.empty()) out_ += ",\"name\":", AppendEscaped(out_, name);
-        if (m.communicator[a].valid()) fmt::format_to(std::back_inserter(out_), ",\"communicator\":{}", m.communicator[a].value);
-        const RegionId grain = send ? m.send_grain[a] : m.recv_grain[a];
-        if (grain.valid()) out_ += ",\"grain\":", AppendEscaped(out_, t_.str(t_.region(grain).name));
-        if (!m.matched(MessageId(a))) {
-          // The other side's track, or null when nobody recorded it (ReadChromeJson keeps both).
-          const LocationId peer = send ? m.receiver[a] : m.sender[a];
-          out_ += ",\"peer\":";
-          if (peer.valid()) {
-            AppendTrackRef(peer);
-          } else {
-            out_ += "null";
-          }
-        }
-        AppendDepth(depth, false);
-        out_ += '}';
-        return End();
-      }
+      case EventKind::kRecv: return WriteMessage(l, t, a, e.kind[i] == EventKind::kSend, depth);
       case EventKind::kSendComplete:
       case EventKind::kRecvPost:
         Begin("i", e.kind[i] == EventKind::kSendComplete ? "send_complete" : "recv_post",
@@ -203,25 +227,7 @@ class ChromeJsonWriter {
         out_ += '}';
         return End();
       case EventKind::kCollBegin:
-      case EventKind::kCollEnd: {
-        const CollectiveTable& c = t_.collectives();
-        const bool begin = e.kind[i] == EventKind::kCollBegin;
-        Begin("i", begin ? "collective_begin" : "collective_end", chrome::kCollectiveCategory, l, t);
-        fmt::format_to(std::back_inserter(out_), ",\"s\":\"t\",\"args\":{{\"collective\":{},\"op\":\"{}\"", a,
-                       CollectiveOpName(c.op[a]));
-        if (begin) {
-          if (c.communicator[a].valid()) fmt::format_to(std::back_inserter(out_), ",\"communicator\":{}", c.communicator[a].value);
-          if (c.root[a].valid()) out_ += ",\"root\":", AppendTrackRef(c.root[a]);
-          for (uint32_t k = c.first_member[a]; k < c.first_member[a + 1]; ++k) {
-            if (c.member_location[k] != l) continue;
-            fmt::format_to(std::back_inserter(out_), ",\"bytes_sent\":{},\"bytes_received\":{}",
-                           c.member_bytes_sent[k], c.member_bytes_received[k]);
-          }
-        }
-        AppendDepth(depth, false);
-        out_ += '}';
-        return End();
-      }
+      case EventKind::kCollEnd: return WriteCollective(l, t, a, e.kind[i] == EventKind::kCollBegin, depth);
       case EventKind::kMarker:
       case EventKind::kSync: {
         // A sync event is the marker its label names (model/thread_sync.h); the reader turns it back.

@@ -225,6 +225,35 @@ class DefinitionResolver {
     }
   }
 
+  // Each location group's leader (index into `locs`): a rank before other locations, which come
+  // before those an archive of ours marks as threads (it lists threads among the MPI locations
+  // too); the first on ties.
+  static std::unordered_map<uint32_t, uint32_t> GroupLeaders(const std::vector<RawLocation>& locs,
+                                                            const std::unordered_map<uint64_t, int64_t>& rank_of) {
+    auto precedence = [&](const RawLocation& l) {
+      if (l.kind_property && *l.kind_property == LocationKindName(LocationKind::kThread)) return 0;
+      return rank_of.count(l.ref) > 0 ? 2 : 1;
+    };
+    std::unordered_map<uint32_t, uint32_t> leader;  // location group -> index of its leader
+    for (uint32_t i = 0; i < locs.size(); ++i) {
+      auto [it, added] = leader.emplace(locs[i].group, i);
+      if (!added && precedence(locs[i]) > precedence(locs[it->second])) it->second = i;
+    }
+    return leader;
+  }
+
+  // Metric-only locations are not kept: counted, with the records they hold.
+  void ReportMetricLocations(uint64_t skipped, uint64_t skipped_events) {
+    builder_.diagnostics().AddCount(
+        "skipped_locations", skipped,
+        fmt::format("{}: metric-only locations (their records are counted as skipped)", file_));
+    // Not read at all: their definitions say how many records they hold.
+    builder_.diagnostics().AddCount(
+        "skipped_records", skipped_events,
+        fmt::format("{}: {} records on {} metric-only locations (metrics are not modelled)", file_, skipped_events,
+                    skipped));
+  }
+
   // Locations in reference order. A location in the MPI locations group is a rank (external id:
   // its rank); it leads its location group, else the group's first location does (kind process).
   // The group's other locations are its threads (OpenMP threads when the OpenMP locations group
@@ -247,17 +276,7 @@ class DefinitionResolver {
     }
     std::unordered_set<uint64_t> openmp;  // Score-P lists a run's OpenMP threads in one group
     if (const RawGroup* omp = CommLocations(OTF2_PARADIGM_OPENMP)) openmp.insert(omp->members.begin(), omp->members.end());
-    // Leader: a rank before other locations, which come before those an archive of ours marks
-    // as threads (it lists threads among the MPI locations too); the first on ties.
-    auto precedence = [&](const RawLocation& l) {
-      if (l.kind_property && *l.kind_property == LocationKindName(LocationKind::kThread)) return 0;
-      return rank_of.count(l.ref) > 0 ? 2 : 1;
-    };
-    std::unordered_map<uint32_t, uint32_t> leader;  // location group -> index of its leader
-    for (uint32_t i = 0; i < locs.size(); ++i) {
-      auto [it, added] = leader.emplace(locs[i].group, i);
-      if (!added && precedence(locs[i]) > precedence(locs[it->second])) it->second = i;
-    }
+    std::unordered_map<uint32_t, uint32_t> leader = GroupLeaders(locs, rank_of);  // location group -> its leader
     std::unordered_map<uint32_t, int64_t> threads;  // location group -> threads numbered so far
     for (uint32_t i = 0; i < locs.size(); ++i) {
       const RawLocation& loc = locs[i];
@@ -295,16 +314,7 @@ class DefinitionResolver {
       builder_.SetLocationGroup(LocationId(i), leader[locs[i].group]);
       out_.process_of.push_back(leader[locs[i].group]);
     }
-    if (skipped > 0) {
-      builder_.diagnostics().AddCount(
-          "skipped_locations", skipped,
-          fmt::format("{}: metric-only locations (their records are counted as skipped)", file_));
-      // Not read at all: their definitions say how many records they hold.
-      builder_.diagnostics().AddCount(
-          "skipped_records", skipped_events,
-          fmt::format("{}: {} records on {} metric-only locations (metrics are not modelled)", file_, skipped_events,
-                      skipped));
-    }
+    if (skipped > 0) ReportMetricLocations(skipped, skipped_events);
   }
 
   void AddRegions() {

@@ -331,18 +331,19 @@ struct MissingFiles {
   }
 };
 
-}  // namespace
+// A trace cut short (a crashed run): close what is open at the last event.
+void CloseOpenRegions(ReadState& state, LocationReader& loc) {
+  const TimeNs last = loc.events->time.back();
+  state.unclosed_regions += loc.open_regions.size();
+  while (!loc.open_regions.empty()) {
+    loc.events->Append(last, EventKind::kLeave, loc.open_regions.back());
+    loc.open_regions.pop_back();
+  }
+}
 
-Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBuilder& builder,
-                      std::string_view file, bool strict, Otf2Events* out) {
-  ReadState state{&defs, &builder, out};
-  state.strict = strict;
+// Local definitions carry the mapping tables and clock offsets libotf2 applies to the events.
+Status ReadLocalDefinitions(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_view file) {
   const size_t n = defs.location_refs.size();
-  out->locations.resize(n);
-  out->thread_barrier_events.assign(n, 0);
-  for (size_t l = 0; l < n; ++l) OTF2_Reader_SelectLocation(reader, defs.location_refs[l]);
-
-  // Local definitions carry the mapping tables and clock offsets libotf2 applies to the events.
   if (n > 0 && OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS) {
     for (size_t l = 0; l < n; ++l) {
       OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader, defs.location_refs[l]);
@@ -355,6 +356,21 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
     }
     OTF2_Reader_CloseDefFiles(reader);
   }
+  return OkStatus();
+}
+
+}  // namespace
+
+Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBuilder& builder,
+                      std::string_view file, bool strict, Otf2Events* out) {
+  ReadState state{&defs, &builder, out};
+  state.strict = strict;
+  const size_t n = defs.location_refs.size();
+  out->locations.resize(n);
+  out->thread_barrier_events.assign(n, 0);
+  for (size_t l = 0; l < n; ++l) OTF2_Reader_SelectLocation(reader, defs.location_refs[l]);
+
+  GS_RETURN_IF_ERROR(ReadLocalDefinitions(reader, defs, file));
 
   if (n > 0) {
     OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(reader);
@@ -390,13 +406,7 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
       // locations are analysed, with what this one held before the damage.
       status = missing.Add(l, loc.events->size(), OTF2_Error_GetDescription(rc));
     } else if (strict && !loc.open_regions.empty()) {
-      // A trace cut short (a crashed run): close what is open at the last event.
-      const TimeNs last = loc.events->time.back();
-      state.unclosed_regions += loc.open_regions.size();
-      while (!loc.open_regions.empty()) {
-        loc.events->Append(last, EventKind::kLeave, loc.open_regions.back());
-        loc.open_regions.pop_back();
-      }
+      CloseOpenRegions(state, loc);
     }
   }
   OTF2_EvtReaderCallbacks_Delete(callbacks);

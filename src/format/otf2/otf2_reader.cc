@@ -70,8 +70,9 @@ class Otf2TraceAssembler {
   }
 
  private:
-  // Pairs the k-th send of every channel with its k-th receive, in posting order.
-  void MatchMessages() {
+  // Pairs the k-th send of every channel with its k-th receive, in posting order: each record's
+  // partner (index into p2p), or kNone.
+  std::vector<uint32_t> Partners() {
     std::vector<P2pRecord>& p2p = ev_.p2p;
     ChannelIds<Channel, ChannelHash> channels;
     FifoMessageMatcher<uint32_t> matcher;  // indices into p2p
@@ -96,6 +97,13 @@ class Otf2TraceAssembler {
         partner[*recv] = *send;
       });
     }
+    return partner;
+  }
+
+  // A message per matched pair, and per send or receive without a partner (counted).
+  void MatchMessages() {
+    std::vector<P2pRecord>& p2p = ev_.p2p;
+    const std::vector<uint32_t> partner = Partners();
     uint64_t unsent = 0, unreceived = 0;
     std::string first_unsent, first_unreceived;
     for (uint32_t k = 0; k < p2p.size(); ++k) {
@@ -196,15 +204,20 @@ class Otf2TraceAssembler {
     }
   }
 
-  Status AppendEvents() {
-    uint64_t incomplete_receives = 0;
-    // Thread barrier regions (Score-P's "!$omp implicit barrier"), by model region: their OTF2
-    // reference + 1, 0 for other regions. Entering one is arriving at the barrier, leaving it
-    // leaving the barrier (model/thread_sync.h): a sync event after the Enter, one before the Leave.
+  // Thread barrier regions (Score-P's "!$omp implicit barrier"), by model region: their OTF2
+  // reference + 1, 0 for other regions. Entering one is arriving at the barrier, leaving it
+  // leaving the barrier (model/thread_sync.h): a sync event after the Enter, one before the Leave.
+  std::vector<uint32_t> BarrierRefs() const {
     std::vector<uint32_t> barrier_ref(builder_.region_count(), 0);
     for (uint32_t ref = 0; ref < defs_.region_of_ref.size(); ++ref) {
       if (defs_.thread_barrier_region[ref] && defs_.region_of_ref[ref].valid()) barrier_ref[defs_.region_of_ref[ref].value] = ref + 1;
     }
+    return barrier_ref;
+  }
+
+  Status AppendEvents() {
+    uint64_t incomplete_receives = 0;
+    const std::vector<uint32_t> barrier_ref = BarrierRefs();
     for (uint32_t l = 0; l < ev_.locations.size(); ++l) {
       otf2::RawEvents& raw = ev_.locations[l];
       const LocationId loc(l);

@@ -323,8 +323,80 @@ class Otf2ArchiveWriter {
                  "communicator");
   }
 
-  Status WriteDefinitions(OTF2_GlobalDefWriter* g) {
+  // Location groups and locations with their kind and external id as properties (their names
+  // are defined strings already).
+  Status WriteLocations(OTF2_GlobalDefWriter* g, uint32_t kind_key, uint32_t id_key) {
     const uint32_t nloc = static_cast<uint32_t>(t_.locations().size());
+    // A location heads its own location group unless it is a thread of another location.
+    auto group_of = [&](uint32_t l) {
+      const uint32_t grp = t_.locations()[l].group;
+      return grp < nloc && t_.locations()[grp].group == grp ? grp : l;
+    };
+    for (uint32_t l = 0; l < nloc; ++l) {
+      if (group_of(l) != l) continue;
+      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteLocationGroup(
+                                   g, l, Str(t_.str(t_.locations()[l].name)),
+                                   OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP),
+                               "location group"));
+    }
+    for (uint32_t l = 0; l < nloc; ++l) {
+      const Location& loc = t_.locations()[l];
+      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteLocation(g, l, Str(t_.str(loc.name)),
+                                                                  OTF2_LOCATION_TYPE_CPU_THREAD,
+                                                                  event_counts_[l], group_of(l)),
+                               "location"));
+      OTF2_AttributeValue kind, id;
+      kind.stringRef = Str(LocationKindName(loc.kind));
+      id.int64 = loc.external_id;
+      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteLocationProperty(g, l, kind_key, OTF2_TYPE_STRING, kind), "property"));
+      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteLocationProperty(g, l, id_key, OTF2_TYPE_INT64, id), "property"));
+    }
+    return OkStatus();
+  }
+
+  // The regions, each with OTF2's role and paradigm for it (otf2::Otf2KindOf).
+  Status WriteRegions(OTF2_GlobalDefWriter* g, uint32_t wait_description) {
+    for (uint32_t r = 0; r < t_.regions().size(); ++r) {
+      const Region& region = t_.regions()[r];
+      const uint32_t name = Str(t_.str(region.name));
+      const otf2::Otf2RegionKind k = otf2::Otf2KindOf(region.role, t_.str(region.name));
+      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteRegion(
+                                   g, r, name, name, k.wait_description ? wait_description : 0, k.role,
+                                   k.paradigm, OTF2_REGION_FLAG_NONE, 0, 0, 0),
+                               "region"));
+    }
+    return OkStatus();
+  }
+
+  // The communicators' groups and definitions, the thread teams' last.
+  Status WriteCommunicators(OTF2_GlobalDefWriter* g, uint32_t no_comm_name, const std::vector<uint32_t>& team_names) {
+    const uint32_t nloc = static_cast<uint32_t>(t_.locations().size());
+    // Group 0: every location, in index order, as the MPI ranks; each communicator's group lists
+    // its members' indices into it.
+    std::vector<uint64_t> members(nloc);
+    for (uint32_t l = 0; l < nloc; ++l) members[l] = l;
+    GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                                             OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                                             nloc, members.data()),
+                             "group"));
+    for (uint32_t c = 0; c < comm_ranks_.size(); ++c) {
+      if (comm_ref_[c] == OTF2_UNDEFINED_COMM) continue;  // a thread barrier's: its team's below
+      const bool invented = c == no_comm_;
+      members.clear();
+      if (invented) {
+        for (uint32_t l = 0; l < nloc; ++l) members.push_back(l);
+      } else {
+        for (LocationId m : t_.communicators()[c].members) members.push_back(m.value);
+      }
+      const uint32_t name = invented ? no_comm_name : Str(t_.str(t_.communicators()[c].name));
+      GS_RETURN_IF_ERROR(WriteCommunicator(g, comm_ref_[c], name, members));
+    }
+    for (uint32_t k = 0; k < threads_.teams().size(); ++k)
+      GS_RETURN_IF_ERROR(WriteCommunicator(g, first_team_ref_ + k, team_names[k], threads_.teams()[k]));
+    return OkStatus();
+  }
+
+  Status WriteDefinitions(OTF2_GlobalDefWriter* g) {
     // Every string first: OTF2 wants a string defined before a definition refers to it.
     const uint32_t machine = Str("machine");
     const uint32_t kind_key = Str(otf2::kLocationKindProperty);
@@ -358,61 +430,9 @@ class Otf2ArchiveWriter {
     GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, machine, machine,
                                                                       OTF2_UNDEFINED_SYSTEM_TREE_NODE),
                              "system tree"));
-    // A location heads its own location group unless it is a thread of another location.
-    auto group_of = [&](uint32_t l) {
-      const uint32_t grp = t_.locations()[l].group;
-      return grp < nloc && t_.locations()[grp].group == grp ? grp : l;
-    };
-    for (uint32_t l = 0; l < nloc; ++l) {
-      if (group_of(l) != l) continue;
-      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteLocationGroup(
-                                   g, l, Str(t_.str(t_.locations()[l].name)),
-                                   OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP),
-                               "location group"));
-    }
-    for (uint32_t l = 0; l < nloc; ++l) {
-      const Location& loc = t_.locations()[l];
-      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteLocation(g, l, Str(t_.str(loc.name)),
-                                                                  OTF2_LOCATION_TYPE_CPU_THREAD,
-                                                                  event_counts_[l], group_of(l)),
-                               "location"));
-      OTF2_AttributeValue kind, id;
-      kind.stringRef = Str(LocationKindName(loc.kind));
-      id.int64 = loc.external_id;
-      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteLocationProperty(g, l, kind_key, OTF2_TYPE_STRING, kind), "property"));
-      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteLocationProperty(g, l, id_key, OTF2_TYPE_INT64, id), "property"));
-    }
-    for (uint32_t r = 0; r < t_.regions().size(); ++r) {
-      const Region& region = t_.regions()[r];
-      const uint32_t name = Str(t_.str(region.name));
-      const otf2::Otf2RegionKind k = otf2::Otf2KindOf(region.role, t_.str(region.name));
-      GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteRegion(
-                                   g, r, name, name, k.wait_description ? wait_description : 0, k.role,
-                                   k.paradigm, OTF2_REGION_FLAG_NONE, 0, 0, 0),
-                               "region"));
-    }
-    // Group 0: every location, in index order, as the MPI ranks; each communicator's group lists
-    // its members' indices into it.
-    std::vector<uint64_t> members(nloc);
-    for (uint32_t l = 0; l < nloc; ++l) members[l] = l;
-    GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                                             OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                                             nloc, members.data()),
-                             "group"));
-    for (uint32_t c = 0; c < comm_ranks_.size(); ++c) {
-      if (comm_ref_[c] == OTF2_UNDEFINED_COMM) continue;  // a thread barrier's: its team's below
-      const bool invented = c == no_comm_;
-      members.clear();
-      if (invented) {
-        for (uint32_t l = 0; l < nloc; ++l) members.push_back(l);
-      } else {
-        for (LocationId m : t_.communicators()[c].members) members.push_back(m.value);
-      }
-      const uint32_t name = invented ? no_comm_name : Str(t_.str(t_.communicators()[c].name));
-      GS_RETURN_IF_ERROR(WriteCommunicator(g, comm_ref_[c], name, members));
-    }
-    for (uint32_t k = 0; k < threads_.teams().size(); ++k)
-      GS_RETURN_IF_ERROR(WriteCommunicator(g, first_team_ref_ + k, team_names[k], threads_.teams()[k]));
+    GS_RETURN_IF_ERROR(WriteLocations(g, kind_key, id_key));
+    GS_RETURN_IF_ERROR(WriteRegions(g, wait_description));
+    GS_RETURN_IF_ERROR(WriteCommunicators(g, no_comm_name, team_names));
     if (any_keyed_) {
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, kKeyAttribute, key_name, 0, OTF2_TYPE_UINT64), "attribute"));
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, kNameAttribute, name_name, 0, OTF2_TYPE_STRING), "attribute"));

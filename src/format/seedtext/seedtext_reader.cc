@@ -379,37 +379,10 @@ class SeedTextParser {
     uint32_t arg;
   };
 
-  Status Build() {
-    std::map<int64_t, LocationId> locations;
-    std::map<int64_t, RegionId> grain_regions;
-    for (const GrainRun& run : runs_) {
-      locations.emplace(run.processor, LocationId());
-      grain_regions.emplace(run.grain, RegionId());
-      grain_processors_.emplace(run.grain, run.processor);
-    }
-    // Unique (grain, processor) pairs only.
-    for (auto it = grain_processors_.begin(); it != grain_processors_.end();) {
-      auto next = std::next(it);
-      while (next != grain_processors_.end() && next->first == it->first && next->second == it->second)
-        next = grain_processors_.erase(next);
-      it = next;
-    }
-    for (auto& [id, loc] : locations)
-      loc = builder_.AddLocation(fmt::format("processor {}", id), LocationKind::kProcessor, id);
-    for (auto& [id, region] : grain_regions)
-      region = builder_.AddRegion(fmt::format("grain {}", id), RegionRole::kGrain, id);
-    const RegionId send_region = builder_.AddRegion("send", RegionRole::kPointToPoint, -1);
-    const RegionId recv_region = builder_.AddRegion("receive", RegionRole::kPointToPoint, -1);
-    builder_.SetOrigin(0);
-    builder_.AddMetadata(metadata::kTimeUnit, "ms");
-
-    std::vector<std::vector<PendingEvent>> pending(locations.size());
-    for (const GrainRun& run : runs_) {
-      const uint32_t loc = locations.at(run.processor).value;
-      const uint32_t region = grain_regions.at(run.grain).value;
-      pending[loc].push_back({run.start->time, run.start->line, 0, EventKind::kEnter, region});
-      pending[loc].push_back({run.stop->time, run.stop->line, 0, EventKind::kLeave, region});
-    }
+  // Each arc becomes a message, its send and receive halves regions on their grains' processors
+  // (a receive before its send, or a send never received, is noted).
+  Status AddArcs(const std::map<int64_t, LocationId>& locations, const std::map<int64_t, RegionId>& grain_regions,
+                 RegionId send_region, RegionId recv_region, std::vector<std::vector<PendingEvent>>& pending) {
     for (const Arc& arc : arcs_) {
       const ArcHalf& send = sends_[arc.send];
       GS_ASSIGN_OR_RETURN(int64_t sender_proc,
@@ -450,6 +423,41 @@ class SeedTextParser {
         in.push_back({recv->end->time, recv->end->line, 1, EventKind::kLeave, recv_region.value});
       }
     }
+    return OkStatus();
+  }
+
+  Status Build() {
+    std::map<int64_t, LocationId> locations;
+    std::map<int64_t, RegionId> grain_regions;
+    for (const GrainRun& run : runs_) {
+      locations.emplace(run.processor, LocationId());
+      grain_regions.emplace(run.grain, RegionId());
+      grain_processors_.emplace(run.grain, run.processor);
+    }
+    // Unique (grain, processor) pairs only.
+    for (auto it = grain_processors_.begin(); it != grain_processors_.end();) {
+      auto next = std::next(it);
+      while (next != grain_processors_.end() && next->first == it->first && next->second == it->second)
+        next = grain_processors_.erase(next);
+      it = next;
+    }
+    for (auto& [id, loc] : locations)
+      loc = builder_.AddLocation(fmt::format("processor {}", id), LocationKind::kProcessor, id);
+    for (auto& [id, region] : grain_regions)
+      region = builder_.AddRegion(fmt::format("grain {}", id), RegionRole::kGrain, id);
+    const RegionId send_region = builder_.AddRegion("send", RegionRole::kPointToPoint, -1);
+    const RegionId recv_region = builder_.AddRegion("receive", RegionRole::kPointToPoint, -1);
+    builder_.SetOrigin(0);
+    builder_.AddMetadata(metadata::kTimeUnit, "ms");
+
+    std::vector<std::vector<PendingEvent>> pending(locations.size());
+    for (const GrainRun& run : runs_) {
+      const uint32_t loc = locations.at(run.processor).value;
+      const uint32_t region = grain_regions.at(run.grain).value;
+      pending[loc].push_back({run.start->time, run.start->line, 0, EventKind::kEnter, region});
+      pending[loc].push_back({run.stop->time, run.stop->line, 0, EventKind::kLeave, region});
+    }
+    GS_RETURN_IF_ERROR(AddArcs(locations, grain_regions, send_region, recv_region, pending));
 
     for (auto& [processor, loc] : locations) {
       std::vector<PendingEvent>& events = pending[loc.value];

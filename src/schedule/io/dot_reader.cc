@@ -33,6 +33,19 @@ struct DotToken {
 
 bool IdChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || (c & 0x80); }
 
+// A quoted ID whose opening quote is s[i]: its text, with \" unescaped, in `text`; `i` ends past
+// the closing quote and `line` counts the line breaks inside. False when it is never closed.
+bool LexQuoted(std::string_view s, size_t& i, uint32_t& line, std::string& text) {
+  for (++i; i < s.size() && s[i] != '"'; ++i) {
+    if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '"') ++i;
+    if (s[i] == '\n') ++line;
+    text += s[i];
+  }
+  if (i >= s.size()) return false;
+  ++i;
+  return true;
+}
+
 Result<std::vector<DotToken>> Lex(std::string_view s, const std::string& source) {
   std::vector<DotToken> out;
   uint32_t line = 1;
@@ -72,13 +85,7 @@ Result<std::vector<DotToken>> Lex(std::string_view s, const std::string& source)
     if (c == '"') {
       std::string text;
       const uint32_t start_line = line;
-      for (++i; i < s.size() && s[i] != '"'; ++i) {
-        if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '"') ++i;
-        if (s[i] == '\n') ++line;
-        text += s[i];
-      }
-      if (i >= s.size()) return DataLoss(fmt::format("{}:{}: a quoted string is never closed", source, start_line));
-      ++i;
+      if (!LexQuoted(s, i, line, text)) return DataLoss(fmt::format("{}:{}: a quoted string is never closed", source, start_line));
       out.push_back({DotToken::kId, std::move(text), start_line});
       continue;
     }

@@ -1,0 +1,241 @@
+// The Chrome reader's parser, internal to format/chrome: each document's events read into tracks,
+// flows and async slices (chrome_reader.cc), then laid out as the trace's locations, messages,
+// collectives, dependency edges and each track's Enter/Leave order (chrome_tracks.cc).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/status.h"
+#include "format/chrome/chrome_documents.h"
+#include "format/format_names.h"
+#include "model/message_matcher.h"
+#include "model/trace_builder.h"
+
+namespace grainscope::chrome {
+
+using json = nlohmann::json;
+
+enum class ItemKind : uint8_t { kSlice, kBegin, kEnd, kMarker, kFlow, kSendComplete, kRecvPost, kCollBegin, kCollEnd };
+
+// One event of a track, in file order until sorted by time.
+struct Item {
+  TimeNs time;
+  ItemKind kind;
+  // At equal times: 0 before the other items (a flow into the next slice), 1 the others, 2 after
+  // them (a flow out of, or into, the slice that encloses it, which may begin at that time).
+  uint8_t rank = 1;
+  int64_t depth = -1;  // the writer's nesting hint, or -1
+  TimeNs end = 0;      // slices
+  uint32_t arg = 0;    // RegionId, StringId, flow index, message key, collective key
+  const json* args = nullptr;  // collective events: their own sizes
+};
+
+// A "pid" or "tid": an integer, or a name (Kineto's "Spans", "GPU 0"; rocprofiler quotes its
+// integers, "3", which read as the integer).
+struct TrackPart {
+  uint32_t doc = 0;  // the file it comes from (a rank directory's files each have their own pids)
+  int64_t number = 0;
+  std::string name;
+  bool named = false;
+  auto operator<=>(const TrackPart&) const = default;
+  std::string Label(std::string_view what) const {
+    if (!named) return fmt::format("{} {}", what, number);
+    return name.empty() ? fmt::format("{} \"\"", what) : name;
+  }
+};
+
+struct Track {
+  TrackPart pid, tid;
+  std::string name;
+  LocationKind kind = LocationKind::kThread;
+  bool kind_given = false;  // grainscope's writer names each track's kind
+  bool runs_gpu_work = false;  // holds kernels, copies or memsets (Kineto's GPU stream tracks)
+  bool has_external_id = false;
+  int64_t external_id = 0;
+  std::optional<int64_t> sort_index;
+  std::vector<Item> items;
+  LocationId location;
+};
+
+struct Process {
+  std::string name, labels;
+  std::optional<int64_t> sort_index;
+};
+
+// One end of a flow arrow ("s" start, "t" step, "f" finish), and the event it binds to once its
+// track is built.
+struct Flow {
+  uint32_t track;
+  char phase;               // 's', 't' or 'f'
+  bool enclosing;           // binds to the enclosing slice ("s", "t", and "f" with "bp":"e")
+  TimeNs time;
+  std::string_view cat;
+  const json* args;         // may be null
+  int64_t numeric_id;       // the "id" when it is an integer, else -1
+  bool message_category;    // written by grainscope as a message
+  uint32_t message = UINT32_MAX;
+  EventIndex event = kNoEvent;  // the event it binds to (dependency flows)
+  TimeNs event_time = 0;
+};
+
+struct OpenSlice {
+  uint32_t region;
+  TimeNs end;
+  bool explicit_end;  // "B": closed by an "E", not by time
+  EventIndex enter;
+  TimeNs enter_time;
+};
+
+// An async slice ("b" ... "e" of one (pid, cat, id)), laid on a lane of its process.
+struct AsyncSlice {
+  TrackPart pid;
+  TimeNs begin, end;
+  uint32_t region;
+};
+
+inline const json* Field(const json& obj, std::string_view key) {
+  if (!obj.is_object()) return nullptr;
+  auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+inline std::string_view StringField(const json& obj, std::string_view key) {
+  const json* f = Field(obj, key);
+  return f != nullptr && f->is_string() ? std::string_view(f->get_ref<const std::string&>()) : std::string_view();
+}
+
+inline int64_t IntField(const json* obj, std::string_view key, int64_t fallback) {
+  const json* f = obj != nullptr ? Field(*obj, key) : nullptr;
+  return f != nullptr && f->is_number_integer() ? f->get<int64_t>() : fallback;
+}
+
+inline std::optional<int64_t> OptionalInt(const json* obj, std::string_view key) {
+  const json* f = obj != nullptr ? Field(*obj, key) : nullptr;
+  if (f == nullptr || !f->is_number_integer()) return std::nullopt;
+  return f->get<int64_t>();
+}
+
+// Slice categories Kineto gives only the work of a GPU stream.
+inline bool IsGpuWork(std::string_view cat) {
+  return cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "gpu_user_annotation";
+}
+
+// Flow categories with a meaning in the dependency model; any other flow is kOther.
+inline DependencyKind FlowDependencyKind(std::string_view cat) {
+  if (cat == "ac2g") return DependencyKind::kGpuLaunch;  // Kineto: a launch on the host -> its GPU kernel
+  DependencyKind kind;
+  if (ParseDependencyKind(cat, &kind)) return kind;
+  return DependencyKind::kOther;
+}
+
+// Records that cannot be read are skipped, never fatal: per reason a count and the first index.
+class SkipCounter {
+ public:
+  void Add(std::string reason, std::string_view file, size_t index) {
+    auto [it, added] = reasons_.try_emplace(std::move(reason), Entry{0, index, std::string(file)});
+    ++it->second.count;
+    ++total_;
+  }
+  uint64_t total() const { return total_; }
+  // "traceEvents[0]: 'ph' (the phase) is missing (1 record); ..."
+  std::string Example() const {
+    std::string out;
+    for (const auto& [reason, e] : reasons_) {
+      if (!out.empty()) out += "; ";
+      out += fmt::format("{}: traceEvents[{}]: {} ({} record{})", e.file, e.first, reason, e.count, e.count == 1 ? "" : "s");
+    }
+    return out;
+  }
+
+ private:
+  struct Entry {
+    uint64_t count;
+    size_t first;
+    std::string file;
+  };
+  std::map<std::string, Entry> reasons_;
+  uint64_t total_ = 0;
+};
+
+class ChromeParser {
+ public:
+  // `source` names the trace in messages: the file, or the directory of a rank directory's files.
+  ChromeParser(std::vector<chrome::Document> docs, std::string_view source)
+      : docs_(std::move(docs)),
+        file_(source),
+        builder_(std::string(docs_.front().rank >= 0 ? kChromeRanksFormat : kChromeFormat)) {}
+
+  Result<Trace> Run(const chrome::DocumentNotes& notes);
+
+ private:
+  // Reading the documents (chrome_reader.cc).
+  Result<TimeNs> ReadDocument();
+  std::string RankPrefix(uint32_t doc) const;
+  static std::optional<TrackPart> PartOf(const json* id, uint32_t doc);
+  std::optional<uint32_t> TrackOf(const json& ev, std::string* why);
+  uint32_t TrackFor(const TrackPart& pid, const TrackPart& tid);
+  std::optional<TimeNs> Micros(const json& ev, std::string_view key, bool required, std::string* why);
+  RegionId RegionFor(std::string_view name, std::string_view cat);
+  void ReadMetadata(const json& ev, size_t index);
+  void Skip(std::string_view ph, size_t index);
+  void Invalid(std::string why, size_t index);
+  void ReadEvent(const json& ev, size_t index);
+  void ReadAsync(const json& ev, bool begin, TimeNs t, std::string_view name, std::string_view cat, size_t index);
+
+  // Assembling the trace (chrome_tracks.cc).
+  void LayAsyncSlices();
+  void SortTracks();
+  void AddLocations();
+  LocationId LocationOf(const json* ref, uint32_t doc);
+  CommunicatorId CommunicatorOf(uint32_t doc, int64_t comm) const;
+  Status AddCommunicators(const json* comms);
+  void GroupFlowChannels();
+  Status AddMessages();
+  Status AddMessage(Flow* s, Flow* f);
+  void AddFlowDependencies();
+  void AddDependency(const Flow& from, const Flow& to);
+  Status AddCollectives();
+  void BuildTrack(Track& track);
+  void ReportDiagnostics();
+
+  std::vector<chrome::Document> docs_;
+  uint32_t doc_ = 0;  // the document being read
+  std::string_view file_;
+  TraceBuilder builder_;
+  TimeNs origin_ = 0;  // the time zero of the document being read
+  static constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::max();
+  TimeNs earliest_ = kNoTime;  // of the document's events read, for a file that names no time zero
+  std::vector<Track> tracks_;
+  std::map<std::pair<TrackPart, TrackPart>, uint32_t> track_index_;
+  std::map<TrackPart, Process> processes_;
+  std::map<std::pair<std::string, std::string>, RegionId> regions_;
+  std::map<std::tuple<TrackPart, std::string, std::string>, std::vector<std::pair<uint32_t, TimeNs>>> open_async_;
+  std::vector<AsyncSlice> async_;
+  TimeNs async_end_ = 0;
+  std::vector<Flow> flows_;
+  // Flow channels are (cat, id), in order of first appearance; flow_keys_[i] is flow i's.
+  ChannelIds<std::string> flow_channels_;
+  std::vector<uint32_t> flow_keys_;
+  std::vector<std::vector<uint32_t>> channels_;  // per channel, its flows in time order (GroupFlowChannels)
+  // Keyed by (document, the writer's id): ids are a file's own.
+  std::map<std::pair<uint32_t, int64_t>, MessageId> message_of_flow_id_;
+  std::map<std::pair<uint32_t, int64_t>, const json*> collective_args_;
+  std::map<std::pair<uint32_t, int64_t>, CollectiveId> collective_ids_;
+  size_t builder_communicators_ = 0;
+  std::vector<size_t> comm_base_;  // per document, the builder id of its first communicator; then the total
+  SkipCounter invalid_, skipped_;
+  uint64_t unpaired_flows_ = 0, flows_back_in_time_ = 0, receives_without_send_ = 0, sends_without_receive_ = 0,
+           truncated_ = 0, unclosed_ = 0, stray_ = 0;
+};
+
+}  // namespace grainscope::chrome

@@ -1,0 +1,125 @@
+// The .gst reader's trace builder, internal to format/gst: each stream's event blocks decoded and
+// checked (gst_decode.cc), then the trace's locations, regions, messages and events assembled
+// (gst_reader.cc).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "base/status.h"
+#include "format/format_names.h"
+#include "format/gst/gst_chunks.h"
+#include "format/gst/gst_clock.h"
+#include "format/gst/gst_format.h"
+#include "model/trace_builder.h"
+
+namespace grainscope::gst_reader {
+
+using gst::Chunks;
+
+// One decoded record of a stream.
+struct Event {
+  TimeNs time;
+  uint8_t kind;
+  uint32_t id;
+  uint64_t bytes = 0;
+  int32_t peer = gst::kNoPeer;
+  uint32_t grain = gst::kNoRegion;
+  uint32_t block;  // index into the stream's sorted blocks, for messages
+  uint32_t index;  // record index in that block
+  TimeNs end_time = 0;  // send begin: the time of its send end (FIFO order of completion)
+  int64_t grain_id = 0;  // grain begin/end: the grain id (the site is `id`)
+};
+
+struct Stream {
+  uint32_t id;
+  gst::StreamChunks* chunks;
+  std::vector<Event> events;
+  std::set<int64_t> processors;
+  LocationId location;
+};
+
+// A message end taking part in name matching: stream index, event index.
+struct MessageEnd {
+  TimeNs order_time;
+  uint32_t stream;
+  uint32_t event;
+};
+
+class GstTraceBuilder {
+ public:
+  GstTraceBuilder(Chunks chunks, std::string_view file, bool derive_thread_sync)
+      : chunks_(std::move(chunks)), file_(file), builder_(std::string(kGstFormat)) {
+    builder_.SetDeriveThreadSync(derive_thread_sync);
+  }
+
+  Result<Trace> Run();
+
+ private:
+  template <typename... Args>
+  Status ErrorAt(const Stream& s, const Event& e, fmt::format_string<Args...> f, Args&&... args) {
+    return DataLoss(fmt::format("{}: {} (stream {}): {}", file_, s.chunks->blocks[e.block].Where(e.index), s.id,
+                                fmt::format(f, std::forward<Args>(args)...)));
+  }
+
+  std::string RegionName(uint32_t id) const {
+    auto it = chunks_.regions.find(id);
+    return it == chunks_.regions.end() ? fmt::format("#{}", id) : it->second.name;
+  }
+  std::string StringText(uint32_t id) const {
+    auto it = chunks_.strings.find(id);
+    return it == chunks_.strings.end() ? fmt::format("#{}", id) : it->second;
+  }
+  static bool IsRegionBegin(uint8_t kind) { return kind == gst::kRecordRegionBegin || kind == gst::kRecordGrainBegin; }
+
+  // Decoding and checking each stream's records (gst_decode.cc).
+  Status Decode(Stream& s);
+  void EndStreamAt(Stream& s, size_t b, uint32_t expected);
+  Status DecodeBlock(Stream& s, uint32_t b);
+  std::optional<TimeNs> FirstEventTime() const;
+  static std::string_view KindName(uint8_t kind);
+  std::string What(const Event& e) const;
+  Status CheckNesting(Stream& s);
+  void CloseUnended(Stream& s, std::vector<uint32_t>& open);
+
+  // Assembling the trace (gst_reader.cc).
+  void AddLocations();
+  void AddRegions();
+  void MatchMessages();
+  void AddMessage(const MessageEnd* send_end, const MessageEnd* recv_end);
+  void AppendEvents(const Stream& s);
+  void AddMetadataAndDiagnostics();
+
+  // Closes a receive that never ended (no message arrives): not a kind in the file.
+  static constexpr uint8_t kSyntheticRecvClose = 0xff;
+
+  Chunks chunks_;
+  std::string_view file_;
+  TraceBuilder builder_;
+  ClockConverter clock_;
+  std::vector<Stream> streams_;
+  std::map<uint32_t, RegionId> regions_;
+  // Grains with a per-instance id: (site region, grain id) -> region, filled by AddRegions.
+  std::map<std::pair<uint32_t, int64_t>, RegionId> grains_;
+  std::set<uint32_t> plain_regions_;  // regions named by region records or message slots
+  RegionId send_region_, recv_region_;
+  std::map<std::pair<uint32_t, uint32_t>, MessageId> message_of_;  // (stream index, event) -> message
+  std::optional<TimeNs> origin_;
+  uint64_t skipped_records_ = 0, missing_blocks_ = 0, backwards_ = 0, unclosed_ = 0, unsent_ = 0, unreceived_ = 0;
+  uint64_t shared_processors_ = 0;
+  uint64_t grain_end_mismatches_ = 0;
+  std::string first_grain_end_mismatch_;
+  uint64_t damaged_blocks_ = 0, lost_blocks_ = 0, lost_records_ = 0;
+  std::string first_damaged_block_, first_lost_;
+  std::string first_skipped_record_, first_missing_, first_backwards_, first_unclosed_, first_unsent_, first_unreceived_;
+};
+
+}  // namespace grainscope::gst_reader
