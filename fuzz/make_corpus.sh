@@ -51,6 +51,20 @@ for f in "$cases"/*/Task_Graph; do prefixed fuzz_taskgraph 2 "$f"; done
 for f in "$cases"/*/*.json; do prefixed fuzz_taskgraph 3 "$f"; done
 mkdir -p "$out/fuzz_taskgraph"
 printf '\x00%s' $'3\n0 0 0\n1 5 1 0\n2 3 1 0\n3 0 2 1 2\n' > "$out/fuzz_taskgraph/seed-0-generated.stg"
+# Auto-detection: the selector byte picks the name (fuzz_detect.cc: 1 .gst, 2 .json, 3 .txt,
+# 5 .stg, 6 .dot, 7 Task_Graph, 8 a JSON rank directory, 9 a .gst rank directory).
+for f in "$root"/examples/traces/*.gst; do prefixed fuzz_detect 1 "$f"; done
+for f in "$cases"/*/*.json; do prefixed fuzz_detect 2 "$f"; done
+prefixed fuzz_detect 3 "$root/examples/traces/fig4_5.txt"
+for f in "$cases"/*/*.stg; do prefixed fuzz_detect 5 "$f"; done
+for f in "$cases"/*/*.dot; do prefixed fuzz_detect 6 "$f"; done
+for f in "$cases"/*/Task_Graph; do prefixed fuzz_detect 7 "$f"; done
+for f in "$root"/examples/traces/mpi_barrier_imbalance/rank-00000.gst; do prefixed fuzz_detect 9 "$f"; done
+# Kineto rank directories: rank 1 of a two-rank job, and the golden JSON inputs for the syntax.
+link fuzz_kineto_dir "$cases"/*/*.json
+mkdir -p "$out/fuzz_kineto_dir"
+printf '%s' '{"distributedInfo": {"backend": "nccl", "rank": 1, "world_size": 2}, "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 7}, {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce", "pid": 0, "tid": 7, "ts": 12, "dur": 4}]}' \
+  > "$out/fuzz_kineto_dir/seed-generated-rank1.json"
 # OTF2: the selector byte picks the archive file; seed each with a tiny valid-looking header.
 mkdir -p "$out/fuzz_otf2"
 for b in 0 1 2 3 4 5; do printf "\\x0$b" > "$out/fuzz_otf2/seed-$b-empty"; done

@@ -1,0 +1,52 @@
+// The Kineto (PyTorch profiler) rank-directory reader: the input is rank 1's JSON file, next to
+// a valid rank 0 of a two-rank job, so the merge of the ranks (regions by name and category,
+// locations in rank order, the run checks on world size and backend) runs on damaged data too.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "format/chrome/chrome_rank_dir.h"
+
+namespace {
+
+constexpr char kRank0[] =
+    R"({"distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2}, "traceEvents": [)"
+    R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5},)"
+    R"({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 12, "dur": 4},)"
+    R"({"ph": "s", "cat": "ac2g", "name": "launch", "id": 1, "pid": 1, "tid": 1, "ts": 11},)"
+    R"({"ph": "f", "cat": "ac2g", "name": "launch", "id": 1, "pid": 0, "tid": 7, "ts": 12, "bp": "e"}]})";
+
+std::string g_dir;
+
+void Put(const std::string& path, const void* data, size_t size) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) std::abort();
+  if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
+  std::fclose(f);
+}
+
+void Cleanup() {
+  unlink((g_dir + "/rank-0.json").c_str());
+  unlink((g_dir + "/rank-1.json").c_str());
+  rmdir(g_dir.c_str());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  char tmpl[] = "/tmp/gs_fuzz_kineto_dir.XXXXXX";
+  if (mkdtemp(tmpl) == nullptr) std::abort();
+  g_dir = tmpl;
+  Put(g_dir + "/rank-0.json", kRank0, sizeof(kRank0) - 1);
+  std::atexit(Cleanup);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Put(g_dir + "/rank-1.json", data, size);
+  (void)grainscope::kChromeRanksImporter.read_path(g_dir, {});
+  return 0;
+}
