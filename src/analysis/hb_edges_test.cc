@@ -92,5 +92,55 @@ TEST(HbEdges, AnEdgeOfAnUnnamedKindReachesTheTaskGraph) {
   EXPECT_EQ(b->edges[0].delay_ns, 1);  // the consumer began 1 ns after the producer ended
 }
 
+// A scan is a prefix: rank r's result needs ranks 0..r-1, not the ranks after it. Rank 2 arriving
+// late keeps no one waiting, and the trace replays without a clock violation (modelled all-to-all
+// it had two: ranks 0 and 1 leave before rank 2 arrives).
+TEST(HbEdges, ScanIsAPrefixNotAnAllToAll) {
+  TraceScript s(3);
+  const CollectiveId c = s.Collective(CollectiveOp::kScan);
+  s.Join(0, c, 0, 2, "MPI_Scan");
+  s.Join(1, c, 0, 3, "MPI_Scan");
+  s.Join(2, c, 10, 11, "MPI_Scan");
+  const Trace t = s.Finish();
+  EXPECT_EQ(CountClockViolations(t).total(), 0u);
+  Result<ReplayResult> r = Replay(t, WhatIf{});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->max_deviation_ns, 0);
+  const CallSites calls = FindCallSites(t);
+  EXPECT_EQ(FindWaitStates(t, calls, {}).total_ns, 0);
+}
+
+// The prefix follows the communicator's rank order, not the locations': on a communicator that
+// lists locations 2, 1, 0, location 2 is rank 0 and everyone waits for it.
+TEST(HbEdges, ScanWaitsFollowTheCommunicatorsRankOrder) {
+  TraceScript s(3);
+  const CommunicatorId reversed = s.Communicator("reversed", {2, 1, 0});
+  const CollectiveId c = s.Collective(CollectiveOp::kScan, -1, reversed);
+  s.Work(2, "late work", 0, 9);
+  s.Join(2, c, 9, 10, "MPI_Scan");  // rank 0
+  s.Join(1, c, 3, 11, "MPI_Scan");  // rank 1: waits 9 - 3
+  s.Join(0, c, 0, 12, "MPI_Scan");  // rank 2: waits for the later of ranks 0 and 1, 9 - 0
+  const Trace t = s.Finish();
+  const CallSites calls = FindCallSites(t);
+  const WaitStates w = FindWaitStates(t, calls, {});
+  ASSERT_EQ(w.instances.size(), 2u);
+  for (const WaitInstance& i : w.instances) {
+    EXPECT_EQ(i.kind, WaitKind::kEarlyScan);
+    EXPECT_EQ(i.late, LocationId(2));
+    EXPECT_EQ(i.wait_ns, i.waiter == LocationId(1) ? 6 : 9);
+  }
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_TRUE(cp.ok());
+  // Rank 0's work is the path (transfer time is not counted without --latency).
+  EXPECT_EQ(cp->length_ns, 10);
+  EXPECT_TRUE(std::any_of(cp->path.begin(), cp->path.end(), [&](const PathSegment& p) {
+    return p.location == LocationId(2) && t.str(t.region(p.region).name) == "late work";
+  }));
+  Result<ReplayResult> r = Replay(t, WhatIf{});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->max_deviation_ns, 0);
+  EXPECT_EQ(CountClockViolations(t).total(), 0u);
+}
+
 }  // namespace
 }  // namespace grainscope

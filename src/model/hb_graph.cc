@@ -1,21 +1,12 @@
 #include "model/hb_graph.h"
 
 #include <algorithm>
+#include <numeric>
 #include <memory>
 #include <mutex>
 #include <optional>
 
 namespace grainscope {
-
-CollectiveFlow CollectiveFlow::Of(const CollectiveTable& table, CollectiveId c) {
-  uint32_t root = kNoMember;
-  const LocationId root_location = table.root[c.value];
-  if (root_location.valid()) {
-    for (uint32_t m = table.first_member[c.value]; m < table.first_member[c.value + 1]; ++m)
-      if (table.member_location[m] == root_location) root = m;
-  }
-  return Of(table.op[c.value], root);
-}
 
 namespace {
 
@@ -33,6 +24,41 @@ const HbStructure& Trace::hb() const {
   std::call_once(slot.once, [&] { slot.structure.emplace(HbStructure::Build(*this)); });
   return *slot.structure;
 }
+
+namespace {
+
+// HbStructure::position and by_position of the prefix instances: members in the rank order of
+// their communicator (a member the communicator does not list goes after those it does, in
+// location order).
+void AddPrefixPositions(const Trace& trace, HbStructure& s) {
+  const CollectiveTable& c = trace.collectives();
+  std::vector<uint32_t> rank_of;  // per location, in the communicator last looked at
+  CommunicatorId ranked;
+  for (uint32_t inst = 0; inst < c.size(); ++inst) {
+    if (ShapeOf(c.op[inst]) != CollectiveShape::kPrefix) continue;
+    if (s.position.empty()) {
+      s.position.assign(c.member_location.size(), 0);
+      s.by_position.resize(c.member_location.size());
+      std::iota(s.by_position.begin(), s.by_position.end(), 0u);
+    }
+    if (!ranked.valid() || ranked != c.communicator[inst]) {
+      ranked = c.communicator[inst];
+      rank_of.assign(trace.locations().size(), UINT32_MAX);
+      if (ranked.valid() && ranked.value < trace.communicators().size()) {
+        const std::vector<LocationId>& members = trace.communicators()[ranked.value].members;
+        for (uint32_t r = 0; r < members.size(); ++r)
+          if (members[r].valid() && members[r].value < rank_of.size()) rank_of[members[r].value] = r;
+      }
+    }
+    const auto first = s.by_position.begin() + c.first_member[inst], last = s.by_position.begin() + c.first_member[inst + 1];
+    std::stable_sort(first, last, [&](uint32_t a, uint32_t b) {
+      return rank_of[c.member_location[a].value] < rank_of[c.member_location[b].value];
+    });
+    for (auto it = first; it != last; ++it) s.position[*it] = static_cast<uint32_t>(it - first);
+  }
+}
+
+}  // namespace
 
 HbStructure HbStructure::Build(const Trace& trace) {
   HbStructure s;
@@ -54,6 +80,7 @@ HbStructure HbStructure::Build(const Trace& trace) {
     std::sort(list.begin(), list.end(),
               [&](uint32_t a, uint32_t b) { return c.member_begin[a] < c.member_begin[b]; });
   }
+  AddPrefixPositions(trace, s);
   return s;
 }
 
@@ -80,7 +107,8 @@ uint32_t HbGraph::MembersBegunBefore(LocationId l, EventIndex e) const {
 }
 
 CollectiveFlow HbGraph::flow(CollectiveId c) const {
-  return CollectiveFlow::Of(trace_.collectives().op[c.value], s_.root_member[c.value]);
+  return CollectiveFlow::Of(trace_.collectives().op[c.value], s_.root_member[c.value],
+                            s_.position.empty() ? nullptr : s_.position.data());
 }
 
 bool HbGraph::end_has_inputs(uint32_t member) const { return flow(instance_of(member)).EndWaits(member); }

@@ -15,7 +15,9 @@
 //      all-to-all (barrier, allreduce, ...): every begin -> every end
 //      one-to-all (broadcast, scatter):      the root's begin -> every other member's end
 //      all-to-one (reduce, gather):          every begin -> the root's end
-//      other (scan, unknown):                treated as all-to-all (conservative)
+//      prefix (scan, exscan):                the begins of lower ranks -> a member's end (in the
+//                                            communicator's rank order)
+//      other (unknown):                      treated as all-to-all (conservative)
 //    Kept as instances, never expanded: an all-to-all of k members would be k^2 point edges.
 // Program order on each location (event i -> i+1) is implicit. Event v of location l has the
 // flat index Trace::flat_offset(l) + v, so per-event analysis state can live in one array.
@@ -37,25 +39,30 @@ inline constexpr uint32_t kNoMember = std::numeric_limits<uint32_t>::max();
 // Who waits for whom in one collective instance: the one rule the happens-before graph, the
 // replay sweep and the wait states share.
 struct CollectiveFlow {
-  CollectiveShape shape;  // effective: kAllToAll, kOneToAll or kAllToOne (never kOther)
+  CollectiveShape shape;  // effective: kAllToAll, kOneToAll, kAllToOne or kPrefix (never kOther)
   uint32_t root;          // the root's member row, or kNoMember
+  // For kPrefix: per member row, its position among the instance's members in communicator rank
+  // order (HbStructure::position); null otherwise.
+  const uint32_t* position = nullptr;
 
-  // kOther counts as all-to-all, and so does a rooted shape without its root among the members.
-  static CollectiveFlow Of(CollectiveOp op, uint32_t root_member) {
+  // kOther counts as all-to-all, and so does a rooted shape without its root among the members
+  // and a prefix without the members' rank positions.
+  static CollectiveFlow Of(CollectiveOp op, uint32_t root_member, const uint32_t* position = nullptr) {
     CollectiveShape s = ShapeOf(op);
     if (s == CollectiveShape::kOther) s = CollectiveShape::kAllToAll;
+    if (s == CollectiveShape::kPrefix) return position == nullptr ? CollectiveFlow{CollectiveShape::kAllToAll, root_member}
+                                                                  : CollectiveFlow{s, root_member, position};
     if (s != CollectiveShape::kAllToAll && root_member == kNoMember) s = CollectiveShape::kAllToAll;
     return {s, root_member};
   }
-  // The flow of instance c, finding the root's row among its members.
-  static CollectiveFlow Of(const CollectiveTable& table, CollectiveId c);
 
-  // Does this member's end wait for other members' begins? (No: the root of a one-to-all, and
-  // the non-roots of an all-to-one.)
+  // Does this member's end wait for other members' begins? (No: the root of a one-to-all, the
+  // non-roots of an all-to-one, the first rank of a prefix.)
   bool EndWaits(uint32_t member) const {
     switch (shape) {
       case CollectiveShape::kOneToAll: return member != root;
       case CollectiveShape::kAllToOne: return member == root;
+      case CollectiveShape::kPrefix: return position[member] > 0;
       default: return true;
     }
   }
@@ -64,6 +71,7 @@ struct CollectiveFlow {
     switch (shape) {
       case CollectiveShape::kOneToAll: return from == root && to != from;
       case CollectiveShape::kAllToOne: return to == root;
+      case CollectiveShape::kPrefix: return position[from] < position[to];
       default: return true;
     }
   }
@@ -90,6 +98,11 @@ struct HbStructure {
   std::vector<std::vector<uint32_t>> members_of;  // per location, its member rows by begin event
   std::vector<uint32_t> instance_of;              // per member row
   std::vector<uint32_t> root_member;              // per instance, or kNoMember
+  // Prefix instances (scan, exscan): per member row its position among the instance's members in
+  // communicator rank order, and per instance its member rows in that order (by_position[
+  // first_member[c] + p]). Empty when the trace has no prefix instance.
+  std::vector<uint32_t> position;
+  std::vector<uint32_t> by_position;
   DependencyEnds incoming;                        // dependency edges by their `to` end
   DependencyEnds outgoing;                        // and by their `from` end
 };
@@ -145,6 +158,13 @@ class HbGraph {
   CollectiveId instance_of(uint32_t member) const { return CollectiveId(s_.instance_of[member]); }
   // Row of the instance's root among its members, or kNoMember when it has none (or it is not a member).
   uint32_t root_member(CollectiveId c) const { return s_.root_member[c.value]; }
+  // Does the trace have a prefix instance (scan, exscan)?
+  bool has_prefix() const { return !s_.position.empty(); }
+  // Prefix instances: a member's position in rank order, and the member at position p of c.
+  uint32_t position(uint32_t member) const { return s_.position[member]; }
+  uint32_t member_at(CollectiveId c, uint32_t p) const {
+    return s_.by_position[trace_.collectives().first_member[c.value] + p];
+  }
   // Dependency edges by the event they lead to, and by the event they leave.
   const DependencyEnds& incoming() const { return s_.incoming; }
   const DependencyEnds& outgoing() const { return s_.outgoing; }

@@ -24,9 +24,19 @@ TEST(CollectiveFlow, RootedShapesWaitOnTheirRootAndOthersOnEveryone) {
   EXPECT_TRUE(reduce.Feeds(2, 0));
   EXPECT_FALSE(reduce.Feeds(0, 2));
 
-  // A rooted operation whose root is not a member, and an unknown one: all-to-all.
+  // A rooted operation whose root is not a member, and a prefix without rank positions: all-to-all.
   EXPECT_EQ(CollectiveFlow::Of(CollectiveOp::kReduce, kNoMember).shape, CollectiveShape::kAllToAll);
   EXPECT_EQ(CollectiveFlow::Of(CollectiveOp::kScan, 0).shape, CollectiveShape::kAllToAll);
+  EXPECT_EQ(CollectiveFlow::Of(CollectiveOp::kOther, 0).shape, CollectiveShape::kAllToAll);
+  // A prefix: the lower positions feed the higher ones' ends; the first waits for no one.
+  const uint32_t position[] = {2, 0, 1};  // member row -> position in rank order
+  const CollectiveFlow scan = CollectiveFlow::Of(CollectiveOp::kScan, kNoMember, position);
+  EXPECT_EQ(scan.shape, CollectiveShape::kPrefix);
+  EXPECT_FALSE(scan.EndWaits(1));
+  EXPECT_TRUE(scan.EndWaits(0));
+  EXPECT_TRUE(scan.Feeds(1, 2));
+  EXPECT_TRUE(scan.Feeds(2, 0));
+  EXPECT_FALSE(scan.Feeds(0, 1));
   EXPECT_TRUE(CollectiveFlow::Of(CollectiveOp::kBarrier, kNoMember).Feeds(3, 4));
 }
 
@@ -48,7 +58,7 @@ TEST(HbGraph, FindsTheMemberEndingAtAnEventAndTheRootRow) {
   EXPECT_EQ(g.instance_of(m), r);
   EXPECT_EQ(g.MemberEndingAt(LocationId(0), 5), kNoMember);  // a begin
   EXPECT_EQ(t.collectives().member_location[g.root_member(b)], LocationId(1));
-  EXPECT_EQ(g.flow(b).root, CollectiveFlow::Of(t.collectives(), b).root);
+  EXPECT_EQ(g.flow(b).root, g.root_member(b));
   EXPECT_FALSE(g.end_has_inputs(g.root_member(b)));
 }
 

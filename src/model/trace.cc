@@ -105,6 +105,7 @@ CollectiveShape ShapeOf(CollectiveOp op) {
     case CollectiveOp::kGather:
       return CollectiveShape::kAllToOne;
     case CollectiveOp::kScan:
+      return CollectiveShape::kPrefix;
     case CollectiveOp::kOther:
       return CollectiveShape::kOther;
   }

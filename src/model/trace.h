@@ -77,7 +77,8 @@ enum class CollectiveOp : uint8_t {
 };
 std::string_view CollectiveOpName(CollectiveOp op);
 // How data flows in a collective; decides which participants wait for which.
-enum class CollectiveShape : uint8_t { kAllToAll, kOneToAll, kAllToOne, kOther };
+// kPrefix: scan and exscan, where a member's result needs the contributions of the lower ranks.
+enum class CollectiveShape : uint8_t { kAllToAll, kOneToAll, kAllToOne, kPrefix, kOther };
 CollectiveShape ShapeOf(CollectiveOp op);
 
 struct Location {

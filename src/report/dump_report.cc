@@ -216,6 +216,7 @@ class Dumper {
       case CollectiveShape::kAllToAll: return "all_to_all";
       case CollectiveShape::kOneToAll: return "one_to_all";
       case CollectiveShape::kAllToOne: return "all_to_one";
+      case CollectiveShape::kPrefix: return "prefix";
       case CollectiveShape::kOther: break;
     }
     return "other";

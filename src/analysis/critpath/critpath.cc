@@ -90,7 +90,9 @@ std::vector<Run> WalkBack(const HbGraph& g, const ForwardSweep& f, LocationId lo
       case Cause::kCollective: {
         runs.push_back({loc, e, last});
         const uint32_t member = g.MemberEndingAt(loc, e);
-        const uint32_t src = f.collective_argmax[g.instance_of(member).value];
+        const uint32_t src = f.member_argmax.empty() || f.member_argmax[member] == kNoMember
+                                 ? f.collective_argmax[g.instance_of(member).value]
+                                 : f.member_argmax[member];
         LocationId from = coll.member_location[src];
         *transfer += f.value[i] - f.value[g.flat(from, coll.member_begin[src])];
         loc = from;

@@ -18,6 +18,20 @@ MeasuredWaits::MeasuredWaits(const HbGraph& g) : g_(g) {
     }
     for (uint32_t m = coll.first_member[c]; m < coll.first_member[c + 1]; ++m)
       feed_[c] = std::max(feed_[c], t.events(coll.member_location[m]).time[coll.member_begin[m]]);
+    if (EffectiveShape(g, id) == CollectiveShape::kPrefix) AddPrefixFeeds(id);
+  }
+}
+
+// A prefix member's feed: the latest begin of the members before it in rank order.
+void MeasuredWaits::AddPrefixFeeds(CollectiveId c) {
+  const Trace& t = g_.trace();
+  const CollectiveTable& coll = t.collectives();
+  if (prefix_feed_.empty()) prefix_feed_.assign(coll.member_location.size(), kNoFeed);
+  TimeNs latest = std::numeric_limits<TimeNs>::min();
+  for (uint32_t p = 0; p < coll.member_count(c); ++p) {
+    const uint32_t m = g_.member_at(c, p);
+    prefix_feed_[m] = latest;
+    latest = std::max(latest, t.events(coll.member_location[m]).time[coll.member_begin[m]]);
   }
 }
 
@@ -30,7 +44,7 @@ TimeNs MeasuredWaits::Available(LocationId l, EventIndex e) const {
     const uint32_t m = ev.arg[e];
     if (msgs.send_event[m] != kNoEvent) a = t.events(msgs.sender[m]).time[msgs.send_event[m]];
   } else if (const uint32_t member = g_.MemberEndingAt(l, e); member != kNoMember) {
-    a = feed_[g_.instance_of(member).value];
+    a = FeedTime(member);
   }
   if (g_.incoming().empty()) return a;
   if (const uint32_t end = g_.incoming().Find(l, e); end != DependencyEnds::kNone) {
@@ -66,12 +80,13 @@ TimeNs MeasuredWaits::DependencyLatency(DependencyId id) const {
   return EdgeLatency(d.from_location[id.value], d.from_event[id.value], d.to_location[id.value], d.to_event[id.value]);
 }
 
-TimeNs MeasuredWaits::CollectiveLatency(CollectiveId c, uint32_t member) const {
+TimeNs MeasuredWaits::CollectiveLatency(CollectiveId, uint32_t member) const {
   const Trace& t = g_.trace();
   const CollectiveTable& coll = t.collectives();
   const EventColumns& ev = t.events(coll.member_location[member]);
   const EventIndex e = coll.member_end[member];
-  const TimeNs start = e > 0 ? std::max(feed_[c.value], ev.time[e - 1]) : feed_[c.value];
+  const TimeNs feed = FeedTime(member);
+  const TimeNs start = e > 0 ? std::max(feed, ev.time[e - 1]) : feed;
   return std::max<TimeNs>(0, ev.time[e] - start);
 }
 

@@ -13,6 +13,7 @@
 // if the partner was late, partner + L = t(e); if not, t(prev) + d = t(e).
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "model/hb_graph.h"
@@ -29,18 +30,24 @@ class MeasuredWaits {
   TimeNs MessageLatency(MessageId m) const;
   TimeNs CollectiveLatency(CollectiveId c, uint32_t member) const;
   TimeNs DependencyLatency(DependencyId d) const;
-  // The time the collective's waiting members could continue: the latest feeding begin (the
-  // root's begin for one-to-all).
-  TimeNs FeedTime(CollectiveId c) const { return feed_[c.value]; }
+  // The time a collective member's end could continue: the latest begin feeding it (the root's
+  // begin for one-to-all, the lower ranks' for a prefix).
+  TimeNs FeedTime(uint32_t member) const {
+    return prefix_feed_.empty() || prefix_feed_[member] == kNoFeed ? feed_[g_.instance_of(member).value]
+                                                                   : prefix_feed_[member];
+  }
 
  private:
   // The measured latency of an edge: its target's time after the later of the source's time and
   // the target location's previous event (what the target did not spend waiting), at least 0.
   TimeNs EdgeLatency(LocationId from, EventIndex from_event, LocationId to, EventIndex to_event) const;
   TimeNs Available(LocationId l, EventIndex e) const;  // a, for event e
+  void AddPrefixFeeds(CollectiveId c);
 
+  static constexpr TimeNs kNoFeed = std::numeric_limits<TimeNs>::max();
   const HbGraph& g_;
-  std::vector<TimeNs> feed_;
+  std::vector<TimeNs> feed_;         // per instance
+  std::vector<TimeNs> prefix_feed_;  // per member row of a prefix instance (else kNoFeed)
 };
 
 }  // namespace grainscope

@@ -252,7 +252,7 @@ ClockViolations CountClockViolations(const HbGraph& g) {
   const CollectiveTable& coll = t.collectives();
   for (uint32_t k = 0; k < coll.member_location.size(); ++k) {
     if (!g.end_has_inputs(k)) continue;
-    n.collectives += t.events(coll.member_location[k]).time[coll.member_end[k]] < measured.FeedTime(g.instance_of(k));
+    n.collectives += t.events(coll.member_location[k]).time[coll.member_end[k]] < measured.FeedTime(k);
   }
   return n;
 }

@@ -59,6 +59,9 @@ struct ForwardSweep {
   std::vector<Cause> cause;   // per flat event
   // Per collective instance: the member row whose begin realised the max of the feeding begins.
   std::vector<uint32_t> collective_argmax;
+  // Prefix instances (scan, exscan), whose members wait for different begins: per member row,
+  // the member whose begin realised the max of its feeding begins. Empty without prefixes.
+  std::vector<uint32_t> member_argmax;
   // Per incoming dependency end (HbGraph::incoming): the edge row whose source realised the max.
   std::vector<uint32_t> dependency_argmax;
 };
@@ -157,11 +160,84 @@ template <class Model>
 
 Status StuckError(const HbGraph& g, const std::vector<Cursor>& cursors, bool forward);
 
+// The prefix instances' (scan, exscan) inputs, gathered in rank order as members arrive: a
+// member's end waits for the begins of every lower rank (forward), a member's begin feeds the
+// ends of every higher rank (backward). Per instance a frontier of the positions whose events are
+// known without a gap from the first rank (forward) or the last (backward), the running max (or
+// min) over them, and per member the value of those before it. O(members) per instance.
+class PrefixFrontier {
+ public:
+  PrefixFrontier() = default;
+  PrefixFrontier(const HbGraph& g, bool forward)
+      : g_(&g), forward_(forward),
+        frontier_(g.trace().collectives().size(), 0),
+        running_(g.trace().collectives().size(),
+                 forward ? std::numeric_limits<TimeNs>::min() : std::numeric_limits<TimeNs>::max()),
+        running_arg_(g.trace().collectives().size(), kNoMember),
+        in_(g.trace().collectives().member_location.size(), running_.empty() ? 0 : running_[0]),
+        arg_(g.trace().collectives().member_location.size(), kNoMember) {}
+
+  // Has every member on the waiting side of `member` (lower ranks forward, higher backward) done
+  // its event?
+  bool Ready(uint32_t member) const {
+    const CollectiveId c = g_->instance_of(member);
+    const uint32_t p = g_->position(member), n = g_->trace().collectives().member_count(c);
+    return forward_ ? frontier_[c.value] >= p : frontier_[c.value] >= n - 1 - p;
+  }
+  TimeNs In(uint32_t member) const { return in_[member]; }   // max (min) over those members
+  uint32_t Arg(uint32_t member) const { return arg_[member]; }  // the member realising it
+  // After a member of instance c did its event: moves the frontier over every member done,
+  // `done(m)` saying which, `value(m)` what each passes on. True when it moved.
+  template <class Done, class Value>
+  [[gnu::noinline]] bool Advance(CollectiveId c, Done done, Value value) {
+    const uint32_t n = g_->trace().collectives().member_count(c);
+    uint32_t& f = frontier_[c.value];
+    const uint32_t before = f;
+    while (f < n) {
+      const uint32_t m = g_->member_at(c, forward_ ? f : n - 1 - f);
+      in_[m] = running_[c.value];
+      arg_[m] = running_arg_[c.value];
+      if (!done(m)) break;
+      const TimeNs v = value(m);
+      if (running_arg_[c.value] == kNoMember || (forward_ ? v > running_[c.value] : v < running_[c.value])) {
+        running_[c.value] = v;
+        running_arg_[c.value] = m;
+      }
+      ++f;
+    }
+    return f != before;
+  }
+
+ private:
+  const HbGraph* g_ = nullptr;
+  bool forward_ = true;
+  std::vector<uint32_t> frontier_;
+  std::vector<TimeNs> running_;
+  std::vector<uint32_t> running_arg_;
+  std::vector<TimeNs> in_;
+  std::vector<uint32_t> arg_;
+};
+
 // True when the segment ending at event e (e >= 1) is spent waiting for another location.
 inline bool IsBlocking(const HbGraph& g, EventKind kind, uint32_t member_if_coll_end) {
   if (kind == EventKind::kRecv) return true;
   if (kind == EventKind::kCollEnd) return member_if_coll_end != kNone && g.end_has_inputs(member_if_coll_end);
   return false;
+}
+
+// The latest feeding begin of `member`'s end: the root's for a one-to-all, the lower ranks' for a
+// prefix, every member's otherwise. Out of line: collective ends are rare among events.
+[[gnu::noinline]] inline TimeNs FeedValue(const HbGraph& g, CollectiveId c, uint32_t member, const ForwardSweep& out,
+                                          const std::vector<TimeNs>& feed_max, const PrefixFrontier& prefix) {
+  const CollectiveTable& coll = g.trace().collectives();
+  switch (EffectiveShape(g, c)) {
+    case CollectiveShape::kOneToAll: {
+      const uint32_t root = g.root_member(c);
+      return out.value[g.flat(coll.member_location[root], coll.member_begin[root])];
+    }
+    case CollectiveShape::kPrefix: return prefix.In(member);
+    default: return feed_max[c.value];
+  }
 }
 
 }  // namespace sweep_internal
@@ -228,10 +304,16 @@ Result<ForwardSweep> Forward(const HbGraph& g, const Model& model) {
     const LocationId l = coll.member_location[member];
     return cursors[l.value].next > coll.member_begin[member];
   };
+  const bool has_prefix = g.has_prefix();
+  PrefixFrontier prefix = has_prefix ? PrefixFrontier(g, /*forward=*/true) : PrefixFrontier();
+  if (has_prefix) out.member_argmax.assign(coll.member_location.size(), kNone);
   auto inputs_ready = [&](uint32_t member) {
     const CollectiveId c = g.instance_of(member);
-    if (EffectiveShape(g, c) == CollectiveShape::kOneToAll) return begin_done(g.root_member(c));
-    return arrivals[c.value] == coll.member_count(c);
+    switch (EffectiveShape(g, c)) {
+      case CollectiveShape::kOneToAll: return begin_done(g.root_member(c));
+      case CollectiveShape::kPrefix: return prefix.Ready(member);
+      default: return arrivals[c.value] == coll.member_count(c);
+    }
   };
 
   while (!ready.empty()) {
@@ -277,11 +359,9 @@ Result<ForwardSweep> Forward(const HbGraph& g, const Model& model) {
           cur.wait_id = c.value;
           break;
         }
-        in = (EffectiveShape(g, c) == CollectiveShape::kOneToAll
-                  ? out.value[g.flat(coll.member_location[g.root_member(c)], coll.member_begin[g.root_member(c)])]
-                  : feed_max[c.value]) +
-             model.Collective(c, member);
+        in = FeedValue(g, c, member, out, feed_max, prefix) + model.Collective(c, member);
         in_cause = Cause::kCollective;
+        if (has_prefix) out.member_argmax[member] = prefix.Arg(member);
       }
       if (kDeps && e == dep_at) [[unlikely]] {
         TimeNs dep_in;
@@ -338,9 +418,15 @@ Result<ForwardSweep> Forward(const HbGraph& g, const Model& model) {
         }
         ++arrivals[c.value];
         const bool complete = arrivals[c.value] == coll.member_count(c);
-        const bool root_in = EffectiveShape(g, c) == CollectiveShape::kOneToAll && k == g.root_member(c);
+        const CollectiveShape shape = EffectiveShape(g, c);
+        const bool root_in = shape == CollectiveShape::kOneToAll && k == g.root_member(c);
         if (root_in) out.collective_argmax[c.value] = k;
-        if (complete || root_in) WakeCollective(coll, c, cursors, ready);
+        bool moved = false;
+        if (shape == CollectiveShape::kPrefix) [[unlikely]]
+          moved = prefix.Advance(c, begin_done, [&](uint32_t m) {
+            return out.value[g.flat(coll.member_location[m], coll.member_begin[m])];
+          });
+        if (complete || root_in || moved) WakeCollective(coll, c, cursors, ready);
       }
       ++e;
     }
@@ -388,12 +474,14 @@ Result<std::vector<TimeNs>> Backward(const HbGraph& g, const Model& model, TimeN
   auto end_done = [&](uint32_t member) {
     return cursors[coll.member_location[member].value].next <= coll.member_end[member];
   };
+  PrefixFrontier prefix = g.has_prefix() ? PrefixFrontier(g, /*forward=*/false) : PrefixFrontier();
   auto outputs_ready = [&](uint32_t member) {
     const CollectiveId c = g.instance_of(member);
     switch (EffectiveShape(g, c)) {
       case CollectiveShape::kAllToOne: return end_done(g.root_member(c));
       case CollectiveShape::kOneToAll:
         return member != g.root_member(c) || ends_done[c.value] == coll.member_count(c);
+      case CollectiveShape::kPrefix: return prefix.Ready(member);
       default: return ends_done[c.value] == coll.member_count(c);
     }
   };
@@ -406,6 +494,7 @@ Result<std::vector<TimeNs>> Backward(const HbGraph& g, const Model& model, TimeN
       }
       case CollectiveShape::kOneToAll:
         return member == g.root_member(c) ? min_nonroot_ends[c.value] : kInf;
+      case CollectiveShape::kPrefix: return prefix.In(member);  // kInf for the last rank
       default: return min_all_ends[c.value];
     }
   };
@@ -492,8 +581,14 @@ Result<std::vector<TimeNs>> Backward(const HbGraph& g, const Model& model, TimeN
         if (k != g.root_member(c)) min_nonroot_ends[c.value] = std::min(min_nonroot_ends[c.value], via);
         ++ends_done[c.value];
         const bool complete = ends_done[c.value] == coll.member_count(c);
-        const bool root_out = EffectiveShape(g, c) == CollectiveShape::kAllToOne && k == g.root_member(c);
-        if (complete || root_out) WakeCollective(coll, c, cursors, ready);
+        const CollectiveShape shape = EffectiveShape(g, c);
+        const bool root_out = shape == CollectiveShape::kAllToOne && k == g.root_member(c);
+        bool moved = false;
+        if (shape == CollectiveShape::kPrefix) [[unlikely]]
+          moved = prefix.Advance(c, end_done, [&](uint32_t m) {
+            return latest[g.flat(coll.member_location[m], coll.member_end[m])] - model.Collective(c, m);
+          });
+        if (complete || root_out || moved) WakeCollective(coll, c, cursors, ready);
       }
     }
     if (has_deps) {

@@ -24,6 +24,7 @@ std::string_view WaitKindName(WaitKind k) {
     case WaitKind::kConditionWait: return "condition_wait";
     case WaitKind::kJoinWait: return "join_wait";
     case WaitKind::kDependencyWait: return "dependency_wait";
+    case WaitKind::kEarlyScan: return "early_scan";
   }
   return "unknown";
 }
@@ -33,7 +34,7 @@ namespace {
 class Finder {
  public:
   Finder(const Trace& t, const CallSites& cs, const WaitStateOptions& o)
-      : t_(t), cs_(cs), o_(o), rendezvous_(RendezvousMessages(t)) {}
+      : t_(t), g_(t), cs_(cs), o_(o), rendezvous_(RendezvousMessages(t)) {}
 
   WaitStates Run() {
     out_.eager_limit_bytes = o_.eager_limit_bytes;
@@ -131,13 +132,21 @@ class Finder {
         if (arrival(k) > arrival(latest)) latest = k;
         earliest_leave = std::min(earliest_leave, leave(k));
       }
-      const CollectiveFlow flow = CollectiveFlow::Of(coll, CollectiveId(c));
+      const CollectiveFlow flow = g_.flow(CollectiveId(c));
       if (flow.shape == CollectiveShape::kAllToAll) {
         const WaitKind kind = coll.op[c] == CollectiveOp::kBarrier ? WaitKind::kWaitAtBarrier : WaitKind::kWaitAtNxN;
         for (uint32_t k = first; k < last; ++k) {
           Add(kind, k, latest, std::min(arrival(latest), leave(k)) - from(k));
           Add(WaitKind::kBarrierCompletion, k, UINT32_MAX,
               leave(k) - std::max({earliest_leave, arrival(latest), from(k)}));
+        }
+      } else if (flow.shape == CollectiveShape::kPrefix) {
+        // Scalasca's early scan: a member waits for the last of the lower ranks to arrive.
+        uint32_t last_lower = UINT32_MAX;
+        for (uint32_t p = 0; p + 1 < last - first; ++p) {
+          const uint32_t k = g_.member_at(CollectiveId(c), p), next = g_.member_at(CollectiveId(c), p + 1);
+          if (last_lower == UINT32_MAX || arrival(k) > arrival(last_lower)) last_lower = k;
+          Add(WaitKind::kEarlyScan, next, last_lower, std::min(arrival(last_lower), leave(next)) - from(next));
         }
       } else if (flow.shape == CollectiveShape::kOneToAll) {
         for (uint32_t k = first; k < last; ++k)
@@ -225,6 +234,7 @@ class Finder {
   }
 
   const Trace& t_;
+  const HbGraph g_;
   const CallSites& cs_;
   const WaitStateOptions& o_;
   // Per message: a rendezvous send, as the model decided it (rendezvous.h), not a rule of its own.

@@ -11,6 +11,8 @@
 //   late_broadcast    a non-root of a one-to-all collective entered before the root
 //   early_reduce      the root of an all-to-one collective entered before the last sender
 //   barrier_completion  max(0, own leave - max(earliest leave, latest enter)), all-to-all collectives
+//   early_scan        a member of a scan / exscan entered before the last of the lower ranks:
+//                     max(0, min(latest lower enter, own leave) - own enter)
 // and, for threads (model/thread_sync.h), from their sync events and the edges between them:
 //   lock_contention   a thread asked for a lock another thread held: max(0, min(release,
 //                     acquired) - request), charged to the holder (its release is the late event)
@@ -40,9 +42,9 @@ namespace grainscope {
 
 enum class WaitKind : uint8_t {
   kLateSender, kLateReceiver, kWaitAtBarrier, kWaitAtNxN, kLateBroadcast, kEarlyReduce, kBarrierCompletion,
-  kLockContention, kConditionWait, kJoinWait, kDependencyWait,
+  kLockContention, kConditionWait, kJoinWait, kDependencyWait, kEarlyScan,
 };
-inline constexpr int kWaitKindCount = 11;
+inline constexpr int kWaitKindCount = 12;
 std::string_view WaitKindName(WaitKind k);
 
 struct WaitInstance {
