@@ -5,11 +5,11 @@
 #include <limits>
 #include <span>
 #include <tuple>
-#include <unordered_map>
 
 #include "model/hb_graph.h"
 #include "analysis/replay/measured_waits.h"
 #include "analysis/waits/class_search.h"
+#include "analysis/waits/path_cache.h"
 #include "model/trace_index.h"
 
 namespace grainscope {
@@ -84,17 +84,6 @@ void AddInto(Sparse& sums, View c, Sparse& scratch) {
 
 // The late locations' paths are cached: every waiter of a barrier that last synchronised with
 // the late location at the same point asks for the same one.
-struct PathKey {
-  uint32_t location;
-  EventIndex from, to;
-  bool operator==(const PathKey&) const = default;
-};
-struct PathKeyHash {
-  size_t operator()(const PathKey& k) const {
-    return std::hash<uint64_t>()((uint64_t{k.location} << 32 | k.from) * 0x9e3779b97f4a7c15ULL ^ k.to);
-  }
-};
-
 class Characterizer {
   using Completions = std::vector<std::pair<uint64_t, uint32_t>>;
 
@@ -264,6 +253,11 @@ class Characterizer {
   std::vector<std::vector<SyncEvent>> SyncEvents() const {
     const CollectiveTable& coll = t_.collectives();
     std::vector<std::vector<SyncEvent>> out(t_.locations().size());
+    // Sized exactly first: a thread trace has millions of fork, join and lock edges.
+    std::vector<uint32_t> count(out.size(), 0);
+    g_.ForEachPointEdge([&](const PointEdge& e) { ++count[e.from.value], ++count[e.to.value]; });
+    for (LocationId l : coll.member_location) ++count[l.value];
+    for (size_t l = 0; l < out.size(); ++l) out[l].reserve(count[l]);
     g_.ForEachPointEdge([&](const PointEdge& e) {
       out[e.from.value].push_back({e.from_event, EventKind::kSend, e.to.value, e.to_event});
       out[e.to.value].push_back({e.to_event, EventKind::kRecv, e.from.value, e.from_event});
@@ -443,12 +437,12 @@ class Characterizer {
   // The late location's path, computed once per (location, from, to).
   View LatePath(LocationId l, EventIndex from, EventIndex to) {
     const PathKey key{l.value, from, to};
-    auto [it, added] = path_cache_.try_emplace(key);
+    auto [range, added] = path_cache_.TryEmplace(key);
     if (added) {
       Path(l, from, to, path_scratch_);
-      it->second = Store(path_pool_, path_scratch_);
+      *range = Store(path_pool_, path_scratch_);
     }
-    return it->second.in(path_pool_);
+    return range->in(path_pool_);
   }
 
   // A nested wait, replaced by its own explanation scaled to `waited` (its positive excess).
@@ -610,7 +604,7 @@ class Characterizer {
   Sparse char_pool_;                                            // every characterisation
   std::vector<Range> chars_;                                    // per wait, in char_pool_
   Sparse path_pool_;                                            // every cached late path
-  std::unordered_map<PathKey, Range, PathKeyHash> path_cache_;  // into path_pool_
+  PathCache<Range> path_cache_;                                 // into path_pool_
   // Scratch buffers reused by every wait.
   Sparse path_scratch_, p_, c_, merge_scratch_;
   std::vector<std::pair<TimeNs, uint32_t>> shared_;
