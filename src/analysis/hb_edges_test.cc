@@ -1,12 +1,13 @@
 // One happens-before graph (model/hb_graph.h): a dependency edge a reader adds, of a kind no
 // analysis names, changes the answer of every analysis that reads edges — critical path, replay,
-// clock condition, controlled logical clock, wait states, characterisation and task graph — with
-// no analysis knowing the kind.
+// clock condition, controlled logical clock, wait states, characterisation, task graph and time
+// classes (report, gantt, html) — with no analysis knowing the kind.
 #include <algorithm>
 
 #include <gtest/gtest.h>
 
 #include "analysis/critpath/critpath.h"
+#include "analysis/regions/time_classes.h"
 #include "analysis/replay/clc.h"
 #include "analysis/replay/replay.h"
 #include "analysis/taskgraph/taskgraph.h"
@@ -90,6 +91,29 @@ TEST(HbEdges, AnEdgeOfAnUnnamedKindReachesTheTaskGraph) {
   const Trace with = Scenario(true);
   EXPECT_EQ(TaskEdgeLabel(with, b->edges[0]), "(other)");
   EXPECT_EQ(b->edges[0].delay_ns, 1);  // the consumer began 1 ns after the producer ended
+}
+
+TEST(HbEdges, AnEdgeOfAnUnnamedKindReachesTheTimeClasses) {
+  // Ranks computing outside regions: the time before the consumer is computation, unless the
+  // consumer waited for the producer there.
+  auto scenario = [](bool edge) {
+    TraceScript s(2);
+    s.Work(0, "producer", 0, 25);
+    s.Work(1, "early", 2, 5);
+    s.Work(1, "consumer", 26, 30);
+    if (edge) s.builder().AddDependency(DependencyKind::kOther, s.loc(0), 1, s.loc(1), 2);
+    return s.Finish();
+  };
+  const TimeBreakdown a = ComputeTimeBreakdown(scenario(false)), b = ComputeTimeBreakdown(scenario(true));
+  EXPECT_EQ(a.locations[1][TimeClass::kSynchronization], 0);
+  EXPECT_EQ(b.locations[1][TimeClass::kSynchronization], 20);  // from 5 to the producer's end
+  EXPECT_EQ(b.locations[1][TimeClass::kComputation], a.locations[1][TimeClass::kComputation] - 20);
+  const Trace with = scenario(true);
+  const std::vector<std::vector<BlockedSpan>> spans = ComputeBlockedSpans(with);
+  ASSERT_EQ(spans[1].size(), 1u);
+  EXPECT_EQ(spans[1][0].start, 5);
+  EXPECT_EQ(spans[1][0].stop, 25);
+  EXPECT_EQ(BlockedSpanCause(with, spans[1][0]), "dependency");
 }
 
 // A scan is a prefix: rank r's result needs ranks 0..r-1, not the ranks after it. Rank 2 arriving

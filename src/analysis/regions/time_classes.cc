@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "analysis/profile/grains.h"
+#include "model/hb_graph.h"
 #include "model/trace_index.h"
 
 namespace grainscope {
@@ -90,11 +91,29 @@ namespace {
 // synchronisation, what blocked: the outermost open call, or the first of the open blockings;
 // the innermost open region, if any). One walk for the breakdown, the region table's classes and
 // the Gantt chart's spans, so all say the same.
+// The end of the waiting in the stretch before event e of location l when e is the target of
+// dependency edges whose kinds wait (DependencyTargetWaits): the latest of their sources, else
+// the stretch's start. `next` is the location's cursor over the graph's incoming ends.
+TimeNs DependencyWaitEnd(const HbGraph& g, LocationId l, EventIndex e, uint32_t& next) {
+  const DependencyEnds& in = g.incoming();
+  const EventColumns& ev = g.trace().events(l);
+  while (next < in.last(l) && in.event(next) < e) ++next;
+  TimeNs until = ev.time[e - 1];
+  if (next == in.last(l) || in.event(next) != e) return until;
+  const DependencyTable& d = g.trace().dependencies();
+  for (uint32_t r : in.edges(next))
+    if (DependencyTargetWaits(d.kind[r])) until = std::max(until, g.trace().events(d.from_location[r]).time[d.from_event[r]]);
+  return std::min(until, ev.time[e]);
+}
+
 template <typename Stretch>
-void WalkLocation(const Trace& trace, LocationId l, const std::vector<TimeClass>& region_class, bool grains,
+void WalkLocation(const HbGraph& g, LocationId l, const std::vector<TimeClass>& region_class, bool grains,
                   std::vector<TimeClass>& call_class, Stretch&& stretch) {
+  const Trace& trace = g.trace();
   const EventColumns& ev = trace.events(l);
   if (ev.size() == 0) return;
+  uint32_t next_in = g.incoming().first(l);
+  const bool any_in = next_in < g.incoming().last(l);
   const bool worker = trace.location(l).group != l.value;
   const TimeClass outside = worker || grains ? TimeClass::kIdle : TimeClass::kComputation;
   const CallNesting nesting = trace.index().nesting(l);
@@ -120,7 +139,15 @@ void WalkLocation(const Trace& trace, LocationId l, const std::vector<TimeClass>
         while (nesting.Parent(outer) != kNoEvent && call_class[nesting.Parent(outer)] == c) outer = nesting.Parent(outer);
         call = RegionId(ev.arg[outer]);
       }
-      stretch(c, ev.time[i - 1], ev.time[i], cause, call, open == kNoEvent ? RegionId() : RegionId(ev.arg[open]));
+      const RegionId innermost = open == kNoEvent ? RegionId() : RegionId(ev.arg[open]);
+      TimeNs from = ev.time[i - 1];
+      if (any_in && c == TimeClass::kComputation) [[unlikely]] {
+        // Computing, as far as the location's own events say, but waiting for an edge's source.
+        const TimeNs until = DependencyWaitEnd(g, l, i, next_in);
+        if (until > from) stretch(TimeClass::kSynchronization, from, until, BlockCause::kDependency, RegionId(), innermost);
+        from = until;
+      }
+      stretch(c, from, ev.time[i], cause, call, innermost);
     }
     if (ev.kind[i] == EventKind::kSync) {
       const SyncKind k = trace.syncs().kind[ev.arg[i]];
@@ -152,6 +179,7 @@ TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
   out.span_ns = trace.end_ns() - trace.start_ns();
   const std::vector<TimeClass> region_class = RegionClasses(trace);
   const bool grains = HasGrainRegions(trace);
+  const HbGraph g(trace);
   std::vector<TimeClass> call_class;  // per Enter event: the class of the time inside that call
   std::vector<std::array<TimeNs, kTimeClassCount>> by_region(trace.regions().size());  // exclusive time
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
@@ -163,7 +191,7 @@ TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
     } else {
       add(TimeClass::kIdle, ev.time[0] - trace.start_ns());
       add(TimeClass::kIdle, trace.end_ns() - ev.time.back());
-      WalkLocation(trace, LocationId(l), region_class, grains, call_class,
+      WalkLocation(g, LocationId(l), region_class, grains, call_class,
                    [&](TimeClass c, TimeNs a, TimeNs b, BlockCause, RegionId, RegionId innermost) {
                      add(c, b - a);
                      if (innermost.valid()) by_region[innermost.value][static_cast<int>(c)] += b - a;
@@ -185,9 +213,10 @@ void ForEachClassStretch(const Trace& trace,
                          const std::function<void(LocationId, TimeClass, TimeNs, TimeNs)>& stretch) {
   const std::vector<TimeClass> region_class = RegionClasses(trace);
   const bool grains = HasGrainRegions(trace);
+  const HbGraph g(trace);
   std::vector<TimeClass> call_class;
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
-    WalkLocation(trace, LocationId(l), region_class, grains, call_class,
+    WalkLocation(g, LocationId(l), region_class, grains, call_class,
                  [&](TimeClass c, TimeNs a, TimeNs b, BlockCause, RegionId, RegionId) {
                    if (b > a) stretch(LocationId(l), c, a, b);
                  });
@@ -197,11 +226,12 @@ void ForEachClassStretch(const Trace& trace,
 std::vector<std::vector<BlockedSpan>> ComputeBlockedSpans(const Trace& trace) {
   const std::vector<TimeClass> region_class = RegionClasses(trace);
   const bool grains = HasGrainRegions(trace);
+  const HbGraph g(trace);
   std::vector<TimeClass> call_class;
   std::vector<std::vector<BlockedSpan>> out(trace.locations().size());
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
     std::vector<BlockedSpan>& spans = out[l];
-    WalkLocation(trace, LocationId(l), region_class, grains, call_class,
+    WalkLocation(g, LocationId(l), region_class, grains, call_class,
                  [&](TimeClass c, TimeNs a, TimeNs b, BlockCause cause, RegionId call, RegionId) {
                    if (c != TimeClass::kSynchronization || b <= a) return;
                    if (!spans.empty() && spans.back().stop == a && spans.back().cause == cause && spans.back().call == call) {
@@ -221,6 +251,7 @@ std::string_view BlockedSpanCause(const Trace& trace, const BlockedSpan& s) {
     case BlockCause::kCondition: return "condition";
     case BlockCause::kJoin: return "join";
     case BlockCause::kBarrier: return "barrier";
+    case BlockCause::kDependency: return "dependency";
   }
   return "?";
 }

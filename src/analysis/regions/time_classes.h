@@ -20,7 +20,11 @@
 //                    wait's begin to its end, a join's begin to its end, a thread barrier's enter to
 //                    its leave (what would otherwise be computation or idle time); a task the
 //                    thread runs meanwhile (between task_begin and task_end: OpenMP runs tasks in
-//                    barriers and taskwaits) is the task's time, not waiting
+//                    barriers and taskwaits) is the task's time, not waiting; and, on any
+//                    location, the waiting for a dependency edge (model/hb_graph.h) whose kind
+//                    waits (DependencyTargetWaits: a GPU synchronisation, a reader's own kind) in
+//                    a stretch that would be computation: from the stretch's start until the
+//                    edge's source, the wait the replay measures (measured_waits.h)
 //   other_mpi        inside an MPI call of no communication role (a region named "MPI_*" of role
 //                    function or other: communicator management, MPI_Comm_rank, ...)
 //   init_finalize    inside MPI_Init, MPI_Init_thread or MPI_Finalize: the library's start-up and
@@ -90,7 +94,8 @@ void ForEachClassStretch(const Trace& trace,
 // call (an MPI wait, test or barrier call, an OpenMP barrier region: `call` is the outermost such
 // region) or a thread blocked by its sync events outside any call (a lock request to its
 // acquisition, a condition wait, a join, a thread barrier).
-enum class BlockCause : uint8_t { kCall, kLock, kCondition, kJoin, kBarrier };
+// kDependency: the waiting for a dependency edge's source in a stretch that would be computation.
+enum class BlockCause : uint8_t { kCall, kLock, kCondition, kJoin, kBarrier, kDependency };
 struct BlockedSpan {
   TimeNs start = 0;
   TimeNs stop = 0;
