@@ -11,18 +11,24 @@ namespace grainscope {
 namespace {
 
 struct HbSlot {
-  std::once_flag once;
-  std::optional<HbStructure> structure;
+  std::once_flag collectives, incoming, outgoing;
+  HbStructure structure;
 };
 
 }  // namespace
 
 std::shared_ptr<void> NewHbSlot() { return std::make_shared<HbSlot>(); }
 
-const HbStructure& Trace::hb() const {
+const HbStructure& Trace::hb(unsigned parts) const {
   HbSlot& slot = *static_cast<HbSlot*>(body_->hb_slot.get());
-  std::call_once(slot.once, [&] { slot.structure.emplace(HbStructure::Build(*this)); });
-  return *slot.structure;
+  HbStructure& s = slot.structure;
+  const size_t n = locations().size();
+  if (parts & HbStructure::kCollectives) std::call_once(slot.collectives, [&] { s.BuildCollectives(*this); });
+  if (parts & HbStructure::kIncoming)
+    std::call_once(slot.incoming, [&] { s.incoming = DependencyEnds(dependencies(), n, /*by_target=*/true); });
+  if (parts & HbStructure::kOutgoing)
+    std::call_once(slot.outgoing, [&] { s.outgoing = DependencyEnds(dependencies(), n, /*by_target=*/false); });
+  return s;
 }
 
 namespace {
@@ -60,32 +66,28 @@ void AddPrefixPositions(const Trace& trace, HbStructure& s) {
 
 }  // namespace
 
-HbStructure HbStructure::Build(const Trace& trace) {
-  HbStructure s;
+void HbStructure::BuildCollectives(const Trace& trace) {
   const size_t n = trace.locations().size();
-  s.incoming = DependencyEnds(trace.dependencies(), n, /*by_target=*/true);
-  s.outgoing = DependencyEnds(trace.dependencies(), n, /*by_target=*/false);
   const CollectiveTable& c = trace.collectives();
-  s.members_of.resize(n);
-  s.instance_of.resize(c.member_location.size());
-  s.root_member.assign(c.size(), kNoMember);
+  members_of.resize(n);
+  instance_of.resize(c.member_location.size());
+  root_member.assign(c.size(), kNoMember);
   for (uint32_t inst = 0; inst < c.size(); ++inst) {
     for (uint32_t m = c.first_member[inst]; m < c.first_member[inst + 1]; ++m) {
-      s.instance_of[m] = inst;
-      s.members_of[c.member_location[m].value].push_back(m);
-      if (c.root[inst].valid() && c.member_location[m] == c.root[inst]) s.root_member[inst] = m;
+      instance_of[m] = inst;
+      members_of[c.member_location[m].value].push_back(m);
+      if (c.root[inst].valid() && c.member_location[m] == c.root[inst]) root_member[inst] = m;
     }
   }
-  for (std::vector<uint32_t>& list : s.members_of) {
+  for (std::vector<uint32_t>& list : members_of) {
     std::sort(list.begin(), list.end(),
               [&](uint32_t a, uint32_t b) { return c.member_begin[a] < c.member_begin[b]; });
   }
-  AddPrefixPositions(trace, s);
-  return s;
+  AddPrefixPositions(trace, *this);
 }
 
-HbGraph::HbGraph(const Trace& trace)
-    : trace_(trace), s_(trace.hb()), location_count_(trace.locations().size()), offsets_(trace.flat_offsets().data()) {}
+HbGraph::HbGraph(const Trace& trace, unsigned parts)
+    : trace_(trace), s_(trace.hb(parts)), location_count_(trace.locations().size()), offsets_(trace.flat_offsets().data()) {}
 
 std::string_view PointEdgeKindName(const PointEdge& e) {
   return e.message ? std::string_view("message") : DependencyKindName(e.kind);

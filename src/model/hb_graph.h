@@ -93,7 +93,10 @@ std::string_view PointEdgeKindName(const PointEdge& e);
 // The part of the graph that depends on the body alone (not on times): built once per body by
 // Trace::hb() and shared by every trace that shares the body (its retimed views).
 struct HbStructure {
-  static HbStructure Build(const Trace& trace);
+  // Its three parts, built separately on first use, so that an analysis that reads only the
+  // incoming edges (the time classes) does not pay for the collectives' or the outgoing index.
+  enum Part : unsigned { kCollectives = 1, kIncoming = 2, kOutgoing = 4, kAll = 7 };
+  void BuildCollectives(const Trace& trace);
 
   std::vector<std::vector<uint32_t>> members_of;  // per location, its member rows by begin event
   std::vector<uint32_t> instance_of;              // per member row
@@ -110,7 +113,8 @@ struct HbStructure {
 class HbGraph {
  public:
   // The graph of `trace`: a view over the structure the trace's body built once (Trace::hb()).
-  explicit HbGraph(const Trace& trace);
+  // `parts` (HbStructure::Part) are the parts this view reads: only those are built, once.
+  explicit HbGraph(const Trace& trace, unsigned parts = HbStructure::kAll);
 
   const Trace& trace() const { return trace_; }
   size_t location_count() const { return location_count_; }

@@ -76,7 +76,7 @@ TEST(HbGraph, BuiltOncePerBodyAndSharedWithRetimedViews) {
   s.Recv(1, m, 0, 2);
   const Trace t = s.Finish();
   const Trace view = t.Copy();  // shares the body, as Retimed views do
-  EXPECT_EQ(&t.hb(), &view.hb());
+  EXPECT_EQ(&t.hb(HbStructure::kAll), &view.hb(HbStructure::kAll));
   const HbGraph g(t);
   EXPECT_EQ(g.point_edge_count(), 1u);
   int seen = 0;

@@ -223,9 +223,10 @@ class Trace {
   // The derived per-event columns (call nesting; trace_index.h), built on the first call and
   // shared with every trace that shares this one's body (its retimed views). Thread-safe.
   const TraceIndex& index() const;
-  // The happens-before structure (hb_graph.h: read it through HbGraph), built on the first call
-  // and shared like index(). Thread-safe.
-  const HbStructure& hb() const;
+  // The happens-before structure (hb_graph.h: read it through HbGraph), its `parts`
+  // (HbStructure::Part) built on the first call that asks for them and shared like index().
+  // Thread-safe.
+  const HbStructure& hb(unsigned parts) const;
   const MessageTable& messages() const { return body_->messages; }
   const CollectiveTable& collectives() const { return body_->collectives; }
   // Every other cross-location edge: lock hand-over, fork/join, GPU launch and sync (dependencies.h).

@@ -91,17 +91,14 @@ namespace {
 // synchronisation, what blocked: the outermost open call, or the first of the open blockings;
 // the innermost open region, if any). One walk for the breakdown, the region table's classes and
 // the Gantt chart's spans, so all say the same.
-// The end of the waiting in the stretch before event e of location l when e is the target of
-// dependency edges whose kinds wait (DependencyTargetWaits): the latest of their sources, else
-// the stretch's start. `next` is the location's cursor over the graph's incoming ends.
-TimeNs DependencyWaitEnd(const HbGraph& g, LocationId l, EventIndex e, uint32_t& next) {
-  const DependencyEnds& in = g.incoming();
+// The end of the waiting in the stretch before event e of location l, the target of the edges
+// of incoming end `end` (HbGraph::incoming): the latest source of those whose kinds wait
+// (DependencyTargetWaits), else the stretch's start.
+TimeNs DependencyWaitEnd(const HbGraph& g, LocationId l, EventIndex e, uint32_t end) {
   const EventColumns& ev = g.trace().events(l);
-  while (next < in.last(l) && in.event(next) < e) ++next;
-  TimeNs until = ev.time[e - 1];
-  if (next == in.last(l) || in.event(next) != e) return until;
   const DependencyTable& d = g.trace().dependencies();
-  for (uint32_t r : in.edges(next))
+  TimeNs until = ev.time[e - 1];
+  for (uint32_t r : g.incoming().edges(end))
     if (DependencyTargetWaits(d.kind[r])) until = std::max(until, g.trace().events(d.from_location[r]).time[d.from_event[r]]);
   return std::min(until, ev.time[e]);
 }
@@ -112,8 +109,14 @@ void WalkLocation(const HbGraph& g, LocationId l, const std::vector<TimeClass>& 
   const Trace& trace = g.trace();
   const EventColumns& ev = trace.events(l);
   if (ev.size() == 0) return;
-  uint32_t next_in = g.incoming().first(l);
-  const bool any_in = next_in < g.incoming().last(l);
+  // The next incoming dependency end of l, and its event (kNoEvent past the last).
+  const DependencyEnds& in = g.incoming();
+  uint32_t next_in = in.first(l);
+  EventIndex in_at = next_in < in.last(l) ? in.event(next_in) : kNoEvent;
+  if (in_at == 0) {  // an edge into the first event: no stretch before it waits
+    ++next_in;
+    in_at = next_in < in.last(l) ? in.event(next_in) : kNoEvent;
+  }
   const bool worker = trace.location(l).group != l.value;
   const TimeClass outside = worker || grains ? TimeClass::kIdle : TimeClass::kComputation;
   const CallNesting nesting = trace.index().nesting(l);
@@ -141,11 +144,15 @@ void WalkLocation(const HbGraph& g, LocationId l, const std::vector<TimeClass>& 
       }
       const RegionId innermost = open == kNoEvent ? RegionId() : RegionId(ev.arg[open]);
       TimeNs from = ev.time[i - 1];
-      if (any_in && c == TimeClass::kComputation) [[unlikely]] {
-        // Computing, as far as the location's own events say, but waiting for an edge's source.
-        const TimeNs until = DependencyWaitEnd(g, l, i, next_in);
-        if (until > from) stretch(TimeClass::kSynchronization, from, until, BlockCause::kDependency, RegionId(), innermost);
-        from = until;
+      if (i == in_at) [[unlikely]] {
+        if (c == TimeClass::kComputation) {
+          // Computing, as far as the location's own events say, but waiting for an edge's source.
+          const TimeNs until = DependencyWaitEnd(g, l, i, next_in);
+          if (until > from) stretch(TimeClass::kSynchronization, from, until, BlockCause::kDependency, RegionId(), innermost);
+          from = until;
+        }
+        ++next_in;
+        in_at = next_in < in.last(l) ? in.event(next_in) : kNoEvent;
       }
       stretch(c, from, ev.time[i], cause, call, innermost);
     }
@@ -179,7 +186,7 @@ TimeBreakdown ComputeTimeBreakdown(const Trace& trace) {
   out.span_ns = trace.end_ns() - trace.start_ns();
   const std::vector<TimeClass> region_class = RegionClasses(trace);
   const bool grains = HasGrainRegions(trace);
-  const HbGraph g(trace);
+  const HbGraph g(trace, HbStructure::kIncoming);
   std::vector<TimeClass> call_class;  // per Enter event: the class of the time inside that call
   std::vector<std::array<TimeNs, kTimeClassCount>> by_region(trace.regions().size());  // exclusive time
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
@@ -213,7 +220,7 @@ void ForEachClassStretch(const Trace& trace,
                          const std::function<void(LocationId, TimeClass, TimeNs, TimeNs)>& stretch) {
   const std::vector<TimeClass> region_class = RegionClasses(trace);
   const bool grains = HasGrainRegions(trace);
-  const HbGraph g(trace);
+  const HbGraph g(trace, HbStructure::kIncoming);
   std::vector<TimeClass> call_class;
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
     WalkLocation(g, LocationId(l), region_class, grains, call_class,
@@ -226,7 +233,7 @@ void ForEachClassStretch(const Trace& trace,
 std::vector<std::vector<BlockedSpan>> ComputeBlockedSpans(const Trace& trace) {
   const std::vector<TimeClass> region_class = RegionClasses(trace);
   const bool grains = HasGrainRegions(trace);
-  const HbGraph g(trace);
+  const HbGraph g(trace, HbStructure::kIncoming);
   std::vector<TimeClass> call_class;
   std::vector<std::vector<BlockedSpan>> out(trace.locations().size());
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {

@@ -34,7 +34,7 @@ namespace {
 class Finder {
  public:
   Finder(const Trace& t, const CallSites& cs, const WaitStateOptions& o)
-      : t_(t), g_(t), cs_(cs), o_(o), rendezvous_(RendezvousMessages(t)) {}
+      : t_(t), g_(t, HbStructure::kCollectives), cs_(cs), o_(o), rendezvous_(RendezvousMessages(t)) {}
 
   WaitStates Run() {
     out_.eager_limit_bytes = o_.eager_limit_bytes;
