@@ -91,17 +91,45 @@ namespace {
 // synchronisation, what blocked: the outermost open call, or the first of the open blockings;
 // the innermost open region, if any). One walk for the breakdown, the region table's classes and
 // the Gantt chart's spans, so all say the same.
-// The end of the waiting in the stretch before event e of location l, the target of the edges
-// of incoming end `end` (HbGraph::incoming): the latest source of those whose kinds wait
-// (DependencyTargetWaits), else the stretch's start.
-TimeNs DependencyWaitEnd(const HbGraph& g, LocationId l, EventIndex e, uint32_t end) {
-  const EventColumns& ev = g.trace().events(l);
-  const DependencyTable& d = g.trace().dependencies();
-  TimeNs until = ev.time[e - 1];
-  for (uint32_t r : g.incoming().edges(end))
-    if (DependencyTargetWaits(d.kind[r])) until = std::max(until, g.trace().events(d.from_location[r]).time[d.from_event[r]]);
-  return std::min(until, ev.time[e]);
-}
+// A location's incoming dependency ends (HbGraph::incoming), met in event order: where a stretch
+// that would be computation was waiting for an edge's source.
+class IncomingWaits {
+ public:
+  IncomingWaits(const HbGraph& g, LocationId l)
+      : g_(g), l_(l), ev_(g.trace().events(l)), next_(g.incoming().first(l)) {
+    Seek();
+    if (at_ == 0) Next();  // an edge into the first event: no stretch before it waits
+  }
+
+  // The end of the waiting in the stretch before event e (e >= 1, called in increasing e), classed
+  // `c`: when e is the target of edges whose kinds wait (DependencyTargetWaits) and the stretch
+  // is computation, the latest of their sources (at most t(e)); else the stretch's start.
+  TimeNs WaitingUntil(EventIndex e, TimeClass c) {
+    TimeNs until = ev_.time[e - 1];
+    if (e != at_) [[likely]] return until;
+    if (c == TimeClass::kComputation) {
+      const DependencyTable& d = g_.trace().dependencies();
+      for (uint32_t r : g_.incoming().edges(next_))
+        if (DependencyTargetWaits(d.kind[r]))
+          until = std::max(until, g_.trace().events(d.from_location[r]).time[d.from_event[r]]);
+    }
+    Next();
+    return std::min(until, ev_.time[e]);
+  }
+
+ private:
+  void Seek() { at_ = next_ < g_.incoming().last(l_) ? g_.incoming().event(next_) : kNoEvent; }
+  void Next() {
+    ++next_;
+    Seek();
+  }
+
+  const HbGraph& g_;
+  LocationId l_;
+  const EventColumns& ev_;
+  uint32_t next_;
+  EventIndex at_ = kNoEvent;
+};
 
 template <typename Stretch>
 void WalkLocation(const HbGraph& g, LocationId l, const std::vector<TimeClass>& region_class, bool grains,
@@ -109,14 +137,7 @@ void WalkLocation(const HbGraph& g, LocationId l, const std::vector<TimeClass>& 
   const Trace& trace = g.trace();
   const EventColumns& ev = trace.events(l);
   if (ev.size() == 0) return;
-  // The next incoming dependency end of l, and its event (kNoEvent past the last).
-  const DependencyEnds& in = g.incoming();
-  uint32_t next_in = in.first(l);
-  EventIndex in_at = next_in < in.last(l) ? in.event(next_in) : kNoEvent;
-  if (in_at == 0) {  // an edge into the first event: no stretch before it waits
-    ++next_in;
-    in_at = next_in < in.last(l) ? in.event(next_in) : kNoEvent;
-  }
+  IncomingWaits incoming(g, l);
   const bool worker = trace.location(l).group != l.value;
   const TimeClass outside = worker || grains ? TimeClass::kIdle : TimeClass::kComputation;
   const CallNesting nesting = trace.index().nesting(l);
@@ -143,16 +164,11 @@ void WalkLocation(const HbGraph& g, LocationId l, const std::vector<TimeClass>& 
         call = RegionId(ev.arg[outer]);
       }
       const RegionId innermost = open == kNoEvent ? RegionId() : RegionId(ev.arg[open]);
+      // Computing, as far as the location's own events say, but waiting for an edge's source.
       TimeNs from = ev.time[i - 1];
-      if (i == in_at) [[unlikely]] {
-        if (c == TimeClass::kComputation) {
-          // Computing, as far as the location's own events say, but waiting for an edge's source.
-          const TimeNs until = DependencyWaitEnd(g, l, i, next_in);
-          if (until > from) stretch(TimeClass::kSynchronization, from, until, BlockCause::kDependency, RegionId(), innermost);
-          from = until;
-        }
-        ++next_in;
-        in_at = next_in < in.last(l) ? in.event(next_in) : kNoEvent;
+      if (const TimeNs until = incoming.WaitingUntil(i, c); until > from) {
+        stretch(TimeClass::kSynchronization, from, until, BlockCause::kDependency, RegionId(), innermost);
+        from = until;
       }
       stretch(c, from, ev.time[i], cause, call, innermost);
     }
