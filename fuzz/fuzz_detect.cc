@@ -12,6 +12,7 @@
 #include <string>
 
 #include "format/trace_reader.h"
+#include "fuzz/fuzz_util.h"
 #include "schedule/io/graph_input.h"
 
 namespace {
@@ -52,10 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fs::remove_all(g_root, ec);
   fs::create_directories(g_root + "/" + name.dir, ec);
   const std::string file = g_root + "/" + name.dir + (*name.dir ? "/" : "") + name.file;
-  FILE* f = std::fopen(file.c_str(), "wb");
-  if (f == nullptr) std::abort();
-  if (size > 1 && std::fwrite(data + 1, 1, size - 1, f) != size - 1) std::abort();
-  std::fclose(f);
+  grainscope::fuzz::WriteFileOrAbort(file, data + 1, size - 1);
   const std::string path = *name.dir ? g_root + "/" + name.dir : file;
   (void)grainscope::ReadTrace(path, "auto");
   (void)grainscope::ReadGraphInput(path, "auto");

@@ -11,17 +11,11 @@
 #include <string>
 
 #include "format/gst/gst_dir_reader.h"
+#include "fuzz/fuzz_util.h"
 
 namespace {
 
 std::string g_dir;
-
-void Put(const std::string& path, const void* data, size_t size) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) std::abort();
-  if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
-  std::fclose(f);
-}
 
 void Cleanup() {
   unlink((g_dir + "/rank-00000.gst").c_str());
@@ -40,13 +34,13 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   s << in.rdbuf();
   const std::string rank0 = s.str();
   if (rank0.empty()) std::abort();
-  Put(g_dir + "/rank-00000.gst", rank0.data(), rank0.size());
+  grainscope::fuzz::WriteFileOrAbort(g_dir + "/rank-00000.gst", rank0.data(), rank0.size());
   std::atexit(Cleanup);
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  Put(g_dir + "/rank-00001.gst", data, size);
+  grainscope::fuzz::WriteFileOrAbort(g_dir + "/rank-00001.gst", data, size);
   (void)grainscope::ReadGstDirectory(g_dir);
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "format/chrome/chrome_rank_dir.h"
+#include "fuzz/fuzz_util.h"
 
 namespace {
 
@@ -20,13 +21,6 @@ constexpr char kRank0[] =
     R"({"ph": "f", "cat": "ac2g", "name": "launch", "id": 1, "pid": 0, "tid": 7, "ts": 12, "bp": "e"}]})";
 
 std::string g_dir;
-
-void Put(const std::string& path, const void* data, size_t size) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) std::abort();
-  if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
-  std::fclose(f);
-}
 
 void Cleanup() {
   unlink((g_dir + "/rank-0.json").c_str());
@@ -40,13 +34,13 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   char tmpl[] = "/tmp/gs_fuzz_kineto_dir.XXXXXX";
   if (mkdtemp(tmpl) == nullptr) std::abort();
   g_dir = tmpl;
-  Put(g_dir + "/rank-0.json", kRank0, sizeof(kRank0) - 1);
+  grainscope::fuzz::WriteFileOrAbort(g_dir + "/rank-0.json", kRank0, sizeof(kRank0) - 1);
   std::atexit(Cleanup);
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  Put(g_dir + "/rank-1.json", data, size);
+  grainscope::fuzz::WriteFileOrAbort(g_dir + "/rank-1.json", data, size);
   (void)grainscope::kChromeRanksImporter.read_path(g_dir, {});
   return 0;
 }
