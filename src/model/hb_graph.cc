@@ -4,7 +4,6 @@
 #include <numeric>
 #include <memory>
 #include <mutex>
-#include <optional>
 
 namespace grainscope {
 

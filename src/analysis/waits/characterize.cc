@@ -10,6 +10,7 @@
 #include "analysis/replay/measured_waits.h"
 #include "analysis/waits/class_search.h"
 #include "analysis/waits/path_cache.h"
+#include "analysis/waits/sparse_steps.h"
 #include "model/trace_index.h"
 
 namespace grainscope {
@@ -27,60 +28,13 @@ std::string_view StepStateName(StepState s) {
 
 namespace {
 
-// A path or characterisation: (step id, signed ns) sorted by step id. Step id = slot * states +
-// state, with slot = region index, or the region count for "outside any region". Paths and
-// characterisations live in a few flat pools addressed by Range, not in one vector per wait.
-using Entry = std::pair<uint32_t, TimeNs>;
-using Sparse = std::vector<Entry>;
-using View = std::span<const Entry>;
-
-struct Range {
-  size_t begin = 0;
-  uint32_t size = 0;
-  View in(const Sparse& pool) const { return View(pool.data() + begin, size); }
-};
-
-// Appends `v` to `pool`; returns where it went.
-Range Store(Sparse& pool, View v) {
-  const Range r{pool.size(), static_cast<uint32_t>(v.size())};
-  pool.insert(pool.end(), v.begin(), v.end());
-  return r;
-}
-
-// out = a - b, both sorted by step; equal steps cancel.
-void Subtract(View a, View b, Sparse& out) {
-  out.clear();
-  size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) {
-      out.push_back(a[i++]);
-    } else if (i == a.size() || b[j].first < a[i].first) {
-      out.push_back({b[j].first, -b[j].second});
-      ++j;
-    } else {
-      if (a[i].second != b[j].second) out.push_back({a[i].first, a[i].second - b[j].second});
-      ++i;
-      ++j;
-    }
-  }
-}
-
-// sums += c, both sorted by step. Steps whose sum cancels to 0 stay listed (a class reports
-// every step any member had).
-void AddInto(Sparse& sums, View c, Sparse& scratch) {
-  scratch.clear();
-  size_t i = 0, j = 0;
-  while (i < sums.size() || j < c.size()) {
-    if (j == c.size() || (i < sums.size() && sums[i].first < c[j].first)) scratch.push_back(sums[i++]);
-    else if (i == sums.size() || c[j].first < sums[i].first) scratch.push_back(c[j++]);
-    else {
-      scratch.push_back({sums[i].first, sums[i].second + c[j].second});
-      ++i;
-      ++j;
-    }
-  }
-  sums.swap(scratch);
-}
+using steps::Entry;
+using steps::Range;
+using steps::Sparse;
+using steps::View;
+using steps::AddInto;
+using steps::Store;
+using steps::Subtract;
 
 // The late locations' paths are cached: every waiter of a barrier that last synchronised with
 // the late location at the same point asks for the same one.
