@@ -12,6 +12,8 @@ using S = DiagnosticSeverity;
 
 // Sorted by name (FindDiagnosticKind searches it; a test checks the order).
 constexpr std::array kKinds = {
+    DiagnosticKind{"annotation_flows", S::kIgnored,
+                   "flow event(s) an analysis drew over the trace (HTA's critical path), not taken as dependencies"},
     DiagnosticKind{"barrier_ends_added", S::kRepaired,
                    "barrier arrival(s) never left on a thread whose events end there, in an instance the "
                    "others left (libomp never reports a worker's last implicit-barrier end): left at the "

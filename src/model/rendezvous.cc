@@ -32,21 +32,18 @@ EventIndex EnclosingLeave(std::span<const EventKind> kinds, EventIndex e) {
   return kNoEvent;
 }
 
-bool IsSynchronousSend(std::string_view call) { return call == "MPI_Ssend" || call == "MPI_Issend"; }
-
-// Generic over a TraceBody and a Trace (both have messages, regions and strings), so that the
+// Generic over a TraceBody and a Trace (both have messages and regions), so that the
 // edges the model adds and the messages the wait states call rendezvous follow one rule.
 template <typename KindsOf, typename ArgsOf>
-std::vector<uint8_t> RendezvousRule(const MessageTable& msgs, std::span<const Region> regions, const StringPool& strings,
-                                    KindsOf kinds_of, ArgsOf args_of, uint64_t eager_limit_bytes) {
+std::vector<uint8_t> RendezvousRule(const MessageTable& msgs, std::span<const Region> regions, KindsOf kinds_of,
+                                    ArgsOf args_of, uint64_t eager_limit_bytes) {
   // Synchronous sends are looked for only when the trace has such a call: a trace without any
   // costs no look at its events.
-  const bool has_synchronous = std::any_of(regions.begin(), regions.end(), [&](const Region& r) {
-    return IsSynchronousSend(strings.Get(r.name));
-  });
+  const bool has_synchronous =
+      std::any_of(regions.begin(), regions.end(), [](const Region& r) { return r.synchronous_send; });
   auto synchronous = [&](uint32_t m) {
     const EventIndex call = EnclosingEnter(kinds_of(msgs.sender[m]), msgs.send_event[m]);
-    return call != kNoEvent && IsSynchronousSend(strings.Get(regions[args_of(msgs.sender[m])[call]].name));
+    return call != kNoEvent && regions[args_of(msgs.sender[m])[call]].synchronous_send;
   };
   std::vector<uint8_t> out(msgs.size(), 0);
   for (uint32_t m = 0; m < msgs.size(); ++m) {
@@ -75,7 +72,7 @@ size_t RendezvousSends(const Trace& trace) {
 
 std::vector<uint8_t> RendezvousMessages(const TraceBody& body, uint64_t eager_limit_bytes) {
   return RendezvousRule(
-      body.messages, body.regions, body.strings,
+      body.messages, body.regions,
       [&](LocationId l) { return std::span<const EventKind>(body.kinds[l.value]); },
       [&](LocationId l) { return std::span<const uint32_t>(body.args[l.value]); }, eager_limit_bytes);
 }
@@ -84,7 +81,7 @@ std::vector<uint8_t> RendezvousMessages(const Trace& trace) {
   const std::optional<EagerLimit> limit = TraceEagerLimit(trace);
   if (!limit) return std::vector<uint8_t>(trace.messages().size(), 0);
   return RendezvousRule(
-      trace.messages(), trace.regions(), trace.strings(), [&](LocationId l) { return trace.events(l).kind; },
+      trace.messages(), trace.regions(), [&](LocationId l) { return trace.events(l).kind; },
       [&](LocationId l) { return trace.events(l).arg; }, limit->bytes);
 }
 

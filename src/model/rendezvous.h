@@ -41,7 +41,8 @@ std::optional<EagerLimit> TraceEagerLimit(const Trace& trace);
 size_t RendezvousSends(const Trace& trace);
 
 // The one rule for which messages go by rendezvous: per message, 1 when it is matched, between two
-// locations, and above `eager_limit_bytes` or sent by a synchronous call (MPI_Ssend, MPI_Issend).
+// locations, and above `eager_limit_bytes` or sent by a synchronous call (Region::synchronous_send:
+// MPI_Ssend, MPI_Issend).
 std::vector<uint8_t> RendezvousMessages(const TraceBody& body, uint64_t eager_limit_bytes);
 // The same for a trace, under the limit its rendezvous edges were decided with (TraceEagerLimit);
 // all 0 for a trace without one (not an MPI trace): what the wait states call a rendezvous send.

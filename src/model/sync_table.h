@@ -10,28 +10,28 @@
 
 namespace grainscope {
 
-// The numbers are the .gst format's (gst_format.h SyncKind): keep them.
+// The model's own numbers (a format that writes them maps them: format/gst/gst_model_numbers.h).
 enum class SyncKind : uint8_t {
-  kLockRequest = 1,     // the thread asks for the lock (it may block from here)
-  kLockAcquired = 2,    // it holds the lock
-  kLockRelease = 3,     // it gives the lock up
-  kBarrierEnter = 4,    // arrives at the barrier (argument: participants, 0 when unknown)
-  kBarrierLeave = 5,    // leaves it
-  kCondWaitBegin = 6,   // starts waiting on the condition variable
-  kCondWaitEnd = 7,     // the wait returned
-  kCondSignal = 8,      // signals one waiter
-  kCondBroadcast = 9,   // signals every waiter
-  kThreadCreate = 10,   // creates the thread `object` (an id the program gives the child)
-  kThreadBegin = 11,    // the child's first event
-  kThreadEnd = 12,      // the child's last event (argument 1: the creator's own end of the team it
-                        // forked, from which it waits for the others: its join begins there)
-  kThreadJoinBegin = 13,  // starts waiting for thread `object` to end
-  kThreadJoinEnd = 14,    // the join returned
-  kTaskCreate = 15,
-  kTaskBegin = 16,
-  kTaskEnd = 17,
+  kLockRequest,     // the thread asks for the lock (it may block from here)
+  kLockAcquired,    // it holds the lock
+  kLockRelease,     // it gives the lock up
+  kBarrierEnter,    // arrives at the barrier (argument: participants, 0 when unknown)
+  kBarrierLeave,    // leaves it
+  kCondWaitBegin,   // starts waiting on the condition variable
+  kCondWaitEnd,     // the wait returned
+  kCondSignal,      // signals one waiter
+  kCondBroadcast,   // signals every waiter
+  kThreadCreate,    // creates the thread `object` (an id the program gives the child)
+  kThreadBegin,     // the child's first event
+  kThreadEnd,       // the child's last event (argument 1: the creator's own end of the team it
+                    // forked, from which it waits for the others: its join begins there)
+  kThreadJoinBegin,  // starts waiting for thread `object` to end
+  kThreadJoinEnd,    // the join returned
+  kTaskCreate,
+  kTaskBegin,
+  kTaskEnd,
 };
-inline constexpr uint8_t kLastSyncKind = 17;
+inline constexpr int kSyncKindCount = 17;
 std::string_view SyncKindName(SyncKind kind);  // "lock_acquired", ...
 bool ParseSyncKind(std::string_view name, SyncKind* kind);
 

@@ -13,10 +13,10 @@ namespace grainscope {
 namespace {
 
 constexpr std::string_view kSyncKindNames[] = {
-    "",                 "lock_request",  "lock_acquired", "lock_release",  "barrier_enter",     "barrier_leave",
+    "lock_request",  "lock_acquired", "lock_release",  "barrier_enter",     "barrier_leave",
     "cond_wait_begin",  "cond_wait_end", "cond_signal",   "cond_broadcast", "thread_create",    "thread_begin",
     "thread_end",       "thread_join_begin", "thread_join_end", "task_create", "task_begin", "task_end"};
-static_assert(std::size(kSyncKindNames) == kLastSyncKind + 1);
+static_assert(std::size(kSyncKindNames) == kSyncKindCount);
 
 // A sync event where it happened.
 struct At {
@@ -176,11 +176,11 @@ bool Enables(SyncKind k) {
 
 std::string_view SyncKindName(SyncKind kind) {
   const auto k = static_cast<uint8_t>(kind);
-  return k >= 1 && k <= kLastSyncKind ? kSyncKindNames[k] : "?";
+  return k < kSyncKindCount ? kSyncKindNames[k] : "?";
 }
 
 bool ParseSyncKind(std::string_view name, SyncKind* kind) {
-  for (uint8_t k = 1; k <= kLastSyncKind; ++k) {
+  for (uint8_t k = 0; k < kSyncKindCount; ++k) {
     if (kSyncKindNames[k] == name) {
       *kind = static_cast<SyncKind>(k);
       return true;

@@ -44,18 +44,6 @@ bool ParseLocationKind(std::string_view name, LocationKind* kind) {
   return false;
 }
 
-std::string_view RegionRoleName(RegionRole role) {
-  switch (role) {
-    case RegionRole::kGrain: return "grain";
-    case RegionRole::kFunction: return "function";
-    case RegionRole::kPointToPoint: return "point_to_point";
-    case RegionRole::kCollective: return "collective";
-    case RegionRole::kWait: return "wait";
-    case RegionRole::kOther: return "other";
-  }
-  return "unknown";
-}
-
 std::string_view CollectiveOpName(CollectiveOp op) {
   switch (op) {
     case CollectiveOp::kBarrier: return "barrier";

@@ -26,6 +26,7 @@
 #include "model/sync_table.h"
 #include "model/diagnostics.h"
 #include "model/ids.h"
+#include "model/region_roles.h"
 #include "model/string_pool.h"
 #include "model/timeline.h"
 
@@ -57,20 +58,6 @@ std::string_view LocationKindName(LocationKind kind);
 // The kind LocationKindName(kind) names; false (and `kind` untouched) for any other text.
 bool ParseLocationKind(std::string_view name, LocationKind* kind);
 
-// What a region stands for; analyses use it to tell computation from communication.
-enum class RegionRole : uint8_t {
-  kGrain,         // a unit of computation in the seed's sense (a task-graph node)
-  kFunction,      // a code region: function, loop, user region
-  kPointToPoint,  // a send or receive call
-  kCollective,    // a collective call (barrier, broadcast, ...)
-  kWait,          // a wait/test call completing non-blocking requests
-  kOther,
-};
-std::string_view RegionRoleName(RegionRole role);
-inline bool IsCommunication(RegionRole r) {
-  return r == RegionRole::kPointToPoint || r == RegionRole::kCollective || r == RegionRole::kWait;
-}
-
 enum class CollectiveOp : uint8_t {
   kBarrier, kBroadcast, kReduce, kAllreduce, kGather, kScatter, kAllgather, kAlltoall, kScan,
   kReduceScatter, kOther,
@@ -90,7 +77,10 @@ struct Location {
 
 struct Region {
   StringId name;
-  RegionRole role = RegionRole::kFunction;
+  RegionRole role = RegionRole::kFunction;  // model/region_roles.h
+  // A send call that completes only once its message is matched (MPI_Ssend): its messages are
+  // rendezvous whatever their size (model/rendezvous.h).
+  bool synchronous_send = false;
   int64_t external_id = 0;  // the id the trace used: seed grain id, OTF2 region ref
 };
 

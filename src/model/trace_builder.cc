@@ -29,7 +29,10 @@ LocationId TraceBuilder::AddLocation(std::string_view name, LocationKind kind, i
 
 RegionId TraceBuilder::AddRegion(std::string_view name, RegionRole role, int64_t external_id) {
   RegionId id(static_cast<uint32_t>(body_.regions.size()));
-  body_.regions.push_back(Region{Intern(name), role, external_id});
+  // The format's role, made precise by the call's name (model/region_roles.h): one rule for every
+  // reader.
+  const CallRole resolved = ResolveRegionRole(role, name);
+  body_.regions.push_back(Region{Intern(name), resolved.role, resolved.synchronous_send, external_id});
   return id;
 }
 

@@ -56,7 +56,7 @@ GS_ALWAYS_INLINE void EmitGrain(gs_region* site, uint8_t kind, int64_t grain_id)
 }
 
 // A sync record (gst::kRecordSync and its SyncSlot): one event in two slots, as EmitGrainSlow's.
-// `kind` is the model's SyncKind number (model/sync_table.h), which the format keeps.
+// `kind` is a gst::SyncRecordKind.
 template <ClockAt kAt>
 GS_ALWAYS_INLINE void EmitSync(uint16_t kind, uint64_t object, uint32_t arg = 0) {
   uint64_t t = 0;
@@ -116,32 +116,32 @@ GS_EXPORT void gs_recv_end(uint32_t message, uint64_t bytes, int32_t peer) {
 
 GS_EXPORT void gs_marker(uint32_t label) { Emit<ClockAt::kFirst>(gst::kRecordMarker, label); }
 
-// Sync events. The numbers are SyncKind's (model/sync_table.h). Waiting-type events read the
+// Sync events (the format's SyncRecordKind numbers, gst_format.h). Waiting-type events read the
 // clock as late as possible at their begin and as early as possible at their end, as regions do.
-GS_EXPORT void gs_lock_request(const void* lock) { EmitSync<ClockAt::kLast>(1, Object(lock)); }
-GS_EXPORT void gs_lock_acquired(const void* lock) { EmitSync<ClockAt::kFirst>(2, Object(lock)); }
-GS_EXPORT void gs_lock_release(const void* lock) { EmitSync<ClockAt::kLast>(3, Object(lock)); }
+GS_EXPORT void gs_lock_request(const void* lock) { EmitSync<ClockAt::kLast>(gst::kSyncLockRequest, Object(lock)); }
+GS_EXPORT void gs_lock_acquired(const void* lock) { EmitSync<ClockAt::kFirst>(gst::kSyncLockAcquired, Object(lock)); }
+GS_EXPORT void gs_lock_release(const void* lock) { EmitSync<ClockAt::kLast>(gst::kSyncLockRelease, Object(lock)); }
 GS_EXPORT void gs_barrier_enter(const void* barrier, uint32_t participants) {
-  EmitSync<ClockAt::kLast>(4, Object(barrier), participants);
+  EmitSync<ClockAt::kLast>(gst::kSyncBarrierEnter, Object(barrier), participants);
 }
-GS_EXPORT void gs_barrier_leave(const void* barrier) { EmitSync<ClockAt::kFirst>(5, Object(barrier)); }
-GS_EXPORT void gs_cond_wait_begin(const void* cond) { EmitSync<ClockAt::kLast>(6, Object(cond)); }
-GS_EXPORT void gs_cond_wait_end(const void* cond) { EmitSync<ClockAt::kFirst>(7, Object(cond)); }
-GS_EXPORT void gs_cond_signal(const void* cond) { EmitSync<ClockAt::kLast>(8, Object(cond)); }
-GS_EXPORT void gs_cond_broadcast(const void* cond) { EmitSync<ClockAt::kLast>(9, Object(cond)); }
+GS_EXPORT void gs_barrier_leave(const void* barrier) { EmitSync<ClockAt::kFirst>(gst::kSyncBarrierLeave, Object(barrier)); }
+GS_EXPORT void gs_cond_wait_begin(const void* cond) { EmitSync<ClockAt::kLast>(gst::kSyncCondWaitBegin, Object(cond)); }
+GS_EXPORT void gs_cond_wait_end(const void* cond) { EmitSync<ClockAt::kFirst>(gst::kSyncCondWaitEnd, Object(cond)); }
+GS_EXPORT void gs_cond_signal(const void* cond) { EmitSync<ClockAt::kLast>(gst::kSyncCondSignal, Object(cond)); }
+GS_EXPORT void gs_cond_broadcast(const void* cond) { EmitSync<ClockAt::kLast>(gst::kSyncCondBroadcast, Object(cond)); }
 GS_EXPORT uint64_t gs_thread_create(void) {
   const uint64_t id = g_next_thread_id.fetch_add(1, std::memory_order_relaxed);
-  EmitSync<ClockAt::kLast>(10, id);
+  EmitSync<ClockAt::kLast>(gst::kSyncThreadCreate, id);
   return id;
 }
-GS_EXPORT void gs_thread_create_id(uint64_t thread) { EmitSync<ClockAt::kLast>(10, thread); }
-GS_EXPORT void gs_thread_begin(uint64_t thread) { EmitSync<ClockAt::kFirst>(11, thread); }
-GS_EXPORT void gs_thread_end(uint64_t thread) { EmitSync<ClockAt::kLast>(12, thread); }
-GS_EXPORT void gs_thread_join_begin(uint64_t thread) { EmitSync<ClockAt::kLast>(13, thread); }
-GS_EXPORT void gs_thread_join_end(uint64_t thread) { EmitSync<ClockAt::kFirst>(14, thread); }
-GS_EXPORT void gs_task_create(uint64_t task) { EmitSync<ClockAt::kLast>(15, task); }
-GS_EXPORT void gs_task_begin(uint64_t task) { EmitSync<ClockAt::kFirst>(16, task); }
-GS_EXPORT void gs_task_end(uint64_t task) { EmitSync<ClockAt::kFirst>(17, task); }
+GS_EXPORT void gs_thread_create_id(uint64_t thread) { EmitSync<ClockAt::kLast>(gst::kSyncThreadCreate, thread); }
+GS_EXPORT void gs_thread_begin(uint64_t thread) { EmitSync<ClockAt::kFirst>(gst::kSyncThreadBegin, thread); }
+GS_EXPORT void gs_thread_end(uint64_t thread) { EmitSync<ClockAt::kLast>(gst::kSyncThreadEnd, thread); }
+GS_EXPORT void gs_thread_join_begin(uint64_t thread) { EmitSync<ClockAt::kLast>(gst::kSyncThreadJoinBegin, thread); }
+GS_EXPORT void gs_thread_join_end(uint64_t thread) { EmitSync<ClockAt::kFirst>(gst::kSyncThreadJoinEnd, thread); }
+GS_EXPORT void gs_task_create(uint64_t task) { EmitSync<ClockAt::kLast>(gst::kSyncTaskCreate, task); }
+GS_EXPORT void gs_task_begin(uint64_t task) { EmitSync<ClockAt::kFirst>(gst::kSyncTaskBegin, task); }
+GS_EXPORT void gs_task_end(uint64_t task) { EmitSync<ClockAt::kFirst>(gst::kSyncTaskEnd, task); }
 
 GS_EXPORT uint32_t gs_intern(const char* text) {
   if (text == nullptr) text = "";

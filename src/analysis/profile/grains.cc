@@ -25,7 +25,7 @@ std::vector<GrainInstance> CollectGrains(const Trace& trace) {
       const RegionId region(ev.arg[i]);
       const Region& def = trace.region(region);
       const bool top_level = nesting.Parent(enter) == kNoEvent;
-      const bool is_grain = by_role ? def.role == RegionRole::kGrain : (top_level && def.role == RegionRole::kFunction);
+      const bool is_grain = by_role ? def.role == RegionRole::kGrain : (top_level && IsWork(def.role));
       if (is_grain) grains.push_back({loc, region, ev.time[enter], ev.time[i], enter, i});
     }
     // Leaves come innermost first; order this location's grains by start.

@@ -2,9 +2,10 @@
 // Profile Analyzer (EPA), its Gantt chart and its task graph.
 //
 // A grain instance is an Enter/Leave pair of a region whose role is kGrain. A trace that has no
-// such region (an MPI or thread trace of code regions) uses its outermost code regions (role
-// kFunction) on each location instead, so the EPA reports still say something useful about it;
-// communication calls and regions of role kOther (MPI_Init, MPI_Finalize) are never grains.
+// such region (an MPI or thread trace of code regions) uses its outermost regions of work
+// (IsWork: code, OpenMP constructs, GPU work, ...) on each location instead, so the EPA reports
+// still say something useful about it; MPI calls (MPI_Init and MPI_Finalize included) and
+// regions of role kOther are never grains.
 #pragma once
 
 #include <vector>

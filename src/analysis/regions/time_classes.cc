@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <functional>
 
 #include "analysis/profile/grains.h"
@@ -11,17 +10,6 @@
 
 namespace grainscope {
 namespace {
-
-bool ContainsBarrier(std::string_view name) {
-  constexpr std::string_view kWord = "barrier";
-  if (name.size() < kWord.size()) return false;
-  for (size_t i = 0; i + kWord.size() <= name.size(); ++i) {
-    size_t k = 0;
-    while (k < kWord.size() && std::tolower(static_cast<unsigned char>(name[i + k])) == kWord[k]) ++k;
-    if (k == kWord.size()) return true;
-  }
-  return false;
-}
 
 // How a sync or collective event changes the number of blockings open on a thread: +1 where it
 // starts waiting (a lock request, a condition wait, a join, a collective outside any call: a
@@ -67,21 +55,19 @@ std::string_view TimeClassName(TimeClass c) {
 }
 
 TimeClass RegionTimeClass(const Trace& trace, RegionId region) {
-  const Region& r = trace.region(region);
-  const std::string_view name = trace.str(r.name);
-  // Completion calls are waiting whatever role a format gives them (OTF2 writers differ).
-  if (name.starts_with("MPI_Wait") || name.starts_with("MPI_Test")) return TimeClass::kSynchronization;
-  if (name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize") return TimeClass::kInitFinalize;
-  switch (r.role) {
-    case RegionRole::kPointToPoint: return TimeClass::kPointToPoint;
-    case RegionRole::kCollective:
-      return ContainsBarrier(name) ? TimeClass::kSynchronization : TimeClass::kCollective;
+  switch (trace.region(region).role) {
+    case RegionRole::kPointToPoint:
+    case RegionRole::kOneSided: return TimeClass::kPointToPoint;
+    case RegionRole::kCollective: return TimeClass::kCollective;
+    case RegionRole::kBarrier:
     case RegionRole::kWait: return TimeClass::kSynchronization;
-    case RegionRole::kFunction:
-    case RegionRole::kOther: return name.starts_with("MPI_") ? TimeClass::kOtherMpi : TimeClass::kComputation;
-    case RegionRole::kGrain: return TimeClass::kComputation;
+    case RegionRole::kMpiOther: return TimeClass::kOtherMpi;
+    case RegionRole::kInitFinalize: return TimeClass::kInitFinalize;
+    // Threads' and OpenMP's calls: what blocks in them the sync events say (the walk below).
+    // GPU work and the runtime's calls are the device's and the host's computation until the
+    // views by role (issue 33) and the GPU analyses give them classes of their own.
+    default: return TimeClass::kComputation;
   }
-  return TimeClass::kComputation;
 }
 
 namespace {

@@ -10,11 +10,11 @@
 //                    released from its team's barrier has no work until the next fork); and, in a
 //                    trace with grain regions, time outside them on any location (the seed's
 //                    processors are busy only in grains: the EPA's utilisation)
-//   point_to_point   inside a point-to-point call (role kPointToPoint: send, receive, sendrecv)
-//   collective       inside a collective call that is not a barrier
-//   synchronization  inside a barrier (a collective region whose name contains "barrier", any
-//                    case: MPI_Barrier, OpenMP barriers) or a wait/test call (role kWait, or a
-//                    region named "MPI_Wait*" / "MPI_Test*" whatever its role)
+//   point_to_point   inside a point-to-point or one-sided call (roles point_to_point, one_sided:
+//                    model/region_roles.h)
+//   collective       inside a collective call that is not a barrier (role collective)
+//   synchronization  inside a barrier (role barrier: MPI_Barrier, a barrier the format marks as
+//                    one) or a wait/test call (role wait: MPI_Wait*, MPI_Test*)
 //                    and, on threads, blocked in a synchronisation the sync events mark
 //                    (model/thread_sync.h): from a lock request to its acquisition, a condition
 //                    wait's begin to its end, a join's begin to its end, a thread barrier's enter to
@@ -25,11 +25,11 @@
 //                    waits (DependencyTargetWaits: a GPU synchronisation, a reader's own kind) in
 //                    a stretch that would be computation: from the stretch's start until the
 //                    edge's source, the wait the replay measures (measured_waits.h)
-//   other_mpi        inside an MPI call of no communication role (a region named "MPI_*" of role
-//                    function or other: communicator management, MPI_Comm_rank, ...)
-//   init_finalize    inside MPI_Init, MPI_Init_thread or MPI_Finalize: the library's start-up and
-//                    shut-down, kept apart as Scalasca does (on a short run MPI_Init's second would
-//                    otherwise read as most of the MPI time)
+//   other_mpi        inside an MPI call of no communication role (role mpi_other: communicator
+//                    management, MPI_Comm_rank, ...)
+//   init_finalize    inside the library's start-up and shut-down (role init_finalize: MPI_Init,
+//                    MPI_Init_thread, MPI_Finalize), kept apart as Scalasca does (on a short run
+//                    MPI_Init's second would otherwise read as most of the MPI time)
 //   computation      the rest: inside code regions and grains, and outside any region on a rank,
 //                    process or seed processor of a trace without grains (an MPI rank computes
 //                    between its calls, which are the only regions its wrapper records)

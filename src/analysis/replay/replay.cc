@@ -170,7 +170,7 @@ class WhatIfModel {
         if (ev.kind[i] == EventKind::kEnter) stack.push_back(t.region(RegionId(ev.arg[i])).role);
         if (ev.kind[i] == EventKind::kLeave && !stack.empty()) stack.pop_back();
         if (ev.kind[i] != EventKind::kCollBegin || next == members.size()) continue;
-        const bool call = std::find(stack.begin(), stack.end(), RegionRole::kCollective) != stack.end();
+        const bool call = std::any_of(stack.begin(), stack.end(), IsCollectiveCall);
         if (call) in_call[g.instance_of(members[next]).value] = 1;
         ++next;
       }
@@ -178,10 +178,15 @@ class WhatIfModel {
     return in_call;
   }
 
-  // Per region: its communication role, or kFunction for computation.
+  // Per region: its communication role (a barrier's is kCollective: the collective model costs
+  // both), or kFunction for computation.
   static std::vector<RegionRole> CommRoles(const Trace& t) {
     std::vector<RegionRole> roles;
-    for (const Region& r : t.regions()) roles.push_back(IsCommunication(r.role) ? r.role : RegionRole::kFunction);
+    for (const Region& r : t.regions()) {
+      roles.push_back(IsCollectiveCall(r.role) ? RegionRole::kCollective
+                      : IsCommunication(r.role) ? r.role
+                                                : RegionRole::kFunction);
+    }
     return roles;
   }
 

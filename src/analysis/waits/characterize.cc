@@ -235,8 +235,10 @@ class Characterizer {
     if (!r.valid()) return StepState::kCompute;
     switch (t_.region(r).role) {
       case RegionRole::kPointToPoint:
+      case RegionRole::kOneSided:
       case RegionRole::kWait: return StepState::kCommunication;
-      case RegionRole::kCollective: return StepState::kCollective;
+      case RegionRole::kCollective:
+      case RegionRole::kBarrier: return StepState::kCollective;
       default: return StepState::kCompute;
     }
   }

@@ -131,6 +131,10 @@ inline bool IsGpuWork(std::string_view cat) {
 }
 
 // Flow categories with a meaning in the dependency model; any other flow is kOther.
+// Flows an analysis drew over a trace it read (Holistic Trace Analysis's critical path: "an arrow
+// between consecutive events of the path"): its answer, not the program's order, so no edge.
+inline bool IsAnnotationFlow(std::string_view cat) { return cat == "critical_path"; }
+
 inline DependencyKind FlowDependencyKind(std::string_view cat) {
   if (cat == "ac2g") return DependencyKind::kGpuLaunch;  // Kineto: a launch on the host -> its GPU kernel
   DependencyKind kind;
@@ -186,6 +190,7 @@ class ChromeParser {
   uint32_t TrackFor(const TrackPart& pid, const TrackPart& tid);
   std::optional<TimeNs> Micros(const json& ev, std::string_view key, bool required, std::string* why);
   RegionId RegionFor(std::string_view name, std::string_view cat);
+  bool ReadFlow(const json& ev, char ph, std::string_view cat, const json* args, uint32_t t, size_t index, Item* item);
   void ReadMetadata(const json& ev, size_t index);
   void Skip(std::string_view ph, size_t index);
   void Invalid(std::string why, size_t index);
@@ -235,7 +240,7 @@ class ChromeParser {
   std::vector<size_t> comm_base_;  // per document, the builder id of its first communicator; then the total
   SkipCounter invalid_, skipped_;
   uint64_t unpaired_flows_ = 0, flows_back_in_time_ = 0, receives_without_send_ = 0, sends_without_receive_ = 0,
-           truncated_ = 0, unclosed_ = 0, stray_ = 0;
+           truncated_ = 0, unclosed_ = 0, stray_ = 0, annotation_flows_ = 0;
 };
 
 }  // namespace grainscope::chrome

@@ -155,10 +155,10 @@ RegionId ChromeParser::RegionFor(std::string_view name, std::string_view cat) {
   auto key = std::make_pair(std::string(name), std::string(cat));
   auto it = regions_.find(key);
   if (it != regions_.end()) return it->second;
+  // A category that names a role (grainscope's writer's, Kineto's "kernel", "gpu_memcpy",
+  // "gpu_memset") is the region's role; the builder resolves the others' by name.
   RegionRole role = RegionRole::kFunction;
-  for (RegionRole r : {RegionRole::kGrain, RegionRole::kFunction, RegionRole::kPointToPoint,
-                       RegionRole::kCollective, RegionRole::kWait, RegionRole::kOther})
-    if (RegionRoleName(r) == cat) role = r;
+  ParseRegionRole(cat, &role);
   const RegionId id = builder_.AddRegion(name, role, static_cast<int64_t>(regions_.size()));
   regions_.emplace(std::move(key), id);
   return id;
@@ -236,16 +236,7 @@ void ChromeParser::ReadEvent(const json& ev, size_t index) {
   } else if (ph == "E") {
     item.kind = ItemKind::kEnd;
   } else if (ph == "s" || ph == "t" || ph == "f") {
-    const json* id = Field(ev, "id");
-    if (id == nullptr) return Invalid("flow event without 'id'", index);
-    const std::string key = fmt::format("{}\x1f{}\x1f{}", doc_, cat, id->dump());
-    item.kind = ItemKind::kFlow;
-    item.arg = static_cast<uint32_t>(flows_.size());
-    const bool enclosing = ph != "f" || StringField(ev, "bp") == "e";
-    if (cat != chrome::kMessageCategory) item.rank = enclosing ? 2 : 0;  // messages keep file order
-    flows_.push_back(Flow{*t, ph[0], enclosing, item.time, cat, args,
-                          id->is_number_integer() ? id->get<int64_t>() : -1, cat == chrome::kMessageCategory});
-    flow_keys_.push_back(flow_channels_.Id(key));
+    if (!ReadFlow(ev, ph[0], cat, args, *t, index, &item)) return;
   } else if (cat == chrome::kRequestCategory) {
     item.kind = name == "send_complete" ? ItemKind::kSendComplete : ItemKind::kRecvPost;
     item.arg = static_cast<uint32_t>(IntField(args, "message", -1));
@@ -261,6 +252,30 @@ void ChromeParser::ReadEvent(const json& ev, size_t index) {
   }
   tracks_[*t].items.push_back(item);
   earliest_ = std::min(earliest_, item.time);  // of the records kept: a skipped one sets no time zero
+}
+
+// A flow end ("s", "t", "f") on track t as `item`; false when it is no item (an annotation's,
+// counted; an invalid one, counted by Invalid).
+bool ChromeParser::ReadFlow(const json& ev, char ph, std::string_view cat, const json* args, uint32_t t, size_t index,
+                            Item* item) {
+  if (IsAnnotationFlow(cat)) {
+    ++annotation_flows_;
+    return false;
+  }
+  const json* id = Field(ev, "id");
+  if (id == nullptr) {
+    Invalid("flow event without 'id'", index);
+    return false;
+  }
+  const std::string key = fmt::format("{}\x1f{}\x1f{}", doc_, cat, id->dump());
+  item->kind = ItemKind::kFlow;
+  item->arg = static_cast<uint32_t>(flows_.size());
+  const bool enclosing = ph != 'f' || StringField(ev, "bp") == "e";
+  if (cat != chrome::kMessageCategory) item->rank = enclosing ? 2 : 0;  // messages keep file order
+  flows_.push_back(Flow{t, ph, enclosing, item->time, cat, args, id->is_number_integer() ? id->get<int64_t>() : -1,
+                        cat == chrome::kMessageCategory});
+  flow_keys_.push_back(flow_channels_.Id(key));
+  return true;
 }
 
 // "b"/"e" of one (pid, cat, id) nest like "B"/"E"; an "e" closes the innermost "b" of its id.

@@ -423,6 +423,8 @@ void ChromeParser::ReportDiagnostics() {
   d.AddCount("sends_without_receive", sends_without_receive_, fmt::format("{}: a flow event has no partner", file_));
   d.AddCount("unpaired_flows", unpaired_flows_,
              fmt::format("{}: a flow event without a partner and without a 'peer' argument was dropped", file_));
+  d.AddCount("annotation_flows", annotation_flows_,
+             fmt::format("{}: a flow of category \"critical_path\" (an analysis's answer drawn over the trace)", file_));
   d.AddCount("flows_back_in_time", flows_back_in_time_,
              fmt::format("{}: a flow arrow whose end is stamped before its start was not kept as a dependency", file_));
   d.AddCount("truncated_slices", truncated_,

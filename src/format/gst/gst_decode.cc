@@ -11,6 +11,7 @@
 
 #include "base/progress.h"
 #include "format/gst/gst_format.h"
+#include "format/gst/gst_model_numbers.h"
 #include "format/gst/gst_trace_builder.h"
 #include "format/limits.h"
 
@@ -111,13 +112,14 @@ Status GstTraceBuilder::DecodeBlock(Stream& s, uint32_t b) {
     }
     if (r.kind == gst::kRecordSync) {
       if (r.extra < 1) return ErrorAt(s, e, "sync record without its sync slot");
-      if (r.reserved == 0 || r.reserved > kLastSyncKind) {  // a later version's kind of sync
+      SyncKind kind;
+      if (!gst::ModelSyncKind(r.reserved, &kind)) {  // a later version's kind of sync
         if (skipped_records_++ == 0)
           first_skipped_record_ = fmt::format("{}: {}: sync record of unknown kind {} skipped", file_, block.Where(e.index), r.reserved);
         continue;
       }
       e.bytes = gst::Load<gst::SyncSlot>(base + first_extra * sizeof(gst::Record)).object;  // the object
-      e.peer = r.reserved;                                                                   // its SyncKind
+      e.peer = static_cast<int32_t>(kind);                                                   // the model's SyncKind
     }
     if (r.kind == gst::kRecordGrainBegin || r.kind == gst::kRecordGrainEnd) {
       if (r.extra == 0) {  // packed: the site in `reserved`, the grain id in `id`

@@ -59,27 +59,6 @@ struct RankFile {
   }
 };
 
-RegionRole MpiRole(std::string_view name, RegionRole fallback) {
-  if (!name.starts_with("MPI_") && !name.starts_with("MPIX_")) return fallback;
-  // Neither computation nor communication: the program's MPI begin and end.
-  if (name == "MPI_Init" || name == "MPI_Init_thread" || name == "MPI_Finalize") return RegionRole::kOther;
-  if (name.starts_with("MPI_Wait") || name.starts_with("MPI_Test")) return RegionRole::kWait;
-  static constexpr std::string_view kCollectives[] = {
-      "MPI_Barrier", "MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Gatherv",
-      "MPI_Scatter", "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall",
-      "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Scan", "MPI_Exscan", "MPI_Reduce_scatter",
-      "MPI_Reduce_scatter_block", "MPI_Win_fence",
-      // Non-blocking collectives: collective calls that return at once (their wait is MPI_Wait's).
-      "MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce", "MPI_Iallreduce", "MPI_Igather", "MPI_Igatherv",
-      "MPI_Iscatter", "MPI_Iscatterv", "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Ialltoall",
-      "MPI_Ialltoallv", "MPI_Ialltoallw", "MPI_Iscan", "MPI_Iexscan", "MPI_Ireduce_scatter",
-      "MPI_Ireduce_scatter_block"};
-  for (std::string_view c : kCollectives) {
-    if (name == c) return RegionRole::kCollective;
-  }
-  return RegionRole::kPointToPoint;
-}
-
 // Per non-blocking collective begun on a location ("mpi.icoll", in order): does a matching
 // "mpi.icoll_end" follow? (One freed while in flight, or a rank that died, has none.)
 std::vector<bool> FinishedNonBlockingCollectives(const Trace& t, const EventColumns& ev) {
@@ -243,7 +222,7 @@ class Merger {
   RegionId MergedRegion(const Trace& t, RegionId r) {
     const Region& region = t.region(r);
     const std::string_view name = t.str(region.name);
-    const RegionRole role = MpiRole(name, region.role);
+    const RegionRole role = region.role;  // the rank's reader resolved it (TraceBuilder::AddRegion)
     auto key = std::make_pair(std::string(name), role);
     auto it = regions_.find(key);
     if (it != regions_.end()) return it->second;

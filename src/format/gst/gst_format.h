@@ -33,8 +33,9 @@ inline constexpr unsigned char kMagic[8] = {0x89, 'G', 'S', 'T', '\r', '\n', 0x1
 inline constexpr uint16_t kVersionMajor = 2;  // incompatible changes
 // 1: delta-coded event blocks (a 2.0 reader refuses them); 2: grain records with an id per
 // instance (kinds 10 and 11; a 2.1 reader skips them and counts them as skipped records); 3: sync
-// records (kind 12; a 2.2 reader skips them)
-inline constexpr uint16_t kVersionMinor = 3;
+// records (kind 12; a 2.2 reader skips them); 4: region roles 4 to 19 (a 2.3 reader reads them as
+// functions)
+inline constexpr uint16_t kVersionMinor = 4;
 inline constexpr uint16_t kOldestReadableMajor = 1;
 
 struct FileHeader {
@@ -104,11 +105,33 @@ enum RecordKind : uint8_t {
   kRecordGrainBegin = 10,  // a grain whose id the program gives per instance (gs_grain_begin_id):
   kRecordGrainEnd = 11,    // the descriptor's region (the call site) and the grain id, packed
                            // (see PackGrain below) or with extra = 1: GrainSlot
-  kRecordSync = 12,        // a thread synchronises (version 2.3): reserved = its SyncKind (the
-                           // model's numbers, model/sync_table.h), id = its argument (a barrier's
-                           // participants), extra = 1: SyncSlot
+  kRecordSync = 12,        // a thread synchronises (version 2.3): reserved = its SyncRecordKind,
+                           // id = its argument (a barrier's participants), extra = 1: SyncSlot
 };
 inline constexpr uint8_t kLastKnownRecordKind = kRecordSync;
+
+// What a sync record says happened (model/sync_table.h says what each means; gst_model_numbers.h
+// maps them). The runtime's gs_lock_request() and the like write these numbers.
+enum SyncRecordKind : uint16_t {
+  kSyncLockRequest = 1,
+  kSyncLockAcquired = 2,
+  kSyncLockRelease = 3,
+  kSyncBarrierEnter = 4,
+  kSyncBarrierLeave = 5,
+  kSyncCondWaitBegin = 6,
+  kSyncCondWaitEnd = 7,
+  kSyncCondSignal = 8,
+  kSyncCondBroadcast = 9,
+  kSyncThreadCreate = 10,
+  kSyncThreadBegin = 11,
+  kSyncThreadEnd = 12,
+  kSyncThreadJoinBegin = 13,
+  kSyncThreadJoinEnd = 14,
+  kSyncTaskCreate = 15,
+  kSyncTaskBegin = 16,
+  kSyncTaskEnd = 17,
+};
+inline constexpr uint16_t kLastSyncRecordKind = kSyncTaskEnd;
 
 struct Record {
   uint64_t time;   // raw clock value (see ClockSample for the conversion to ns)
@@ -174,11 +197,30 @@ constexpr uint64_t PackSync(uint16_t sync_kind, uint32_t arg) {
 
 // ---- Definitions ----------------------------------------------------------------------------
 
-enum RegionRole : uint8_t {  // what a region stands for (maps onto the model's RegionRole)
-  kRoleFunction = 0,         // a code region: function, loop, phase
-  kRoleGrain = 1,            // a unit of computation in the seed's sense (task-graph node)
-  kRoleCommunication = 2,    // a user-marked communication call
+// What a region stands for (gst_roles.h maps the numbers onto the model's RegionRole). The runtime
+// writes 0 to 3 (the C API's gs_region_role); the trace writer writes every role (version 2.4; a
+// 2.3 reader reads 4 and up as functions).
+enum RegionRole : uint8_t {
+  kRoleFunction = 0,       // a code region: function, loop, phase
+  kRoleGrain = 1,          // a unit of computation in the seed's sense (task-graph node)
+  kRoleCommunication = 2,  // a communication call the program marks itself (its kind: its name's)
   kRoleOther = 3,
+  kRolePointToPoint = 4,
+  kRoleCollective = 5,
+  kRoleBarrier = 6,
+  kRoleWait = 7,
+  kRoleOneSided = 8,
+  kRoleMpiOther = 9,
+  kRoleInitFinalize = 10,
+  kRoleThreadSync = 11,
+  kRoleOpenMp = 12,
+  kRoleGpuKernel = 13,
+  kRoleGpuMemcpy = 14,
+  kRoleGpuMemset = 15,
+  kRoleGpuLaunch = 16,
+  kRoleDeviceSync = 17,
+  kRoleCommCollective = 18,
+  kRoleIo = 19,
 };
 
 // kChunkRegionDef payload: RegionDef, then name_size bytes of name, then file_size bytes of file.

@@ -17,6 +17,7 @@
 #include "format/gst/gst_chunks.h"
 #include "format/gst/gst_dir_reader.h"
 #include "format/gst/gst_format.h"
+#include "format/gst/gst_model_numbers.h"
 #include "format/gst/gst_trace_builder.h"
 #include "model/message_matcher.h"
 #include "model/metadata_keys.h"
@@ -133,12 +134,7 @@ void GstTraceBuilder::AddLocations() {
 void GstTraceBuilder::AddRegions() {
   std::set<uint32_t> sites;
   for (const auto& [key, region] : grains_) sites.insert(key.first);
-  auto role_of = [](const gst::RegionDefinition& def) {
-    if (def.role == gst::kRoleGrain) return RegionRole::kGrain;
-    if (def.role == gst::kRoleCommunication) return RegionRole::kPointToPoint;
-    if (def.role == gst::kRoleOther) return RegionRole::kOther;
-    return RegionRole::kFunction;
-  };
+  auto role_of = [](const gst::RegionDefinition& def) { return gst::ModelRole(def.role); };
   for (const auto& [id, def] : chunks_.regions) {
     if (sites.count(id) && !plain_regions_.count(id)) continue;
     regions_[id] = builder_.AddRegion(def.name, role_of(def), def.external_id == gst::kNoExternalId ? id : def.external_id);

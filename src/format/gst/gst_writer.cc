@@ -14,6 +14,7 @@
 
 #include "base/file.h"
 #include "format/gst/gst_format.h"
+#include "format/gst/gst_model_numbers.h"
 #include "format/gst/gst_mpi_labels.h"
 #include "model/metadata_keys.h"
 #include "model/thread_sync.h"
@@ -66,11 +67,7 @@ class GstImage {
   }
 
   void RegionDef(uint32_t id, const Region& region, std::string_view name) {
-    uint8_t role = g::kRoleCommunication;
-    if (region.role == RegionRole::kGrain) role = g::kRoleGrain;
-    if (region.role == RegionRole::kFunction) role = g::kRoleFunction;
-    if (region.role == RegionRole::kOther) role = g::kRoleOther;
-    const g::RegionDef d{id, role, {0, 0, 0}, region.external_id, 0, static_cast<uint32_t>(name.size()), 0, 0};
+    const g::RegionDef d{id, g::RoleNumber(region.role), {0, 0, 0}, region.external_id, 0, static_cast<uint32_t>(name.size()), 0, 0};
     Chunk(g::kChunkRegionDef, std::string(BytesOf(d)).append(name));
   }
 
@@ -107,7 +104,7 @@ class GstImage {
   void Sync(uint32_t stream, uint64_t raw, SyncKind kind, uint64_t object, uint32_t arg) {
     Stream& s = streams_[stream];
     if (s.block.size() + 2 > kBlockRecords) Flush(stream);
-    s.block.push_back(g::Record{raw, g::kRecordSync, 1, static_cast<uint16_t>(kind), arg});
+    s.block.push_back(g::Record{raw, g::kRecordSync, 1, g::SyncNumber(kind), arg});
     g::Record r;
     const g::SyncSlot slot{object, 0};
     std::memcpy(&r, &slot, sizeof r);

@@ -9,10 +9,6 @@
 namespace grainscope::otf2 {
 namespace {
 
-bool IsMpiWaitName(std::string_view name) {
-  return name.starts_with("MPI_Wait") || name.starts_with("MPI_Test");
-}
-
 OTF2_ErrorCode IgnoreError(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
                            const char*, va_list) {
   return code;
@@ -20,52 +16,89 @@ OTF2_ErrorCode IgnoreError(void*, const char*, uint64_t, const char*, OTF2_Error
 
 }  // namespace
 
-RegionRole RoleOf(OTF2_RegionRole role, OTF2_Paradigm paradigm, std::string_view name,
-                  std::string_view description) {
+std::string_view RoleDescription(RegionRole role) {
+  static const std::vector<std::string> kDescriptions = [] {
+    std::vector<std::string> out;
+    for (RegionRole r : AllRegionRoles()) out.push_back(fmt::format("{}{}", kRoleDescriptionPrefix, RegionRoleName(r)));
+    return out;
+  }();
+  return kDescriptions[static_cast<size_t>(role)];
+}
+
+namespace {
+
+RegionRole RoleOfParadigm(OTF2_RegionRole role, OTF2_Paradigm paradigm) {
+  switch (paradigm) {
+    case OTF2_PARADIGM_OPENMP: return role == OTF2_REGION_ROLE_FUNCTION ? RegionRole::kFunction : RegionRole::kOpenMp;
+    case OTF2_PARADIGM_PTHREAD: return RegionRole::kThreadSync;
+    case OTF2_PARADIGM_CUDA:
+    case OTF2_PARADIGM_HIP:
+    case OTF2_PARADIGM_OPENCL:
+      return role == OTF2_REGION_ROLE_DATA_TRANSFER ? RegionRole::kGpuMemcpy : RegionRole::kFunction;
+    default: return RegionRole::kFunction;
+  }
+}
+
+// OTF2's nearest role and paradigm for a model role (RoleOf reads them back).
+Otf2RegionKind Otf2KindOfRole(RegionRole role) {
+  auto kind = [](OTF2_RegionRole r, OTF2_Paradigm p) { return Otf2RegionKind{r, p, false}; };
   switch (role) {
-    case OTF2_REGION_ROLE_POINT2POINT:
-      return RegionRole::kPointToPoint;
+    case RegionRole::kGrain: return kind(OTF2_REGION_ROLE_TASK, OTF2_PARADIGM_USER);
+    case RegionRole::kFunction: return kind(OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER);
+    case RegionRole::kPointToPoint: return kind(OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI);
+    case RegionRole::kCollective: return kind(OTF2_REGION_ROLE_COLL_OTHER, OTF2_PARADIGM_MPI);
+    case RegionRole::kBarrier: return kind(OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI);
+    case RegionRole::kOneSided: return kind(OTF2_REGION_ROLE_RMA, OTF2_PARADIGM_MPI);
+    case RegionRole::kWait:
+    case RegionRole::kMpiOther:
+    case RegionRole::kInitFinalize: return kind(OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI);
+    case RegionRole::kThreadSync: return kind(OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_PTHREAD);
+    case RegionRole::kOpenMp: return kind(OTF2_REGION_ROLE_CODE, OTF2_PARADIGM_OPENMP);
+    case RegionRole::kGpuMemcpy: return kind(OTF2_REGION_ROLE_DATA_TRANSFER, OTF2_PARADIGM_CUDA);
+    case RegionRole::kGpuKernel:
+    case RegionRole::kGpuMemset:
+    case RegionRole::kGpuLaunch:
+    case RegionRole::kDeviceSync: return kind(OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_CUDA);
+    case RegionRole::kCommCollective: return kind(OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER);
+    case RegionRole::kIo: return kind(OTF2_REGION_ROLE_FILE_IO, OTF2_PARADIGM_USER);
+    case RegionRole::kOther: break;
+  }
+  return kind(OTF2_REGION_ROLE_UNKNOWN, OTF2_PARADIGM_USER);
+}
+
+}  // namespace
+
+RegionRole RoleOf(OTF2_RegionRole role, OTF2_Paradigm paradigm, std::string_view description) {
+  RegionRole described;
+  if (description.starts_with(kRoleDescriptionPrefix) &&
+      ParseRegionRole(description.substr(kRoleDescriptionPrefix.size()), &described)) {
+    return described;
+  }
+  switch (role) {
+    case OTF2_REGION_ROLE_POINT2POINT: return RegionRole::kPointToPoint;
     case OTF2_REGION_ROLE_BARRIER:
-    case OTF2_REGION_ROLE_IMPLICIT_BARRIER:
+    case OTF2_REGION_ROLE_IMPLICIT_BARRIER: return RegionRole::kBarrier;
     case OTF2_REGION_ROLE_COLL_ONE2ALL:
     case OTF2_REGION_ROLE_COLL_ALL2ONE:
     case OTF2_REGION_ROLE_COLL_ALL2ALL:
-    case OTF2_REGION_ROLE_COLL_OTHER:
-      return RegionRole::kCollective;
+    case OTF2_REGION_ROLE_COLL_OTHER: return RegionRole::kCollective;
     case OTF2_REGION_ROLE_TASK:
-    case OTF2_REGION_ROLE_TASK_UNTIED:
-      return RegionRole::kGrain;  // a task is a task-graph node: the seed's grain
-    case OTF2_REGION_ROLE_UNKNOWN:
-      return RegionRole::kOther;
-    default:
-      break;
+    case OTF2_REGION_ROLE_TASK_UNTIED: return RegionRole::kGrain;  // a task is a task-graph node: the seed's grain
+    case OTF2_REGION_ROLE_RMA: return paradigm == OTF2_PARADIGM_MPI ? RegionRole::kOneSided : RegionRole::kFunction;
+    case OTF2_REGION_ROLE_FILE_IO:
+    case OTF2_REGION_ROLE_FILE_IO_METADATA: return RegionRole::kIo;
+    case OTF2_REGION_ROLE_THREAD_CREATE:
+    case OTF2_REGION_ROLE_THREAD_WAIT: return RegionRole::kThreadSync;
+    case OTF2_REGION_ROLE_UNKNOWN: return RegionRole::kOther;
+    default: return RoleOfParadigm(role, paradigm);
   }
-  if (paradigm == OTF2_PARADIGM_MPI && role == OTF2_REGION_ROLE_FUNCTION &&
-      (IsMpiWaitName(name) || description == kWaitDescription)) {
-    return RegionRole::kWait;
-  }
-  return RegionRole::kFunction;
 }
 
 Otf2RegionKind Otf2KindOf(RegionRole role, std::string_view name) {
-  switch (role) {
-    case RegionRole::kGrain:
-      return {OTF2_REGION_ROLE_TASK, OTF2_PARADIGM_USER, false};
-    case RegionRole::kFunction:
-      return {OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, false};
-    case RegionRole::kPointToPoint:
-      return {OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI, false};
-    case RegionRole::kCollective:
-      // The cast: clang rejects the narrowing of the conditional's enum type in a braced init.
-      return {static_cast<OTF2_RegionRole>(name.find("arrier") != std::string_view::npos ? OTF2_REGION_ROLE_BARRIER
-                                                                                         : OTF2_REGION_ROLE_COLL_OTHER),
-              OTF2_PARADIGM_MPI, false};
-    case RegionRole::kWait:
-      return {OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI, !IsMpiWaitName(name)};
-    case RegionRole::kOther:
-      break;
-  }
-  return {OTF2_REGION_ROLE_UNKNOWN, OTF2_PARADIGM_USER, false};
+  const Otf2RegionKind kind = Otf2KindOfRole(role);
+  // The description says what OTF2 cannot: read back, role, paradigm and name would give another.
+  const bool described = ResolveRegionRole(RoleOf(kind.role, kind.paradigm, ""), name).role != role;
+  return {kind.role, kind.paradigm, described};
 }
 
 CollectiveOp CollectiveOpOf(OTF2_CollectiveOp op) {

@@ -40,24 +40,27 @@ inline constexpr std::string_view kSyncArgAttribute = "grainscope::sync_arg";   
 // barriers or begin a team together ("grainscope::thread_team 0", ...), whatever the number of
 // barrier instances or teams. They are no communicators of the model.
 inline constexpr std::string_view kThreadTeamName = "grainscope::thread_team";
-// Region description that marks a kWait region whose name does not say so (see RoleOf).
+// Region descriptions "grainscope::<role name>" (model/region_roles.h) mark a region whose role
+// OTF2's role and paradigm do not say ("grainscope::wait": a wait call not named MPI_Wait*).
+inline constexpr std::string_view kRoleDescriptionPrefix = "grainscope::";
 inline constexpr std::string_view kWaitDescription = "grainscope::wait";
+std::string_view RoleDescription(RegionRole role);  // "grainscope::kernel", ...
 // Archive property holding the Trace's metadata as a JSON object of strings.
 inline constexpr const char* kMetadataProperty = "GRAINSCOPE::METADATA";
 // Archive property: OTF2 timestamps are unsigned, so a Trace with negative times is written
 // shifted by this many ns, which the reader subtracts again.
 inline constexpr const char* kTimeShiftProperty = "GRAINSCOPE::TIME_SHIFT_NS";
 
-// The Trace role of an OTF2 region. MPI_Wait*/MPI_Test* are plain FUNCTIONs in Score-P traces,
-// so the name decides for MPI regions of role FUNCTION.
-RegionRole RoleOf(OTF2_RegionRole role, OTF2_Paradigm paradigm, std::string_view name,
-                  std::string_view description);
+// The Trace role OTF2's role, paradigm and description say a region has. The builder makes it
+// precise from the name (TraceBuilder::AddRegion: MPI_Wait*/MPI_Test* are plain FUNCTIONs in
+// Score-P traces).
+RegionRole RoleOf(OTF2_RegionRole role, OTF2_Paradigm paradigm, std::string_view description);
 
 // The OTF2 role and paradigm the writer uses for a region; RoleOf maps them back.
 struct Otf2RegionKind {
   OTF2_RegionRole role;
   OTF2_Paradigm paradigm;
-  bool wait_description;  // write kWaitDescription as the region's description
+  bool role_description;  // write RoleDescription(role) as the region's description
 };
 Otf2RegionKind Otf2KindOf(RegionRole role, std::string_view name);
 

@@ -324,7 +324,7 @@ class DefinitionResolver {
       const RawRegion& r = raw_.regions[ref];
       if (!r.defined) continue;
       std::string_view name = raw_.String(r.name);
-      RegionRole role = RoleOf(r.role, r.paradigm, name, raw_.String(r.description));
+      const RegionRole role = RoleOf(r.role, r.paradigm, raw_.String(r.description));
       out_.region_of_ref[ref] = builder_.AddRegion(name, role, static_cast<int64_t>(ref));
       out_.thread_barrier_region[ref] =
           (r.role == OTF2_REGION_ROLE_BARRIER || r.role == OTF2_REGION_ROLE_IMPLICIT_BARRIER) &&

@@ -93,8 +93,12 @@ TEST(Otf2Reader, PingPongCorpusTrace) {
     if (t.str(r.name) == "MPI_Wait" || t.str(r.name) == "MPI_Testall") {
       EXPECT_EQ(r.role, RegionRole::kWait);
     }
-    if (t.str(r.name) == "MPI_Bcast" || t.str(r.name) == "MPI_Barrier") {
-      EXPECT_EQ(r.role, RegionRole::kCollective);
+    const std::string_view name = t.str(r.name);
+    if (name == "MPI_Bcast" || name == "MPI_Barrier" || name == "MPI_Init") {
+      const RegionRole want = name == "MPI_Bcast"     ? RegionRole::kCollective
+                              : name == "MPI_Barrier" ? RegionRole::kBarrier
+                                                      : RegionRole::kInitFinalize;
+      EXPECT_EQ(r.role, want) << name;
     }
   }
 }

@@ -355,13 +355,13 @@ class Otf2ArchiveWriter {
   }
 
   // The regions, each with OTF2's role and paradigm for it (otf2::Otf2KindOf).
-  Status WriteRegions(OTF2_GlobalDefWriter* g, uint32_t wait_description) {
+  Status WriteRegions(OTF2_GlobalDefWriter* g) {
     for (uint32_t r = 0; r < t_.regions().size(); ++r) {
       const Region& region = t_.regions()[r];
       const uint32_t name = Str(t_.str(region.name));
       const otf2::Otf2RegionKind k = otf2::Otf2KindOf(region.role, t_.str(region.name));
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteRegion(
-                                   g, r, name, name, k.wait_description ? wait_description : 0, k.role,
+                                   g, r, name, name, k.role_description ? Str(otf2::RoleDescription(region.role)) : 0, k.role,
                                    k.paradigm, OTF2_REGION_FLAG_NONE, 0, 0, 0),
                                "region"));
     }
@@ -403,7 +403,9 @@ class Otf2ArchiveWriter {
     const uint32_t id_key = Str(otf2::kLocationExternalIdProperty);
     for (const Location& l : t_.locations()) Str(t_.str(l.name)), Str(LocationKindName(l.kind));
     for (const Region& r : t_.regions()) Str(t_.str(r.name));
-    const uint32_t wait_description = Str(otf2::kWaitDescription);
+    Str(otf2::kWaitDescription);  // first among the descriptions (archives of older versions had only it)
+    for (const Region& r : t_.regions())
+      if (otf2::Otf2KindOf(r.role, t_.str(r.name)).role_description) Str(otf2::RoleDescription(r.role));
     for (uint32_t c = 0; c < t_.communicators().size(); ++c)
       if (!threads_.IsThreadBarrier(c)) Str(t_.str(t_.communicators()[c].name));  // a barrier's is its team's
     const uint32_t no_comm_name = Str(otf2::kNoCommunicatorName);
@@ -431,7 +433,7 @@ class Otf2ArchiveWriter {
                                                                       OTF2_UNDEFINED_SYSTEM_TREE_NODE),
                              "system tree"));
     GS_RETURN_IF_ERROR(WriteLocations(g, kind_key, id_key));
-    GS_RETURN_IF_ERROR(WriteRegions(g, wait_description));
+    GS_RETURN_IF_ERROR(WriteRegions(g));
     GS_RETURN_IF_ERROR(WriteCommunicators(g, no_comm_name, team_names));
     if (any_keyed_) {
       GS_RETURN_IF_ERROR(Check(OTF2_GlobalDefWriter_WriteAttribute(g, kKeyAttribute, key_name, 0, OTF2_TYPE_UINT64), "attribute"));
