@@ -19,11 +19,10 @@ CommandBody AddConvertCommand(CLI::App& app) {
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
-      "convert", "Convert a trace between formats: IN in any format grainscope reads, OUT chosen by "
-                 "its extension (.otf2: OTF2 for Vampir and Scalasca, .json: Chrome trace events for "
-                 "Perfetto and chrome://tracing, .gst: grainscope's own format, a directory of rank files "
-                 "for MPI traces) or --to; OUT is complete or not there at all, and an existing trace there is "
-                 "replaced only with --force");
+      "convert", fmt::format("Convert a trace between formats: IN in any format grainscope reads, OUT chosen by its "
+                             "extension ({}) or --to; OUT is complete or not there at all, and an existing trace "
+                             "there is replaced only with --force",
+                             OutputExtensionsHelp()));
   cmd->add_option("IN", f->in, "Trace to read")->required();
   cmd->add_option("OUT", f->out, "Trace to write")->required();
   std::vector<std::string> inputs, outputs;
