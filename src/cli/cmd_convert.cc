@@ -39,7 +39,7 @@ CommandBody AddConvertCommand(CLI::App& app) {
       RenderOptions reader;  // collects the trace's notes
       reader.source = f->in;
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(f->in, f->input_format, ReadOptions{f->strict}, reader));
-      GS_RETURN_IF_ERROR(WriteTrace(trace, f->out, f->to, OutputOptions{f->force, {f->in}}, &reader.notes));
+      GS_RETURN_IF_ERROR(WriteTrace(trace, f->out, f->to, OutputPolicy(f->force, {f->in}), &reader.notes));
       PrintNotes(reader.notes);
       fmt::print("{}: {} events on {} locations, {} messages -> {}\n", f->in, trace.event_count(),
                  trace.locations().size(), trace.messages().size(), f->out);
