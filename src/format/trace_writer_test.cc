@@ -128,7 +128,7 @@ TEST(WriteTrace, SaysItLeavesDependencyEdgesOut) {
 }
 
 // Writing goes through the registry (format/exporter.h): every writer is found by its name and,
-// under "auto", by each of its extensions, and writes what the reader of that name reads back.
+// under "auto", by each of its extensions, and writes what the reader of that name (if any) reads.
 TEST(WriteTrace, TheRegistryDrivesWriting) {
   std::vector<std::string_view> names = {"auto"};
   const Trace original = Unmatched(false);
@@ -144,6 +144,8 @@ TEST(WriteTrace, TheRegistryDrivesWriting) {
       EXPECT_EQ(ExporterForPath(path), writer) << path;
       EXPECT_EQ(ExporterForPath(path + "/"), writer) << "a directory named " << path;
       ASSERT_THAT(WriteTrace(original, path), IsOk()) << path;
+      ASSERT_TRUE(fs::exists(path)) << path;
+      if (FindImporter(writer->name) == nullptr) continue;
       Result<Trace> back = ReadTrace(path);
       ASSERT_THAT(back, IsOk()) << path;
       EXPECT_EQ(back->format(), writer->name);
