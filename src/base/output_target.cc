@@ -46,23 +46,23 @@ bool IsUnder(const fs::path& inner, const fs::path& outer) {
   return true;
 }
 
-// The paths an input occupies: itself and, for an OTF2 anchor "x.otf2", x.def and x/.
-std::vector<fs::path> InputPaths(const std::string& input) {
+// The paths an input occupies: itself and what options.input_parts adds (an OTF2 anchor's .def file
+// and directory).
+std::vector<fs::path> InputPaths(const std::string& input, const OutputOptions& options) {
   std::vector<fs::path> out{fs::path(input)};
-  if (out[0].extension() == ".otf2") {
-    out.push_back(fs::path(input).replace_extension(".def"));
-    out.push_back(fs::path(input).replace_extension());
+  if (options.input_parts != nullptr) {
+    for (const std::string& part : options.input_parts(input)) out.emplace_back(part);
   }
   return out;
 }
 
 // `shown` starts the message: "out: " for the output itself, or, for another part of it (an OTF2
 // archive's .def file and directory), what writing the output would also write.
-Status CheckNotAnInput(const std::string& shown, const fs::path& part, const std::vector<std::string>& inputs) {
+Status CheckNotAnInput(const std::string& shown, const fs::path& part, const OutputOptions& options) {
   std::error_code ec;
   const fs::path canonical_part = fs::weakly_canonical(part, ec);
-  for (const std::string& input : inputs) {
-    for (const fs::path& in : InputPaths(input)) {
+  for (const std::string& input : options.inputs) {
+    for (const fs::path& in : InputPaths(input, options)) {
       if (!fs::exists(in, ec)) continue;
       if (fs::equivalent(part, in, ec)) {
         return IoError(fmt::format("{}is {}the input '{}'; {}", shown, in == fs::path(input) ? "" : "part of ", input,
@@ -172,7 +172,7 @@ Result<OutputTarget> OutputTarget::Claim(std::string what, std::vector<OutputPar
     const std::string shown = i == 0 ? parts[0].path + ": "
                                      : fmt::format("{}: writing it also writes '{}' (as {} does), which ", parts[0].path,
                                                    parts[i].path, what);
-    GS_RETURN_IF_ERROR(CheckNotAnInput(shown, paths[i], options.inputs));
+    GS_RETURN_IF_ERROR(CheckNotAnInput(shown, paths[i], options));
   }
   // What is there already.
   std::vector<bool> existed(parts.size(), false);

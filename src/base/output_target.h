@@ -10,7 +10,8 @@
 //     directory holding anything else, a part of an OTF2 archive without the rest: never;
 //   * an output that is, holds or lies inside one of the command's inputs is refused, with or
 //     without --force (filesystem::equivalent and canonical paths, so another spelling, a hard or
-//     a symbolic link of the input is caught; an input anchor "x.otf2" also claims x.def and x/).
+//     a symbolic link of the input is caught; an input also claims the paths OutputOptions::
+//     input_parts gives for it, such as an OTF2 anchor's .def file and directory).
 // A refusal is an IoError naming the path (exit 3), before anything is written.
 //
 // Writing goes through a private staging directory next to the output (mkdtemp): the writer
@@ -32,6 +33,10 @@ namespace grainscope {
 struct OutputOptions {
   bool force = false;               // --force: replace an existing output of our own kind
   std::vector<std::string> inputs;  // the files the command reads; never written over
+  // The paths an input occupies besides itself, never written over either (base/ knows no format:
+  // the CLI passes format/trace_writer.h's PathsBesides, which gives an OTF2 anchor "x.otf2" its
+  // x.def and x/). Unset: only the inputs themselves.
+  std::vector<std::string> (*input_parts)(const std::string& input) = nullptr;
 };
 
 // One path an output occupies, and what an existing one must be for --force to replace it.

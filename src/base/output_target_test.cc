@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "base/file.h"
 #include "base/status_matchers.h"
@@ -101,17 +102,28 @@ TEST_F(OutputTargetTest, AnInputIsNeverWrittenOverWhateverItsSpelling) {
   EXPECT_EQ(Content("trace.gst"), "input");
 }
 
-TEST_F(OutputTargetTest, AnOtf2InputClaimsItsDefinitionsAndDirectory) {
-  Make("a.otf2", "anchor");
+// An input of several paths, as an OTF2 anchor "a.otf2" is with a.def and a/ (the CLI passes
+// format/trace_writer.h's PathsBesides; base/ knows no format).
+std::vector<std::string> AnchorParts(const std::string& input) {
+  const fs::path p(input);
+  if (p.extension() != ".anchor") return {};
+  return {fs::path(p).replace_extension(".def").string(), fs::path(p).replace_extension().string()};
+}
+
+TEST_F(OutputTargetTest, AnInputClaimsThePathsInputPartsGivesIt) {
+  Make("a.anchor", "anchor");
   Make("a.def", "defs");
   fs::create_directory(Path("a"));
   Make("a/0.evt", "events");
-  const OutputOptions options{.force = true, .inputs = {Path("a.otf2")}};
+  const OutputOptions options{.force = true, .inputs = {Path("a.anchor")}, .input_parts = AnchorParts};
   EXPECT_THAT(WriteOutputFile(Path("a.def"), "x", options), StatusIs(StatusCode::kIoError, HasSubstr("a.def: is part of the input")));
   EXPECT_THAT(WriteOutputFile(Path("a/0.evt"), "x", options),
               StatusIs(StatusCode::kIoError, HasSubstr("a/0.evt: lies inside the input")));
   EXPECT_EQ(Content("a.def"), "defs");
   EXPECT_EQ(Content("a/0.evt"), "events");
+  // Without it, an input is only its own path.
+  EXPECT_THAT(WriteOutputFile(Path("a.def"), "x", {.force = true, .inputs = {Path("a.anchor")}}), IsOk());
+  EXPECT_EQ(Content("a.def"), "x");
 }
 
 TEST_F(OutputTargetTest, ADirectoryOutputNeverHoldsOrLiesInAnInput) {

@@ -19,11 +19,10 @@ CommandBody AddConvertCommand(CLI::App& app) {
   };
   auto f = std::make_shared<Flags>();
   CLI::App* cmd = app.add_subcommand(
-      "convert", "Convert a trace between formats: IN in any format grainscope reads, OUT chosen by "
-                 "its extension (.otf2: OTF2 for Vampir and Scalasca, .json: Chrome trace events for "
-                 "Perfetto and chrome://tracing, .gst: grainscope's own format, a directory of rank files "
-                 "for MPI traces) or --to; OUT is complete or not there at all, and an existing trace there is "
-                 "replaced only with --force");
+      "convert", fmt::format("Convert a trace between formats: IN in any format grainscope reads, OUT chosen by its "
+                             "extension ({}) or --to; OUT is complete or not there at all, and an existing trace "
+                             "there is replaced only with --force",
+                             OutputExtensionsHelp()));
   cmd->add_option("IN", f->in, "Trace to read")->required();
   cmd->add_option("OUT", f->out, "Trace to write")->required();
   std::vector<std::string> inputs, outputs;
@@ -40,7 +39,7 @@ CommandBody AddConvertCommand(CLI::App& app) {
       RenderOptions reader;  // collects the trace's notes
       reader.source = f->in;
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(f->in, f->input_format, ReadOptions{f->strict}, reader));
-      GS_RETURN_IF_ERROR(WriteTrace(trace, f->out, f->to, OutputOptions{f->force, {f->in}}, &reader.notes));
+      GS_RETURN_IF_ERROR(WriteTrace(trace, f->out, f->to, OutputPolicy(f->force, {f->in}), &reader.notes));
       PrintNotes(reader.notes);
       fmt::print("{}: {} events on {} locations, {} messages -> {}\n", f->in, trace.event_count(),
                  trace.locations().size(), trace.messages().size(), f->out);

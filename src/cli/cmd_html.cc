@@ -117,7 +117,7 @@ Status RunHtml(const HtmlOptions& o) {
   std::vector<std::string> inputs = o.actual;
   inputs.insert(inputs.begin(), o.trace);
   const std::string page_path = o.output.empty() ? DefaultPageName(o.trace) : o.output;
-  GS_RETURN_IF_ERROR(Emit(page, page_path, reader.notes, OutputOptions{o.force, std::move(inputs)}));
+  GS_RETURN_IF_ERROR(Emit(page, page_path, reader.notes, OutputPolicy(o.force, std::move(inputs))));
   if (o.output.empty()) fmt::print(stderr, "grainscope html: wrote {}\n", page_path);
   return OkStatus();
 }

@@ -12,6 +12,7 @@
 #include "base/numbers.h"
 #include "cli/progress.h"
 #include "format/trace_reader.h"
+#include "format/trace_writer.h"
 #include "model/diagnostic_kinds.h"
 
 namespace grainscope::cli {
@@ -192,9 +193,13 @@ void AddForceOption(CLI::App& cmd, bool& force) {
                "archive. Never an input, a link, or a directory holding anything else");
 }
 
+OutputOptions OutputPolicy(bool force, std::vector<std::string> inputs) {
+  return OutputOptions{force, std::move(inputs), PathsBesides};
+}
+
 OutputOptions OutputPolicy(const CommonOptions& o, std::vector<std::string> more_inputs) {
   more_inputs.insert(more_inputs.begin(), o.trace);
-  return OutputOptions{o.force, std::move(more_inputs)};
+  return OutputPolicy(o.force, std::move(more_inputs));
 }
 
 Status Emit(const std::string& content, const CommonOptions& o, const std::vector<std::string>& notes,

@@ -82,6 +82,10 @@ void AddForceOption(CLI::App& cmd, bool& force);
 inline constexpr const char* kOutputHelp =
     "Write to this file instead of stdout (atomically; an existing file is replaced only with --force)";
 
+// What an output may replace: with `force`, an output of its own kind; never one of `inputs`, nor
+// a path an input occupies besides itself (an OTF2 anchor's .def file and directory:
+// format/trace_writer.h's PathsBesides).
+OutputOptions OutputPolicy(bool force, std::vector<std::string> inputs);
 // What -o may replace: --force, and never TRACE or one of `more_inputs`.
 OutputOptions OutputPolicy(const CommonOptions& o, std::vector<std::string> more_inputs = {});
 

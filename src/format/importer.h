@@ -1,7 +1,8 @@
 // What a trace reader is to the rest of grainscope (Perfetto's importer shape): a name, a sniffer
 // that says from a path and its first bytes how sure the reader is that it reads them, and a read.
 // The registry (registry.cc) lists every reader explicitly, one line each; ReadTrace
-// (trace_reader.h) picks one from it by --input-format name or, with "auto", by sniffing.
+// (trace_reader.h) picks one from it by --input-format name or, with "auto", by sniffing
+// (detection.h: the first sure reader, else the first plausible one).
 // docs/contributing.md, "Adding a trace reader", walks through adding one.
 #pragma once
 
@@ -51,22 +52,5 @@ std::span<const Importer* const> Importers();
 
 // The reader named `name`, or nullptr.
 const Importer* FindImporter(std::string_view name);
-
-// How "auto" chooses: the first of `readers` (pointers to anything with a `sniff` like Importer's)
-// that is sure of `probe`, else the first that finds it plausible, else nullptr. ReadTrace asks the
-// trace readers; `schedule` asks the task-graph readers and the trace readers together
-// (schedule/io/graph_input.h).
-// (A span of pointers, not any range: clang, which builds the fuzz targets, cannot compile
-// libstdc++ 12's range adaptors.)
-template <class Reader>
-const Reader* MostSure(std::span<const Reader* const> readers, const TraceProbe& probe) {
-  const Reader* plausible = nullptr;
-  for (const Reader* reader : readers) {
-    const Sniff sniff = reader->sniff(probe);
-    if (sniff == Sniff::kSure) return reader;
-    if (sniff == Sniff::kPlausible && plausible == nullptr) plausible = reader;
-  }
-  return plausible;
-}
 
 }  // namespace grainscope

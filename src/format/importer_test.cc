@@ -2,8 +2,6 @@
 // choosing through it (sure beats plausible, a pipe is read once and never sniffed before).
 #include "format/importer.h"
 
-#include <sys/stat.h>
-
 #include <string>
 #include <vector>
 
@@ -57,55 +55,10 @@ TEST(Importers, SniffersSaySureOnlyForSignatures) {
   EXPECT_EQ(SniffWith(kGstFormat, "p", GstMagic(), true), Sniff::kSure);
 }
 
-// Readers that give the same answer whatever they see, to test MostSure's rule alone.
-struct FakeReader {
-  std::string_view name;
-  Sniff (*sniff)(const TraceProbe& probe);
-};
-constexpr FakeReader kNo{"no", [](const TraceProbe&) { return Sniff::kNo; }};
-constexpr FakeReader kPlausible1{"plausible1", [](const TraceProbe&) { return Sniff::kPlausible; }};
-constexpr FakeReader kPlausible2{"plausible2", [](const TraceProbe&) { return Sniff::kPlausible; }};
-constexpr FakeReader kSure1{"sure1", [](const TraceProbe&) { return Sniff::kSure; }};
-constexpr FakeReader kSure2{"sure2", [](const TraceProbe&) { return Sniff::kSure; }};
-
-TEST(Importers, MostSureTakesTheFirstSureElseTheFirstPlausible) {
-  const std::string path = "t";
-  const TraceProbe probe{path, ""};
-  auto most_sure = [&](std::vector<const FakeReader*> readers) {
-    const FakeReader* r = MostSure<FakeReader>(readers, probe);
-    return r == nullptr ? std::string_view("none") : r->name;
-  };
-  EXPECT_EQ(most_sure({&kNo, &kPlausible1, &kSure1, &kPlausible2, &kSure2}), "sure1");
-  EXPECT_EQ(most_sure({&kPlausible1, &kNo, &kPlausible2}), "plausible1");
-  EXPECT_EQ(most_sure({&kNo}), "none");
-  EXPECT_EQ(most_sure({}), "none");
-}
-
 TEST(Importers, AutoAsksReadersOfPathsFirst) {
   std::vector<std::string_view> names;
   for (const Importer* importer : ImportersInDetectionOrder()) names.push_back(importer->name);
   EXPECT_THAT(names, ElementsAre(kOtf2Format, kGstFormat, kChromeRanksFormat, kSeedTextFormat, kChromeFormat));
-}
-
-TEST(ReadInputHead, ARegularFilesFirstBytesNothingElse) {
-  TempDir dir("importer_test");
-  const std::string big = dir / "big.txt";
-  ASSERT_TRUE(WriteTestFile(big, std::string(kHeadBytes + 10, 'x')));
-  const InputHead file = ReadInputHead(big);
-  EXPECT_EQ(file.head.size(), kHeadBytes);
-  EXPECT_FALSE(file.stream);
-  const std::string small = dir / "small.txt";
-  ASSERT_TRUE(WriteTestFile(small, " start 1 0 1\n"));
-  EXPECT_EQ(ReadInputHead(small).head, " start 1 0 1\n");
-  EXPECT_EQ(ReadInputHead(dir / "missing").head, "");
-  const InputHead directory = ReadInputHead(dir / "");
-  EXPECT_EQ(directory.head, "");
-  EXPECT_FALSE(directory.stream);
-  const std::string fifo = dir / "fifo";
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  const InputHead pipe = ReadInputHead(fifo);  // not opened: that would block, and eat its bytes
-  EXPECT_TRUE(pipe.stream);
-  EXPECT_EQ(pipe.head, "");
 }
 
 TEST(ReadTraceContent, ReadsBytesReadBeforeWithTheGivenReader) {

@@ -1,13 +1,18 @@
-// The trace readers grainscope knows: one line each (docs/contributing.md, "Adding a trace
-// reader"). Each reader's folder defines its Importer; nothing registers itself at start-up.
+// The trace readers and writers grainscope knows: one line each (docs/contributing.md, "Adding a
+// trace reader", "Adding a trace writer"). Each folder defines its Importer and Exporter; nothing
+// registers itself at start-up.
 #include <algorithm>
 #include <array>
 
 #include "format/chrome/chrome_rank_dir.h"
 #include "format/chrome/chrome_reader.h"
+#include "format/chrome/chrome_writer.h"
+#include "format/exporter.h"
 #include "format/gst/gst_reader.h"
+#include "format/gst/gst_writer.h"
 #include "format/importer.h"
 #include "format/otf2/otf2_reader.h"
+#include "format/otf2/otf2_writer.h"
 #include "format/seedtext/seedtext_reader.h"
 
 namespace grainscope {
@@ -22,13 +27,27 @@ constexpr std::array<const Importer*, 5> kImporters = {
     &kChromeRanksImporter,
 };
 
+// --help and the message for an extension no writer has list them in this order.
+constexpr std::array<const Exporter*, 3> kExporters = {
+    &kOtf2Exporter,
+    &kChromeExporter,
+    &kGstExporter,
+};
+
+template <class Entry, size_t n>
+const Entry* FindByName(const std::array<const Entry*, n>& entries, std::string_view name) {
+  auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry* e) { return e->name == name; });
+  return it == entries.end() ? nullptr : *it;
+}
+
 }  // namespace
 
 std::span<const Importer* const> Importers() { return kImporters; }
 
-const Importer* FindImporter(std::string_view name) {
-  auto it = std::find_if(kImporters.begin(), kImporters.end(), [&](const Importer* i) { return i->name == name; });
-  return it == kImporters.end() ? nullptr : *it;
-}
+const Importer* FindImporter(std::string_view name) { return FindByName(kImporters, name); }
+
+std::span<const Exporter* const> Exporters() { return kExporters; }
+
+const Exporter* FindExporter(std::string_view name) { return FindByName(kExporters, name); }
 
 }  // namespace grainscope

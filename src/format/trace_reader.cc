@@ -1,8 +1,5 @@
 #include "format/trace_reader.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -14,13 +11,11 @@
 
 #include "base/file.h"
 #include "base/progress.h"
-#include "format/format_names.h"
+#include "format/detection.h"
 #include "format/importer.h"
 
 namespace grainscope {
 namespace {
-
-bool ReadsPaths(const Importer* importer) { return importer->read_path != nullptr; }
 
 // "seed text, OTF2, Chrome JSON, .gst": every format a message may say grainscope reads.
 std::string FormatList() {
@@ -57,12 +52,20 @@ Status NotATraceDirectory(const std::string& path) {
                               path, what, FormatList()));
 }
 
-// The reader of `kind` (paths or content) most sure of `probe` (MostSure: importer.h).
-const Importer* Detect(const TraceProbe& probe, bool reads_paths) {
-  std::vector<const Importer*> kind;
-  for (const Importer* i : Importers())
-    if (ReadsPaths(i) == reads_paths) kind.push_back(i);
-  return MostSure<Importer>(kind, probe);
+constexpr DetectionRules kTraceRules{"a trace", NoReaderTakes, NotATraceDirectory};
+
+// "auto": the trace readers in detection order, through the one rule (format/detection.h).
+Result<Trace> ReadDetected(const std::string& path, const ReadOptions& options) {
+  static const std::vector<const Importer*> readers = ImportersInDetectionOrder();
+  static const std::vector<Candidate> candidates = [] {
+    std::vector<Candidate> all;
+    for (const Importer* i : readers) all.push_back(CandidateOf(*i));
+    return all;
+  }();
+  GS_ASSIGN_OR_RETURN(Detected detected, Detect(path, candidates, kTraceRules));
+  const Importer& reader = *readers[detected.chosen];
+  if (reader.read_path != nullptr) return reader.read_path(path, options);
+  return reader.read_content(detected.content, path, options);
 }
 
 Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format, const ReadOptions& options) {
@@ -74,61 +77,20 @@ Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format, co
   std::error_code ec;
   const uint64_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
   progress::Begin("reading", ec ? 0 : size);  // readers advance it by byte offset (or by location)
-  // A pipe or device is read once (bounded: base/file.h), never sniffed before: that would eat its
-  // first bytes. So readers of paths (a mapped .gst, an OTF2 archive, a directory of ranks) are
-  // chosen from the name and a regular file's first bytes, before the content is read.
-  if (named != nullptr && named->read_path != nullptr) return named->read_path(path, options);
-  InputHead input;
-  if (named == nullptr) {
-    input = ReadInputHead(path);
-    if (const Importer* reader = Detect(TraceProbe{path, input.head, input.stream}, true)) {
-      return reader->read_path(path, options);
-    }
-  }
-  const bool stream = input.stream;
-  // What auto-detection decides from the first 64 KiB, checked before the rest is read, so that an
-  // input that is no trace fails at once even when it never ends (/dev/zero).
-  auto sniff = [&](std::string_view head) -> Status {
-    if (named != nullptr || head.empty()) return OkStatus();
-    const TraceProbe probe{path, head, stream};
-    if (const Importer* needs_file = stream ? Detect(probe, true) : nullptr) return StreamNeedsAFile(path, *needs_file);
-    if (Detect(probe, false) != nullptr) return OkStatus();
-    return NoReaderTakes(path, head);
-  };
-  if (named == nullptr && std::filesystem::is_directory(path, ec)) return NotATraceDirectory(path);
-  GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path, sniff));
-  if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a trace", path));
-  const Importer* reader = named;
-  if (reader == nullptr) reader = Detect(TraceProbe{path, std::string_view(content).substr(0, kHeadBytes), stream}, false);
-  // Nothing claims it (the sniff above rules that out): the seed text reader's errors say what a
-  // record looks like.
-  if (reader == nullptr) reader = FindImporter(kSeedTextFormat);
-  return reader->read_content(content, path, options);
+  if (named == nullptr) return ReadDetected(path, options);
+  if (named->read_path != nullptr) return named->read_path(path, options);
+  GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
+  if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected {}", path, kTraceRules.expected));
+  return named->read_content(content, path, options);
 }
 
 }  // namespace
-
-InputHead ReadInputHead(const std::string& path) {
-  InputHead input;
-  std::error_code ec;
-  input.stream = std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec) &&
-                 !std::filesystem::is_directory(path, ec);
-  if (input.stream) return input;
-  // Fewer bytes if the file is shorter, none if it cannot be read: the reader chosen afterwards
-  // reports that properly.
-  input.head.resize(kHeadBytes);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  const ssize_t n = fd < 0 ? 0 : ::read(fd, input.head.data(), kHeadBytes);
-  if (fd >= 0) ::close(fd);
-  input.head.resize(n > 0 ? static_cast<size_t>(n) : 0);
-  return input;
-}
 
 std::vector<const Importer*> ImportersInDetectionOrder() {
   std::vector<const Importer*> order;
   for (const bool paths : {true, false}) {
     for (const Importer* importer : Importers())
-      if (ReadsPaths(importer) == paths) order.push_back(importer);
+      if ((importer->read_path != nullptr) == paths) order.push_back(importer);
   }
   return order;
 }
@@ -139,11 +101,6 @@ Result<Trace> ReadTraceContent(std::string_view content, const std::string& path
   Result<Trace> trace = reader.read_content(content, path, options);
   progress::Begin("analysing", 0);
   return trace;
-}
-
-Status StreamNeedsAFile(const std::string& path, const Importer& reader) {
-  return DataLoss(fmt::format("{}: a {} trace from a pipe or device: the {} reader maps a file, save it to one",
-                              path, reader.file_kind, reader.file_kind));
 }
 
 std::vector<std::string_view> ReadableFormats() {

@@ -1,5 +1,5 @@
 // One entry point for every trace format grainscope reads: picks the reader by the --input-format
-// name or, with "auto", by looking at the file's first bytes.
+// name or, with "auto", by looking at the path and the file's first bytes (format/detection.h).
 #pragma once
 
 #include <string>
@@ -17,27 +17,14 @@ std::vector<std::string_view> ReadableFormats();
 
 Result<Trace> ReadTrace(const std::string& path, std::string_view format = "auto", const ReadOptions& options = {});
 
-// What auto-detection sees of `path` before anything is read (ReadTrace's, and `schedule`'s, which
-// asks the task-graph readers too: schedule/io/graph_input.h).
-struct InputHead {
-  // A regular file's first kHeadBytes (base/file.h); empty for a pipe or device (it is read once,
-  // never sniffed ahead of its reader: ReadFile's head check sees its first bytes), a directory and
-  // a file that cannot be read.
-  std::string head;
-  bool stream = false;  // a pipe or device
-};
-InputHead ReadInputHead(const std::string& path);
-
-// The trace readers in the order "auto" asks them: readers of paths (chosen before anything is
-// read), then readers of content, each in registry order.
+// The trace readers in the order "auto" asks them (format/detection.h, also `schedule`'s: it asks
+// the task-graph readers first, schedule/io/graph_input.h): readers of paths (chosen before
+// anything is read), then readers of content, each in registry order.
 std::vector<const Importer*> ImportersInDetectionOrder();
 
 // A trace whose bytes were read already (a pipe is read once), by `reader`, a reader of content.
 Result<Trace> ReadTraceContent(std::string_view content, const std::string& path, const Importer& reader,
                                const ReadOptions& options = {});
-
-// The error for a pipe or device whose first bytes only `reader`, a reader of paths, reads.
-Status StreamNeedsAFile(const std::string& path, const Importer& reader);
 
 // Traces held in memory under a name that ReadTrace takes like a path (and so every command and
 // the task-graph input of `schedule`): the Python module hands a trace it has loaded to the CLI's

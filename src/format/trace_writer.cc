@@ -5,17 +5,41 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "format/chrome/chrome_writer.h"
-#include "format/format_names.h"
-#include "format/gst/gst_writer.h"
-#include "format/otf2/otf2_writer.h"
+#include "format/exporter.h"
 #include "model/dependencies.h"
 
 namespace grainscope {
 
-std::vector<std::string_view> WritableFormats() { return {"auto", kOtf2Format, kChromeFormat, kGstFormat}; }
+std::vector<std::string_view> WritableFormats() {
+  std::vector<std::string_view> names = {"auto"};
+  for (const Exporter* writer : Exporters()) names.push_back(writer->name);
+  return names;
+}
 
 namespace {
+
+// The extension "auto" goes by: "out.gst/" is a directory named out.gst.
+std::string OutputExtension(const std::string& path) {
+  std::filesystem::path p(path);
+  if (p.filename().empty()) p = p.parent_path();
+  return p.extension().string();
+}
+
+const Exporter* ExporterForExtension(std::string_view extension) {
+  for (const Exporter* writer : Exporters()) {
+    for (std::string_view e : writer->extensions)
+      if (e == extension) return writer;
+  }
+  return nullptr;
+}
+
+// ".otf2, .json or .gst": every extension "auto" knows, in registry order.
+std::string ExtensionList() {
+  std::vector<std::string_view> all;
+  for (const Exporter* writer : Exporters()) all.insert(all.end(), writer->extensions.begin(), writer->extensions.end());
+  if (all.size() < 2) return fmt::format("{}", fmt::join(all, ""));
+  return fmt::format("{} or {}", fmt::join(all.begin(), all.end() - 1, ", "), all.back());
+}
 
 // An edge between two sync events was derived from them (model/thread_sync.h: lock hand-over,
 // condition signal, fork, join, task creation); every writer keeps the sync events (OTF2 as its
@@ -47,28 +71,31 @@ Status WriteTrace(const Trace& trace, const std::string& path, std::string_view 
   if (notes != nullptr) {
     if (std::string note = DependenciesNotWrittenNote(trace, path); !note.empty()) notes->push_back(std::move(note));
   }
+  const Exporter* writer = format == "auto" ? ExporterForPath(path) : FindExporter(format);
+  if (writer != nullptr) return writer->write(trace, path, options);
   if (format == "auto") {
-    std::filesystem::path p(path);
-    if (p.filename().empty()) p = p.parent_path();  // "out.gst/": a directory named out.gst
-    const std::string extension = p.extension().string();
-    if (extension == ".otf2") {
-      format = kOtf2Format;
-    } else if (extension == ".json") {
-      format = kChromeFormat;
-    } else if (extension == ".gst") {
-      format = kGstFormat;
-    } else {
-      return InvalidArgument(fmt::format(
-          "{}: cannot tell the output format from the extension '{}' (.otf2, .json or .gst); name it "
-          "(known: {})",
-          path, extension, fmt::join(WritableFormats(), ", ")));
-    }
+    return InvalidArgument(fmt::format("{}: cannot tell the output format from the extension '{}' ({}); name it "
+                                       "(known: {})",
+                                       path, OutputExtension(path), ExtensionList(), fmt::join(WritableFormats(), ", ")));
   }
-  if (format == kOtf2Format) return WriteOtf2(trace, path, options);
-  if (format == kChromeFormat) return WriteChromeJson(trace, path, options);
-  if (format == kGstFormat) return WriteGst(trace, path, options);
   return InvalidArgument(fmt::format("unknown output format '{}' (known: {})", format,
                                      fmt::join(WritableFormats(), ", ")));
+}
+
+const Exporter* ExporterForPath(const std::string& path) { return ExporterForExtension(OutputExtension(path)); }
+
+std::vector<std::string> PathsBesides(const std::string& path) {
+  // The path as named: "x.otf2/" is a directory, not an anchor.
+  const Exporter* writer = ExporterForExtension(std::filesystem::path(path).extension().string());
+  if (writer == nullptr || writer->besides == nullptr) return {};
+  return writer->besides(path);
+}
+
+std::string OutputExtensionsHelp() {
+  std::vector<std::string> parts;
+  for (const Exporter* writer : Exporters())
+    parts.push_back(fmt::format("{}: {}", fmt::join(writer->extensions, "/"), writer->description));
+  return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 }  // namespace grainscope

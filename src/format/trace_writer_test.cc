@@ -127,5 +127,57 @@ TEST(WriteTrace, SaysItLeavesDependencyEdgesOut) {
   EXPECT_EQ(DependenciesNotWrittenNote(*none, "x"), "");
 }
 
+// Writing goes through the registry (format/exporter.h): every writer is found by its name and,
+// under "auto", by each of its extensions, and writes what the reader of that name (if any) reads.
+TEST(WriteTrace, TheRegistryDrivesWriting) {
+  std::vector<std::string_view> names = {"auto"};
+  const Trace original = Unmatched(false);
+  const fs::path dir = fs::temp_directory_path() / fmt::format("gs_writer_registry_{}", getpid());
+  fs::create_directories(dir);
+  for (const Exporter* writer : Exporters()) {
+    names.push_back(writer->name);
+    EXPECT_EQ(FindExporter(writer->name), writer);
+    EXPECT_FALSE(writer->what.empty()) << writer->name;
+    ASSERT_FALSE(writer->extensions.empty()) << writer->name;
+    for (std::string_view extension : writer->extensions) {
+      const std::string path = (dir / fmt::format("t{}", extension)).string();
+      EXPECT_EQ(ExporterForPath(path), writer) << path;
+      EXPECT_EQ(ExporterForPath(path + "/"), writer) << "a directory named " << path;
+      ASSERT_THAT(WriteTrace(original, path), IsOk()) << path;
+      ASSERT_TRUE(fs::exists(path)) << path;
+      if (FindImporter(writer->name) == nullptr) continue;
+      Result<Trace> back = ReadTrace(path);
+      ASSERT_THAT(back, IsOk()) << path;
+      EXPECT_EQ(back->format(), writer->name);
+    }
+  }
+  fs::remove_all(dir);
+  EXPECT_EQ(WritableFormats(), names);
+  EXPECT_EQ(FindExporter("auto"), nullptr);
+  EXPECT_EQ(ExporterForPath("out.xyz"), nullptr);
+}
+
+TEST(WriteTrace, AnUnknownExtensionOrNameListsTheKnownOnes) {
+  const Trace t = Unmatched(false);
+  EXPECT_THAT(WriteTrace(t, "out.xyz"),
+              StatusIs(StatusCode::kInvalidArgument,
+                       "out.xyz: cannot tell the output format from the extension '.xyz' (.otf2, .json or .gst); "
+                       "name it (known: auto, otf2, chrome, gst)"));
+  EXPECT_THAT(WriteTrace(t, "out.gst", "csv"),
+              StatusIs(StatusCode::kInvalidArgument, "unknown output format 'csv' (known: auto, otf2, chrome, gst)"));
+  EXPECT_EQ(OutputExtensionsHelp(),
+            ".otf2: OTF2 for Vampir and Scalasca, .json: Chrome trace events for Perfetto and chrome://tracing, "
+            ".gst: grainscope's own format, a directory of rank files for MPI traces");
+}
+
+// What an output of each writer occupies besides its path: only an OTF2 anchor has more.
+TEST(PathsBesides, AnOtf2AnchorAlsoOccupiesItsDefinitionsAndDirectory) {
+  EXPECT_EQ(PathsBesides("run/a.otf2"), (std::vector<std::string>{"run/a.def", "run/a"}));
+  EXPECT_EQ(PathsBesides("a.otf2/"), std::vector<std::string>{}) << "a directory named a.otf2";
+  EXPECT_EQ(PathsBesides("a.gst"), std::vector<std::string>{});
+  EXPECT_EQ(PathsBesides("a.json"), std::vector<std::string>{});
+  EXPECT_EQ(PathsBesides("a"), std::vector<std::string>{});
+}
+
 }  // namespace
 }  // namespace grainscope

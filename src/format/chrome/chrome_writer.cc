@@ -250,7 +250,14 @@ class ChromeJsonWriter {
 std::string ChromeJson(const Trace& trace) { return ChromeJsonWriter(trace).Run(); }
 
 Status WriteChromeJson(const Trace& trace, const std::string& path, const OutputOptions& options) {
-  return WriteOutputFile(path, ChromeJson(trace), options);
+  return WriteOutputFile(path, ChromeJson(trace), options, kChromeExporter.what, AnyRegularFile);
 }
+
+namespace {
+constexpr std::string_view kExtensions[] = {".json"};
+}  // namespace
+
+constinit const Exporter kChromeExporter{kChromeFormat, kExtensions, WriteChromeJson, "a regular file",
+                                         "Chrome trace events for Perfetto and chrome://tracing"};
 
 }  // namespace grainscope

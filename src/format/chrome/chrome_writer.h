@@ -13,11 +13,11 @@
 
 #include "base/output_target.h"
 #include "base/status.h"
+#include "format/exporter.h"
 #include "format/format_names.h"
 #include "model/trace.h"
 
 namespace grainscope {
-
 
 // The JSON text of `trace`.
 std::string ChromeJson(const Trace& trace);
@@ -25,5 +25,9 @@ std::string ChromeJson(const Trace& trace);
 // Writes ChromeJson(trace) to `path` atomically; an existing file there is replaced only with
 // options.force (base/output_target.h).
 Status WriteChromeJson(const Trace& trace, const std::string& path, const OutputOptions& options = {});
+
+// The Chrome JSON writer in the registry (format/registry.cc): "auto" picks it for *.json; its
+// output is any regular file.
+extern const Exporter kChromeExporter;
 
 }  // namespace grainscope

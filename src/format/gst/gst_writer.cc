@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "base/file.h"
+#include "format/format_names.h"
 #include "format/gst/gst_format.h"
 #include "format/gst/gst_model_numbers.h"
 #include "format/gst/gst_mpi_labels.h"
@@ -434,7 +435,7 @@ Status WriteGstFile(const Trace& t, const std::string& path, const OutputOptions
   // Always: without an origin record a reader puts time zero at the first event, which is not
   // the origin of a trace whose time zero lies before it (the seed's initialize_clock()).
   img.Record(n, enc.Raw(t.origin_ns()), g::kRecordOrigin, 0);
-  GS_ASSIGN_OR_RETURN(OutputTarget out, OutputTarget::Claim("a .gst trace", {GstPart(path)}, options));
+  GS_ASSIGN_OR_RETURN(OutputTarget out, OutputTarget::Claim(std::string(kGstExporter.what), {GstPart(path)}, options));
   GS_RETURN_IF_ERROR(WriteNewFile(out.staged(0), img.Finish()));
   return out.Commit();
 }
@@ -458,7 +459,7 @@ Status WriteGstDirectory(const Trace& t, const std::string& dir, const OutputOpt
   std::vector<uint32_t> rank;
   const std::vector<std::vector<uint32_t>> groups = RankGroups(t, rank);
   Encoder enc(t, true, rank);
-  GS_ASSIGN_OR_RETURN(OutputTarget out, OutputTarget::Claim("a .gst trace", {GstPart(dir)}, options));
+  GS_ASSIGN_OR_RETURN(OutputTarget out, OutputTarget::Claim(std::string(kGstExporter.what), {GstPart(dir)}, options));
   const std::string staged = out.staged(0);
   if (::mkdir(staged.c_str(), 0777) != 0) return IoError(fmt::format("{}: cannot create: {}", dir, std::strerror(errno)));
   const uint64_t omitted = OmittedEvents(t, true);
@@ -495,5 +496,12 @@ bool GstNeedsRankDirectory(const Trace& t) {
 Status WriteGst(const Trace& trace, const std::string& path, const OutputOptions& options) {
   return GstNeedsRankDirectory(trace) ? WriteGstDirectory(trace, path, options) : WriteGstFile(trace, path, options);
 }
+
+namespace {
+constexpr std::string_view kExtensions[] = {".gst"};
+}  // namespace
+
+constinit const Exporter kGstExporter{kGstFormat, kExtensions, WriteGst, "a .gst trace",
+                                      "grainscope's own format, a directory of rank files for MPI traces"};
 
 }  // namespace grainscope

@@ -24,6 +24,7 @@
 
 #include "base/output_target.h"
 #include "base/status.h"
+#include "format/exporter.h"
 #include "model/trace.h"
 
 namespace grainscope {
@@ -37,5 +38,8 @@ bool GstNeedsRankDirectory(const Trace& trace);
 // directory of rank-NNNNN.gst files and nothing else) is replaced only with options.force;
 // anything else there never is.
 Status WriteGst(const Trace& trace, const std::string& path, const OutputOptions& options = {});
+
+// The .gst writer in the registry (format/registry.cc): "auto" picks it for *.gst.
+extern const Exporter kGstExporter;
 
 }  // namespace grainscope

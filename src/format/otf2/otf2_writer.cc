@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <otf2/otf2.h>
 
+#include "format/format_names.h"
 #include "format/otf2/otf2_common.h"
 #include "format/otf2/otf2_thread_writer.h"
 
@@ -480,16 +481,24 @@ class Otf2ArchiveWriter {
   OTF2_AttributeList* attributes_ = nullptr;
 };
 
+// What an archive's anchor "x.otf2" has beside it: its definition file x.def and its directory x/.
+std::vector<std::string> ArchiveSiblings(const std::string& anchor) {
+  return {fs::path(anchor).replace_extension(".def").string(), fs::path(anchor).replace_extension().string()};
+}
+
 // The three parts of an archive "name" in `dir`, the anchor first (it is moved into place last).
 // An existing archive is ours when its anchor has the OTF2 signature and its directory holds only
 // definition and event files.
 std::vector<OutputPart> ArchiveParts(const fs::path& dir, const std::string& name) {
-  auto anchor = [](const std::string& file) { return otf2::HasOtf2Signature(file); };
+  auto anchor_ok = [](const std::string& file) { return otf2::HasOtf2Signature(file); };
   auto archive_file = [](std::string_view entry) { return entry.ends_with(".def") || entry.ends_with(".evt"); };
-  return {OutputPart{(dir / (name + ".otf2")).string(), anchor, nullptr},
-          OutputPart{(dir / (name + ".def")).string(), AnyRegularFile, nullptr},
-          OutputPart{(dir / name).string(), nullptr, archive_file}};
+  const std::string anchor = (dir / (name + ".otf2")).string();
+  const std::vector<std::string> siblings = ArchiveSiblings(anchor);
+  return {OutputPart{anchor, anchor_ok, nullptr}, OutputPart{siblings[0], AnyRegularFile, nullptr},
+          OutputPart{siblings[1], nullptr, archive_file}};
 }
+
+constexpr std::string_view kExtensions[] = {".otf2"};
 
 }  // namespace
 
@@ -506,10 +515,13 @@ Status WriteOtf2(const Trace& trace, const std::string& anchor_path_or_dir, cons
   if (!dir.empty()) fs::create_directories(dir, ec);
   if (ec) return IoError(fmt::format("{}: cannot create the directory: {}", dir.string(), ec.message()));
   // libotf2 writes <staging>/<name>{.otf2,.def,/} and refuses to reuse a directory: a fresh one.
-  GS_ASSIGN_OR_RETURN(OutputTarget out, OutputTarget::Claim("an OTF2 archive", ArchiveParts(dir, name), options));
+  GS_ASSIGN_OR_RETURN(OutputTarget out, OutputTarget::Claim(std::string(kOtf2Exporter.what), ArchiveParts(dir, name), options));
   Status s = Otf2ArchiveWriter(trace).Write(out.staging_dir(), name);
   if (!s.ok()) return Status(s.code(), fmt::format("{}: {}", anchor_path_or_dir, s.message()));
   return out.Commit();
 }
+
+constinit const Exporter kOtf2Exporter{kOtf2Format, kExtensions, WriteOtf2, "an OTF2 archive",
+                                       "OTF2 for Vampir and Scalasca", ArchiveSiblings};
 
 }  // namespace grainscope

@@ -19,6 +19,7 @@
 
 #include "base/output_target.h"
 #include "base/status.h"
+#include "format/exporter.h"
 #include "model/trace.h"
 
 namespace grainscope {
@@ -29,5 +30,9 @@ namespace grainscope {
 // existing archive of the same name is replaced only with options.force, and only when it is a
 // complete OTF2 archive (anchor, .def, a directory of .def/.evt files and nothing else).
 Status WriteOtf2(const Trace& trace, const std::string& anchor_path_or_dir, const OutputOptions& options = {});
+
+// The OTF2 writer in the registry (format/registry.cc): "auto" picks it for *.otf2; an anchor
+// "x.otf2" also occupies x.def and x/.
+extern const Exporter kOtf2Exporter;
 
 }  // namespace grainscope

@@ -1,7 +1,6 @@
 #include "schedule/io/graph_input.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -9,6 +8,7 @@
 
 #include "analysis/taskgraph/taskgraph.h"
 #include "base/file.h"
+#include "format/detection.h"
 #include "format/importer.h"
 #include "format/trace_reader.h"
 #include "model/diagnostic_kinds.h"
@@ -20,31 +20,42 @@ namespace {
 // A reader `schedule` may choose: a task-graph reader or a trace reader.
 struct GraphReader {
   std::string_view name;
-  Sniff (*sniff)(const TraceProbe& probe);
   const TaskGraphImporter* graph = nullptr;
   const Importer* trace = nullptr;
-  bool ReadsPaths() const { return trace != nullptr && trace->read_path != nullptr; }
 };
 
-// Every reader, in the order "auto" asks them (graph_input.h).
-const std::vector<GraphReader>& Readers() {
-  static const std::vector<GraphReader> readers = [] {
-    std::vector<GraphReader> all;
-    for (const TaskGraphImporter* g : TaskGraphImporters()) all.push_back({g->name, g->sniff, g, nullptr});
-    for (const Importer* t : ImportersInDetectionOrder()) all.push_back({t->name, t->sniff, nullptr, t});
-    return all;
+// Every reader, in the order "auto" asks them (graph_input.h), and what detection knows of each.
+struct GraphReaders {
+  std::vector<GraphReader> readers;
+  std::vector<Candidate> candidates;
+};
+
+const GraphReaders& Readers() {
+  static const GraphReaders all = [] {
+    GraphReaders r;
+    for (const TaskGraphImporter* g : TaskGraphImporters()) {
+      r.readers.push_back({g->name, g, nullptr});
+      r.candidates.push_back({g->sniff});
+    }
+    for (const Importer* t : ImportersInDetectionOrder()) {
+      r.readers.push_back({t->name, nullptr, t});
+      r.candidates.push_back(CandidateOf(*t));
+    }
+    return r;
   }();
-  return readers;
+  return all;
 }
 
-const GraphReader* Detect(const TraceProbe& probe) {
-  static const std::vector<const GraphReader*> pointers = [] {
-    std::vector<const GraphReader*> all;
-    for (const GraphReader& r : Readers()) all.push_back(&r);
-    return all;
-  }();
-  return MostSure<GraphReader>(pointers, probe);
+Status NeitherTraceNorTaskGraph(const std::string& path, std::string_view) {
+  return DataLoss(fmt::format("{}: neither a trace nor a task graph grainscope reads (a seed text trace, the "
+                              "seed's Task_Graph, STG, DOT with Weight= attributes, taskgraph JSON); "
+                              "--input-format names one",
+                              path));
 }
+
+// A missing, unreadable or empty file gets ReadFile's message or the empty-file one, whatever its
+// name; a directory no reader of paths claims ReadFile's.
+constexpr DetectionRules kGraphRules{"a trace or a task graph", NeitherTraceNorTaskGraph, nullptr, true};
 
 Result<GraphInput> FromTrace(Result<Trace> read, const std::string& path) {
   GS_ASSIGN_OR_RETURN(Trace trace, std::move(read));
@@ -73,34 +84,13 @@ Result<GraphInput> ReadNamed(const GraphReader& reader, const std::string& path,
   return FromTaskGraph(*reader.graph, content, path);
 }
 
-// "auto", as ReadTrace does it: a reader of paths (.gst, OTF2) is chosen before anything is read,
-// from the name and a regular file's first bytes; everything else is read once (a pipe too) and
-// chosen from its first bytes.
+// "auto", by the rule ReadTrace follows (format/detection.h).
 Result<GraphInput> ReadDetected(const std::string& path, const ReadOptions& read) {
-  const InputHead input = ReadInputHead(path);
-  const GraphReader* reader = Detect(TraceProbe{path, input.head, input.stream});
-  // A missing, unreadable or empty file gets ReadFile's message and the one below, whatever its name.
-  std::error_code ec;
-  if (reader != nullptr && reader->ReadsPaths() && (!input.head.empty() || std::filesystem::is_directory(path, ec))) {
-    return FromTrace(ReadTrace(path, reader->name, read), path);
-  }
-  // Checked before the rest is read, so that what no reader takes fails at once, even when it
-  // never ends (/dev/zero). A pipe shows its first bytes only here: a reader of paths cannot read it.
-  auto sniff = [&](std::string_view head) -> Status {
-    if (head.empty()) return OkStatus();
-    reader = Detect(TraceProbe{path, head, input.stream});
-    if (reader == nullptr) {
-      return DataLoss(fmt::format("{}: neither a trace nor a task graph grainscope reads (a seed text trace, the "
-                                  "seed's Task_Graph, STG, DOT with Weight= attributes, taskgraph JSON); "
-                                  "--input-format names one",
-                                  path));
-    }
-    return reader->ReadsPaths() ? StreamNeedsAFile(path, *reader->trace) : OkStatus();
-  };
-  GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path, sniff));
-  if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected a trace or a task graph", path));
-  if (reader->trace != nullptr) return FromTrace(ReadTraceContent(content, path, *reader->trace, read), path);
-  return FromTaskGraph(*reader->graph, content, path);
+  GS_ASSIGN_OR_RETURN(Detected detected, Detect(path, Readers().candidates, kGraphRules));
+  const GraphReader& reader = Readers().readers[detected.chosen];
+  if (reader.graph != nullptr) return FromTaskGraph(*reader.graph, detected.content, path);
+  if (reader.trace->read_path != nullptr) return FromTrace(ReadTrace(path, reader.name, read), path);
+  return FromTrace(ReadTraceContent(detected.content, path, *reader.trace, read), path);
 }
 
 }  // namespace
@@ -121,14 +111,14 @@ std::vector<std::string_view> GraphInputFormats() {
 }
 
 std::string_view DetectGraphFormat(const std::string& path, std::string_view head) {
-  const GraphReader* reader = Detect(TraceProbe{path, head});
-  return reader == nullptr ? std::string_view() : reader->name;
+  const size_t chosen = MostSure(Readers().candidates, TraceProbe{path, head});
+  return chosen == Readers().readers.size() ? std::string_view() : Readers().readers[chosen].name;
 }
 
 Result<GraphInput> ReadGraphInput(const std::string& path, std::string_view format, const ReadOptions& read) {
   if (IsMemoryTrace(path)) return FromTrace(ReadTrace(path, "auto", read), path);
   if (format == "auto") return ReadDetected(path, read);
-  const auto& readers = Readers();
+  const auto& readers = Readers().readers;
   const auto named = std::find_if(readers.begin(), readers.end(), [&](const GraphReader& r) { return r.name == format; });
   if (named == readers.end()) {
     return InvalidArgument(

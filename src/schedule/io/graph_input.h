@@ -26,10 +26,10 @@ struct GraphInput {
 
 // A named format is read by the task-graph reader or the trace reader of that name. "auto" asks
 // the sniffers of the task-graph readers (registry order), then those of the trace readers (in
-// ReadTrace's order: ImportersInDetectionOrder), with the trace side's rule (MostSure,
-// format/importer.h): the first sure one wins, else the first plausible one. So an extension
-// (.stg, .dot/.gv, .json) and a JSON object ('{', also a Chrome trace's) go to the task-graph
-// reader; Task_Graph, `digraph` and STG-like text to it unless a trace reader is sure (a *.otf2 or
+// ReadTrace's order: ImportersInDetectionOrder), through ReadTrace's detection (format/detection.h:
+// the first sure one wins, else the first plausible one; a missing, unreadable or empty file gets
+// the file's error whatever its name). So an extension (.stg, .dot/.gv, .json) and a JSON object
+// ('{', also a Chrome trace's) go to the task-graph reader; Task_Graph, `digraph` and STG-like text to it unless a trace reader is sure (a *.otf2 or
 // *.gst name); anything else to the trace readers, as `info` reads it. That is what the fixed rules
 // before the registry chose, but for such a *.otf2 or *.gst file (they read it as the task graph):
 // with one verdict per reader no order keeps both "an extension first" and "'{' before Chrome".
