@@ -67,9 +67,9 @@ TEST(BarrierRelease, LateWorkerEndsMoveToTheRelease) {
   const Trace t = ForkJoin(true);
   // Every region but the last: its worker's leave comes after the next fork. The last one, never
   // left, is closed at its release.
-  EXPECT_EQ(t.diagnostics().Count("late_barrier_ends_moved"), kRegions - 1u);
-  EXPECT_EQ(t.diagnostics().Count("barrier_ends_added"), 1u);
-  EXPECT_EQ(t.diagnostics().Count("unfinished_collectives"), 0u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kLateBarrierEndsMoved), kRegions - 1u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kBarrierEndsAdded), 1u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kUnfinishedCollectives), 0u);
   EXPECT_EQ(t.events(LocationId(1)).time.back(), (5 * (kRegions - 1) + 1) * kMs + 10);
   const EventColumns& w = t.events(LocationId(1));
   // Region 0's worker events: begin, enter, barrier enter, leave (moved), region end (moved).
@@ -100,7 +100,7 @@ TEST(BarrierRelease, SerialWorkIsOnThePathAndTheWorkerIdle) {
 // Leaves on time (Score-P's OPARI2 records, or a fixed runtime) are left as recorded.
 TEST(BarrierRelease, OnTimeEndsAreKept) {
   const Trace t = ForkJoin(false);
-  EXPECT_EQ(t.diagnostics().Count("late_barrier_ends_moved"), 0u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kLateBarrierEndsMoved), 0u);
   EXPECT_EQ(t.events(LocationId(1)).time[3], kMs + 15);
 }
 

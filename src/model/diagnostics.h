@@ -11,25 +11,30 @@
 #include <string_view>
 #include <vector>
 
+#include "model/diagnostic_kinds.h"
+
 namespace grainscope {
 
 struct Diagnostic {
-  std::string name;     // a declared kind (model/diagnostic_kinds.h): "skipped_lines", ...
+  Diag kind;
+  std::string name;     // KindOf(kind).name: "skipped_lines", ...
   uint64_t count = 0;
   std::string example;  // the first occurrence, as a one-line message with its position
 };
 
 class Diagnostics {
  public:
-  // Counts one occurrence of `name`; `example` is kept only for the first one.
-  void Add(std::string_view name, std::string_view example);
-  void AddCount(std::string_view name, uint64_t count, std::string_view example);
-  uint64_t Count(std::string_view name) const;
+  // Counts one occurrence of `kind`; `example` is kept only for the first one.
+  void Add(Diag kind, std::string_view example);
+  void AddCount(Diag kind, uint64_t count, std::string_view example);
+  // Adds what another trace's reader counted (a rank file's, a document's).
+  void Merge(const Diagnostics& other);
+  uint64_t Count(Diag kind) const;
   const std::vector<Diagnostic>& entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }
 
  private:
-  std::vector<Diagnostic> entries_;  // in order of first occurrence; few names, so a linear scan
+  std::vector<Diagnostic> entries_;  // in order of first occurrence; few kinds, so a linear scan
 };
 
 }  // namespace grainscope

@@ -211,7 +211,7 @@ TEST(ThreadSync, BarrierInstancesByArrivalOrder) {
   EXPECT_EQ(t.collectives().member_location[1], th.t[1]);
   EXPECT_EQ(t.collectives().member_location[2], th.t[0]);
   EXPECT_EQ(t.collectives().member_location[3], th.t[2]);
-  EXPECT_EQ(t.diagnostics().Count("unfinished_collectives"), 1u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kUnfinishedCollectives), 1u);
   EXPECT_EQ(t.events(th.t[1]).kind.back(), EventKind::kSync);  // the lone arrival stays an event
 }
 
@@ -284,7 +284,9 @@ TEST(ThreadSync, ScorepOpenMpBarriersOfBtMz) {
   EXPECT_GE(barrier_points, 10u);  // one per barrier region (and caller)
   TimeNs on_workers = 0;
   for (size_t l = 0; l < t->locations().size(); ++l) {
-    if (t->locations()[l].kind == LocationKind::kOpenMpThread) EXPECT_GT(ws.by_location[l], 0) << "location " << l;
+    if (t->locations()[l].kind == LocationKind::kOpenMpThread) {
+      EXPECT_GT(ws.by_location[l], 0) << "location " << l;
+    }
   }
   Result<CriticalPath> cp = ComputeCriticalPath(*t);
   ASSERT_THAT(cp, IsOk());

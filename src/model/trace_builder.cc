@@ -175,7 +175,7 @@ Status TraceBuilder::CheckDependencies() {
     }
     const TimeNs sent = times_[from.value][d.from_event[i]], done = times_[to.value][d.to_event[i]];
     if (done < sent) {
-      body_.diagnostics.Add("dependencies_back_in_time",
+      body_.diagnostics.Add(Diag::kDependenciesBackInTime,
                             fmt::format("{} dependency from {} at {} ns to {} at {} ns", kind,
                                         where(from, d.from_event[i]), sent, where(to, d.to_event[i]), done));
     }
@@ -330,14 +330,15 @@ void TraceBuilder::RenumberEvents(LocationId loc, const std::vector<EventIndex>&
 // and the other locations with their counts (a few of them).
 void TraceBuilder::ReportNestingRepairs(const std::vector<std::pair<LocationId, NestingRepairs>>& repairs) {
   struct Kind {
-    std::string_view name, what;
+    Diag kind;
+    std::string_view what;
     uint64_t NestingRepairs::*count;
     std::string NestingRepairs::*first;
   };
   static constexpr Kind kKinds[] = {
-      {"improper_nesting_repaired", "closed early", &NestingRepairs::closed_early, &NestingRepairs::first_closed_early},
-      {"unmatched_leaves_dropped", "dropped", &NestingRepairs::dropped_leaves, &NestingRepairs::first_dropped},
-      {"unclosed_regions", "closed at the end", &NestingRepairs::closed_at_end, &NestingRepairs::first_closed_at_end},
+      {Diag::kImproperNestingRepaired, "closed early", &NestingRepairs::closed_early, &NestingRepairs::first_closed_early},
+      {Diag::kUnmatchedLeavesDropped, "dropped", &NestingRepairs::dropped_leaves, &NestingRepairs::first_dropped},
+      {Diag::kUnclosedRegions, "closed at the end", &NestingRepairs::closed_at_end, &NestingRepairs::first_closed_at_end},
   };
   constexpr size_t kListed = 4;
   for (const Kind& k : kKinds) {
@@ -357,7 +358,7 @@ void TraceBuilder::ReportNestingRepairs(const std::vector<std::pair<LocationId, 
       ++locations;
     }
     if (locations > kListed) example += fmt::format("; ... {} locations in all", locations);
-    body_.diagnostics.AddCount(k.name, total, example);
+    body_.diagnostics.AddCount(k.kind, total, example);
   }
 }
 
@@ -446,14 +447,14 @@ void TraceBuilder::CloseNeverLeftBarriers(ThreadSync& ts) {
       first_closed = fmt::format("{}: barrier {:x} entered at {} ns, left at its release {} ns",
                                  str(body_.locations[n.location.value].name), b.object, time[n.enter], release);
   }
-  body_.diagnostics.AddCount("barrier_ends_added", closed, first_closed);
-  body_.diagnostics.AddCount("unfinished_collectives", unfinished, first_unfinished);
+  body_.diagnostics.AddCount(Diag::kBarrierEndsAdded, closed, first_closed);
+  body_.diagnostics.AddCount(Diag::kUnfinishedCollectives, unfinished, first_unfinished);
 }
 
 void TraceBuilder::ReportLateBarrierEnds(const LateBarrierEnds& late) {
   if (late.moved == 0) return;
   body_.diagnostics.AddCount(
-      "late_barrier_ends_moved", late.moved,
+      Diag::kLateBarrierEndsMoved, late.moved,
       fmt::format("{}: a barrier end recorded at {} ns moved to {} ns; {:.3f} ms of idle time in all",
                   str(body_.locations[late.first_location.value].name), late.first_from, late.first_to,
                   static_cast<double>(late.moved_ns) / 1e6));

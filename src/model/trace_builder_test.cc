@@ -184,7 +184,7 @@ TEST(TraceBuilder, RepairsLeaveOfOuterRegion) {
   ASSERT_THAT(t, IsOk());
   EXPECT_EQ(Events(*t, l), "E a@1 E c@2 E d@3 L d@5 L c@5 L a@5");
   EXPECT_EQ(Events(*t, q), "E a@1 E c@2 L c@4 L a@4");
-  EXPECT_EQ(t->diagnostics().Count("improper_nesting_repaired"), 3u);
+  EXPECT_EQ(t->diagnostics().Count(Diag::kImproperNestingRepaired), 3u);
   ASSERT_EQ(t->diagnostics().entries().size(), 1u);
   EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 2 closed early (leaves 'a' at 5 ns while 'd' is open); q: 1");
 }
@@ -217,7 +217,7 @@ TEST(TraceBuilder, DropsLeaveOfRegionNotOpenAndRenumbers) {
   EXPECT_THAT(t->collectives().member_begin, ElementsAre(2u));
   EXPECT_THAT(t->collectives().member_end, ElementsAre(3u));
   EXPECT_EQ(t->dependencies().from_event[0], 1u);
-  EXPECT_EQ(t->diagnostics().Count("unmatched_leaves_dropped"), 1u);
+  EXPECT_EQ(t->diagnostics().Count(Diag::kUnmatchedLeavesDropped), 1u);
   EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 1 dropped (leaves 'c' at 2 ns, which is not open)");
 }
 
@@ -234,7 +234,7 @@ TEST(TraceBuilder, ClosesRegionsOpenAtTheEnd) {
   ASSERT_THAT(t, IsOk());
   const std::string events = Events(*t, l);
   EXPECT_EQ(events.substr(events.size() - 11), "L c@9 L a@9");
-  EXPECT_EQ(t->diagnostics().Count("unclosed_regions"), 2u);
+  EXPECT_EQ(t->diagnostics().Count(Diag::kUnclosedRegions), 2u);
   EXPECT_EQ(t->diagnostics().entries()[0].example, "p: 2 closed at the end ('c' open at the last event, 9 ns)");
 }
 
@@ -303,14 +303,14 @@ TEST(TraceBuilder, DependencyEdgesAreCheckedAndKept) {
     ASSERT_EQ(t.dependencies().size(), 2u);
     EXPECT_EQ(t.dependencies().kind[0], DependencyKind::kGpuSync);
     EXPECT_EQ(t.dependencies().to_location[1], LocationId(0));
-    EXPECT_EQ(t.diagnostics().Count("dependencies_back_in_time"), 0u);
+    EXPECT_EQ(t.diagnostics().Count(Diag::kDependenciesBackInTime), 0u);
   }
   {  // the target stamped before the source: kept, and counted
     TraceScript s = two_threads();
     s.builder().AddDependency(DependencyKind::kFork, s.loc(0), 1, s.loc(1), 0);
     Trace t = s.Finish();
     EXPECT_EQ(t.dependencies().size(), 1u);
-    EXPECT_EQ(t.diagnostics().Count("dependencies_back_in_time"), 1u);
+    EXPECT_EQ(t.diagnostics().Count(Diag::kDependenciesBackInTime), 1u);
   }
   {  // an event that does not exist
     TraceScript s = two_threads();

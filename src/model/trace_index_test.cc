@@ -140,7 +140,7 @@ TEST(TraceIndex, BuiltOnceAndSharedWithRetimedViews) {
 // The index relies on proper nesting: the builder repairs what would break it (and counts it).
 TEST(TraceIndex, BuilderRepairsWhatTheIndexCannotNest) {
   // The count of `diagnostic` after Finish on one location whose events `add` appends.
-  auto repairs = [](std::string_view diagnostic, auto add) -> uint64_t {
+  auto repairs = [](Diag diagnostic, auto add) -> uint64_t {
     TraceBuilder b("improper");
     const LocationId l = b.AddLocation("0", LocationKind::kThread, 0);
     add(b, l, b.AddRegion("x", RegionRole::kFunction, 0), b.AddRegion("y", RegionRole::kFunction, 1));
@@ -148,14 +148,14 @@ TEST(TraceIndex, BuilderRepairsWhatTheIndexCannotNest) {
     EXPECT_THAT(t, IsOk());
     return t.ok() ? t->diagnostics().Count(diagnostic) : 0;
   };
-  EXPECT_EQ(repairs("improper_nesting_repaired",
+  EXPECT_EQ(repairs(Diag::kImproperNestingRepaired,
                     [](TraceBuilder& b, LocationId l, RegionId x, RegionId y) {
                       b.Enter(l, 0, x), b.Enter(l, 1, y), b.Leave(l, 2, x), b.Leave(l, 3, y);  // crossed
                     }),
             1u);
-  EXPECT_EQ(repairs("unclosed_regions", [](TraceBuilder& b, LocationId l, RegionId x, RegionId) { b.Enter(l, 0, x); }),
+  EXPECT_EQ(repairs(Diag::kUnclosedRegions, [](TraceBuilder& b, LocationId l, RegionId x, RegionId) { b.Enter(l, 0, x); }),
             1u);
-  EXPECT_EQ(repairs("unmatched_leaves_dropped",
+  EXPECT_EQ(repairs(Diag::kUnmatchedLeavesDropped,
                     [](TraceBuilder& b, LocationId l, RegionId x, RegionId) { b.Leave(l, 0, x); }),
             1u);
 }

@@ -66,7 +66,7 @@ TEST(RecordCrash, SegmentationFault) {
   Trace t = MustRead(r.trace);
   ExpectEverythingBeforeTheEnd(t);
   EXPECT_EQ(t.Metadata("end"), "signal 11");
-  EXPECT_EQ(t.diagnostics().Count("unclosed_regions"), 1u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kUnclosedRegions), 1u);
 }
 
 // The race the single run above meets about once in 70: the flusher claims the joined worker's
@@ -134,7 +134,7 @@ TEST(RecordCrash, KilledWithoutWarningLeavesAReadablePrefix) {
   Result<Trace> t = ReadGstFile(r.trace);
   ASSERT_TRUE(t.ok()) << t.status().message();  // events still in memory are lost, not the file
   EXPECT_EQ(t->Metadata("end"), "missing");
-  EXPECT_EQ(t->diagnostics().Count("trace_not_finished"), 1u);
+  EXPECT_EQ(t->diagnostics().Count(Diag::kTraceNotFinished), 1u);
 }
 
 }  // namespace

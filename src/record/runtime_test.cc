@@ -365,7 +365,7 @@ TEST(RecordRuntime, AGrainEndWithAnotherIdIsCounted) {
   gs_region_end(&g_task);  // a plain end closes it too
   Close();
   Trace t = MustRead(path);
-  EXPECT_EQ(t.diagnostics().Count("grain_end_mismatch"), 1u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kGrainEndMismatch), 1u);
   const EventColumns& e = t.events(LocationId(0));
   ASSERT_EQ(e.size(), 4u);
   EXPECT_EQ(t.region(RegionId(e.arg[0])).external_id, 3);
@@ -421,7 +421,7 @@ TEST(RecordRuntime, RegionsLeftOpenAtCloseAreClosedAndCounted) {
   Close();
   Trace t = MustRead(path);
   EXPECT_EQ(t.event_count(), 2u);
-  EXPECT_EQ(t.diagnostics().Count("unclosed_regions"), 1u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kUnclosedRegions), 1u);
 }
 
 TEST(RecordRuntime, DisabledRecordsNothingAndCreatesNoFile) {

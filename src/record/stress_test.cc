@@ -193,7 +193,7 @@ TEST(StressRecording, EightThreadsSmallBuffersNoEventLostOrReordered) {
     Result<Trace> t = ReadGst(bytes, path);
     ASSERT_TRUE(t.ok()) << t.status().message();
     EXPECT_EQ(t->Metadata("dropped_events"), "0");
-    EXPECT_EQ(t->diagnostics().Count("missing_blocks"), 0u);
+    EXPECT_EQ(t->diagnostics().Count(Diag::kMissingBlocks), 0u);
   }
 }
 
@@ -284,7 +284,7 @@ void KillInFlightAndCheck(long flusher_stall_us, uint64_t max_lost_blocks) {
   Result<Trace> t = ReadGst(bytes, trace);
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_EQ(t->Metadata("end"), "missing");
-  ASSERT_EQ(t->diagnostics().Count("trace_not_finished"), 1u);
+  ASSERT_EQ(t->diagnostics().Count(Diag::kTraceNotFinished), 1u);
   for (const auto& d : t->diagnostics().entries()) {
     if (d.name == "trace_not_finished") {
       EXPECT_NE(d.example.find("trace not closed"), std::string::npos) << d.example;

@@ -225,10 +225,10 @@ class Dumper {
   Section DiagnosticRows() const {
     Section s{"diagnostics"};
     for (const Diagnostic& d : t_.diagnostics().entries()) {
-      const DiagnosticKind* kind = FindDiagnosticKind(d.name);
+      const DiagnosticKind& kind = KindOf(d.kind);
       Keep(s, [&] {
         return Json{{"name", d.name}, {"count", d.count},
-                    {"severity", kind ? DiagnosticSeverityName(kind->severity) : "undeclared"}, {"example", d.example}};
+                    {"severity", DiagnosticSeverityName(kind.severity)}, {"example", d.example}};
       });
     }
     return s;

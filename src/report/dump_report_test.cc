@@ -25,7 +25,7 @@ Trace Sample() {
   s.Join(0, b, 1040, 1060);
   s.Join(1, b, 1050, 1060);
   s.Send(1, lost, 1070);
-  s.builder().diagnostics().Add("sends_without_receive", "x: a message never received");
+  s.builder().diagnostics().Add(Diag::kSendsWithoutReceive, "x: a message never received");
   return s.Finish();
 }
 

@@ -8,7 +8,7 @@
 namespace grainscope {
 
 Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const RenderOptions& o) {
-  const uint64_t skipped = trace.diagnostics().Count("skipped_lines");
+  const uint64_t skipped = trace.diagnostics().Count(Diag::kSkippedLines);
   if (o.format == OutputFormat::kJson) {
     nlohmann::ordered_json j;
     j["file"] = o.source;
@@ -33,7 +33,7 @@ Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const 
     if (s.format == "seedtext") {
       j["skipped_lines"] = skipped;
     } else {
-      j["skipped_records"] = trace.diagnostics().Count("skipped_records");
+      j["skipped_records"] = trace.diagnostics().Count(Diag::kSkippedRecords);
     }
     nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
     for (int k = 0; k < kEventKindCount; ++k)
@@ -44,12 +44,12 @@ Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const 
     j["communication_calls"] = calls;
     nlohmann::ordered_json diags = nlohmann::ordered_json::array();
     for (const Diagnostic& d : trace.diagnostics().entries()) {
-      const DiagnosticKind* kind = FindDiagnosticKind(d.name);
+      const DiagnosticKind& kind = KindOf(d.kind);
       diags.push_back({{"name", d.name},
                        {"count", d.count},
                        {"example", d.example},
-                       {"severity", kind ? DiagnosticSeverityName(kind->severity) : "skipped"},
-                       {"description", kind ? kind->description : ""}});
+                       {"severity", DiagnosticSeverityName(kind.severity)},
+                       {"description", kind.description}});
     }
     j["diagnostics"] = diags;
     return FinishJson(j, o.notes);

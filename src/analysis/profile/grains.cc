@@ -11,8 +11,22 @@ bool HasGrainRegions(const Trace& trace) {
                      [](const Region& r) { return r.role == RegionRole::kGrain; });
 }
 
-std::vector<GrainInstance> CollectGrains(const Trace& trace) {
-  const bool by_role = HasGrainRegions(trace);
+namespace {
+
+// Which regions are grains: those of role grain; in a trace without, its outermost regions of
+// work; in one without either, its outermost calls (GrainFallback).
+enum class GrainRule { kByRole, kOutermostWork, kOutermostCall };
+
+bool IsGrain(GrainRule rule, RegionRole role, bool top_level) {
+  switch (rule) {
+    case GrainRule::kByRole: return role == RegionRole::kGrain;
+    case GrainRule::kOutermostWork: return top_level && IsWork(role);
+    case GrainRule::kOutermostCall: return top_level && role != RegionRole::kOther;
+  }
+  return false;
+}
+
+std::vector<GrainInstance> Collect(const Trace& trace, GrainRule rule) {
   std::vector<GrainInstance> grains;
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
     const LocationId loc(l);
@@ -23,17 +37,22 @@ std::vector<GrainInstance> CollectGrains(const Trace& trace) {
       if (ev.kind[i] != EventKind::kLeave) continue;
       const EventIndex enter = nesting.EnterOf(i);
       const RegionId region(ev.arg[i]);
-      const Region& def = trace.region(region);
-      const bool top_level = nesting.Parent(enter) == kNoEvent;
-      const bool is_grain = by_role ? def.role == RegionRole::kGrain : (top_level && IsWork(def.role));
-      if (is_grain) grains.push_back({loc, region, ev.time[enter], ev.time[i], enter, i});
+      if (IsGrain(rule, trace.region(region).role, nesting.Parent(enter) == kNoEvent))
+        grains.push_back({loc, region, ev.time[enter], ev.time[i], enter, i});
     }
     // Leaves come innermost first; order this location's grains by start.
     std::sort(grains.begin() + static_cast<std::ptrdiff_t>(first), grains.end(),
-              [](const GrainInstance& a, const GrainInstance& b) {
-                return a.enter < b.enter;
-              });
+              [](const GrainInstance& a, const GrainInstance& b) { return a.enter < b.enter; });
   }
+  return grains;
+}
+
+}  // namespace
+
+std::vector<GrainInstance> CollectGrains(const Trace& trace, GrainFallback fallback) {
+  if (HasGrainRegions(trace)) return Collect(trace, GrainRule::kByRole);
+  std::vector<GrainInstance> grains = Collect(trace, GrainRule::kOutermostWork);
+  if (grains.empty() && fallback == GrainFallback::kOutermostCalls) return Collect(trace, GrainRule::kOutermostCall);
   return grains;
 }
 

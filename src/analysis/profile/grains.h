@@ -5,7 +5,7 @@
 // such region (an MPI or thread trace of code regions) uses its outermost regions of work
 // (IsWork: code, OpenMP constructs, GPU work, ...) on each location instead, so the EPA reports
 // still say something useful about it; MPI calls (MPI_Init and MPI_Finalize included) and
-// regions of role kOther are never grains.
+// regions of role kOther are not grains then (but see GrainFallback).
 #pragma once
 
 #include <vector>
@@ -25,8 +25,14 @@ struct GrainInstance {
   TimeNs duration() const { return stop - start; }
 };
 
+// Where a trace with neither grains nor regions of work (an MPI trace recorded without user
+// regions: only calls) finds its grains: none (the EPA views and the critical path's slack have
+// nothing to say), or its outermost calls but kOther ones (the task graph of the calls, edges by
+// their messages: what `taskgraph` builds of such a trace).
+enum class GrainFallback { kNone, kOutermostCalls };
+
 // All grain instances, ordered by location, then start time, then enter event.
-std::vector<GrainInstance> CollectGrains(const Trace& trace);
+std::vector<GrainInstance> CollectGrains(const Trace& trace, GrainFallback fallback = GrainFallback::kNone);
 
 // True when the trace has regions of role kGrain (else CollectGrains used outermost regions).
 bool HasGrainRegions(const Trace& trace);

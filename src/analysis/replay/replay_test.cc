@@ -262,7 +262,7 @@ TEST(ControlledLogicalClock, MovesAJoinAfterTheJoinedThreadsEnd) {
   s.Work(1, "after", 40, 60);
   s.builder().AddDependency(DependencyKind::kJoin, s.loc(0), 1, s.loc(1), 1);
   Trace t = s.Finish();
-  EXPECT_EQ(t.diagnostics().Count("dependencies_back_in_time"), 1u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kDependenciesBackInTime), 1u);
   Result<ClcResult> c = ControlledLogicalClock(t);
   ASSERT_THAT(c, IsOk());
   EXPECT_GE(c->times.at(LocationId(1), 1), 50);

@@ -119,7 +119,7 @@ TimeNs MessageCost(const Trace& trace, uint32_t m, const CallSites& calls) {
 
 Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
   TaskGraph g;
-  std::vector<GrainInstance> grains = CollectGrains(trace);
+  std::vector<GrainInstance> grains = CollectGrains(trace, GrainFallback::kOutermostCalls);
   if (grains.empty()) {
     return FailedPrecondition("the trace has no grains (no regions with enter and leave events)");
   }

@@ -26,7 +26,7 @@ struct Document {
 
 // What the caller found about the files themselves, added to the trace's notes.
 struct DocumentNotes {
-  std::vector<std::tuple<std::string, uint64_t, std::string>> diagnostics;  // kind, count, example
+  std::vector<std::tuple<Diag, uint64_t, std::string>> diagnostics;  // kind, count, example
   std::vector<std::pair<std::string, std::string>> metadata;
 };
 

@@ -164,11 +164,11 @@ Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions
                                                     : fmt::format("ranks {} have no file", RankRuns(missing));
     return DataLoss(fmt::format("{}: not one whole run (--strict): {}", path, first));
   }
-  for (const std::string& why : unreadable) notes.diagnostics.emplace_back("unreadable_rank_files", 1, why);
-  for (const std::string& why : other_runs) notes.diagnostics.emplace_back("other_run_files", 1, why);
+  for (const std::string& why : unreadable) notes.diagnostics.emplace_back(Diag::kUnreadableRankFiles, 1, why);
+  for (const std::string& why : other_runs) notes.diagnostics.emplace_back(Diag::kOtherRunFiles, 1, why);
   if (!missing.empty()) {
     notes.diagnostics.emplace_back(
-        "missing_rank_files", missing.size(),
+        Diag::kMissingRankFiles, missing.size(),
         fmt::format("{}: rank{} {} of the job's {} (distributedInfo.world_size) {} no file; analysed: {}", path,
                     missing.size() == 1 ? "" : "s", RankRuns(missing), *files.front().world_size, missing.size() == 1 ? "has" : "have", RankRuns([&] {
                       std::vector<int64_t> kept;

@@ -74,7 +74,7 @@ TEST(ChromeRankDirectory, IsOneTraceInRankOrderNamingMissingRanks) {
   EXPECT_EQ(t.dependencies().to_location[0], LocationId(1));
   EXPECT_EQ(t.dependencies().from_location[1], LocationId(2));
   EXPECT_EQ(t.dependencies().to_location[1], LocationId(3));
-  EXPECT_EQ(t.diagnostics().Count("missing_rank_files"), 2u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kMissingRankFiles), 2u);
   EXPECT_THAT(ExampleOf(t, "missing_rank_files"), HasSubstr("ranks 2..3 of the job's 4"));
   EXPECT_EQ(MetadataOf(t, "distributed.world_size"), "4");
   // --strict refuses a job with ranks missing.
@@ -96,10 +96,10 @@ TEST(ChromeRankDirectory, MergesOneRunOnly) {
   Result<Trace> r = ReadTrace(path, kChromeRanksFormat);
   ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->locations().size(), 4u);
-  EXPECT_EQ(r->diagnostics().Count("other_run_files"), 3u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kOtherRunFiles), 3u);
   EXPECT_THAT(ExampleOf(*r, "other_run_files"), HasSubstr("c-rank1.json: holds rank 1 again"));
-  EXPECT_EQ(r->diagnostics().Count("unreadable_rank_files"), 2u);
-  EXPECT_EQ(r->diagnostics().Count("missing_rank_files"), 0u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kUnreadableRankFiles), 2u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kMissingRankFiles), 0u);
 }
 
 TEST(ChromeRankDirectory, OtherDirectoriesAreNotRankDirectories) {

@@ -52,7 +52,7 @@ TEST(ChromeReader, ReadsCommonTraces) {
   EXPECT_EQ(t.dependencies().from_event[0], 2u);
   EXPECT_EQ(t.dependencies().to_location[0], LocationId(0));
   EXPECT_EQ(t.dependencies().to_event[0], 0u);
-  EXPECT_EQ(t.diagnostics().Count("skipped_records"), 1u);  // the counter
+  EXPECT_EQ(t.diagnostics().Count(Diag::kSkippedRecords), 1u);  // the counter
 }
 
 // What PyTorch's profiler (Kineto) writes: Unix-epoch or baseTimeNanoseconds-relative times,
@@ -96,8 +96,8 @@ TEST(ChromeReader, ReadsKinetoTraces) {
   EXPECT_EQ(t.dependencies().from_event[0], 0u);  // the cudaLaunchKernel's Enter
   EXPECT_EQ(t.dependencies().to_location[0], LocationId(1));
   EXPECT_EQ(t.dependencies().to_event[0], 0u);  // the kernel's Enter
-  EXPECT_EQ(t.diagnostics().Count("skipped_records"), 1u);
-  EXPECT_EQ(t.diagnostics().Count("invalid_records"), 0u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kSkippedRecords), 1u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kInvalidRecords), 0u);
 }
 
 TEST(ChromeReader, UnixEpochMicrosecondsFit) {
@@ -117,7 +117,7 @@ TEST(ChromeReader, UnixEpochMicrosecondsFit) {
           {"ph":"X","name":"a","ts":1694039968955744,"dur":3,"pid":1,"tid":1}])",
       "epoch.json");
   ASSERT_THAT(skipped, IsOk());
-  EXPECT_EQ(skipped->diagnostics().Count("invalid_records"), 1u);
+  EXPECT_EQ(skipped->diagnostics().Count(Diag::kInvalidRecords), 1u);
   EXPECT_EQ(skipped->origin_ns(), 1694039968955744000);
 }
 
@@ -132,8 +132,8 @@ TEST(ChromeReader, UnreadableRecordsAreCountedNotFatal) {
       "roc.json");
   ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->event_count(), 2u);
-  EXPECT_EQ(r->diagnostics().Count("invalid_records"), 6u);
-  EXPECT_EQ(r->diagnostics().Count("skipped_records"), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kInvalidRecords), 6u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kSkippedRecords), 1u);
   const std::string notes = fmt::format("{}", fmt::join(DiagnosticNotes(r->diagnostics()), "\n"));
   EXPECT_THAT(notes, HasSubstr("roc.json: traceEvents[0]: 'ph' (the phase) is missing (1 record)"));
   EXPECT_THAT(notes, HasSubstr("traceEvents[2]: 'ts' is out of range: 1e30"));
@@ -158,7 +158,7 @@ TEST(ChromeReader, AsyncSlicesArePackedIntoLanes) {
   EXPECT_EQ(r->str(r->location(LocationId(0)).name), "pid 5 async 0");
   EXPECT_THAT(r->events(LocationId(0)).time, ElementsAre(0, 3000, 4000, 6000));
   EXPECT_THAT(r->events(LocationId(1)).time, ElementsAre(2000, 8000));
-  EXPECT_EQ(r->diagnostics().Count("stray_events"), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kStrayEvents), 1u);
 }
 
 TEST(ChromeReader, FlowChainsAreDependencies) {
@@ -178,7 +178,7 @@ TEST(ChromeReader, FlowChainsAreDependencies) {
   EXPECT_EQ(d.to_location[1], LocationId(2));
   EXPECT_EQ(r->events(LocationId(2)).time[d.to_event[1]], 40000);  // no "bp": the next slice
   // An arrival before its start does not pair with the later start: both ends are unpaired.
-  EXPECT_EQ(r->diagnostics().Count("unpaired_flows"), 2u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kUnpairedFlows), 2u);
 }
 
 TEST(ChromeReader, MalformedJsonNamesTheByteOffset) {
@@ -198,7 +198,7 @@ TEST(ChromeReader, OverlappingSlicesAreCutNotFatal) {
       R"([{"ph":"X","name":"a","ts":0,"dur":10,"pid":1,"tid":1},{"ph":"X","name":"b","ts":5,"dur":10,"pid":1,"tid":1}])",
       "o.json");
   ASSERT_THAT(r, IsOk());
-  EXPECT_EQ(r->diagnostics().Count("truncated_slices"), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kTruncatedSlices), 1u);
   EXPECT_THAT(r->events(LocationId(0)).time, ElementsAre(0, 5000, 10000, 10000));
 }
 

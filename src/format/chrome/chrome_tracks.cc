@@ -417,21 +417,21 @@ void ChromeParser::BuildTrack(Track& track) {
 
 void ChromeParser::ReportDiagnostics() {
   Diagnostics& d = builder_.diagnostics();
-  d.AddCount("skipped_records", skipped_.total(), skipped_.Example());
-  d.AddCount("invalid_records", invalid_.total(), invalid_.Example());
-  d.AddCount("receives_without_send", receives_without_send_, fmt::format("{}: a flow event has no partner", file_));
-  d.AddCount("sends_without_receive", sends_without_receive_, fmt::format("{}: a flow event has no partner", file_));
-  d.AddCount("unpaired_flows", unpaired_flows_,
+  d.AddCount(Diag::kSkippedRecords, skipped_.total(), skipped_.Example());
+  d.AddCount(Diag::kInvalidRecords, invalid_.total(), invalid_.Example());
+  d.AddCount(Diag::kReceivesWithoutSend, receives_without_send_, fmt::format("{}: a flow event has no partner", file_));
+  d.AddCount(Diag::kSendsWithoutReceive, sends_without_receive_, fmt::format("{}: a flow event has no partner", file_));
+  d.AddCount(Diag::kUnpairedFlows, unpaired_flows_,
              fmt::format("{}: a flow event without a partner and without a 'peer' argument was dropped", file_));
-  d.AddCount("annotation_flows", annotation_flows_,
+  d.AddCount(Diag::kAnnotationFlows, annotation_flows_,
              fmt::format("{}: a flow of category \"critical_path\" (an analysis's answer drawn over the trace)", file_));
-  d.AddCount("flows_back_in_time", flows_back_in_time_,
+  d.AddCount(Diag::kFlowsBackInTime, flows_back_in_time_,
              fmt::format("{}: a flow arrow whose end is stamped before its start was not kept as a dependency", file_));
-  d.AddCount("truncated_slices", truncated_,
+  d.AddCount(Diag::kTruncatedSlices, truncated_,
              fmt::format("{}: a slice that outlives its enclosing slice was cut at its end", file_));
-  d.AddCount("unclosed_slices", unclosed_,
+  d.AddCount(Diag::kUnclosedSlices, unclosed_,
              fmt::format("{}: a \"B\" or \"b\" event without its end was closed at the track's last event", file_));
-  d.AddCount("stray_events", stray_,
+  d.AddCount(Diag::kStrayEvents, stray_,
              fmt::format("{}: an \"E\" or \"e\" without its begin, or a request/collective event naming nothing", file_));
 }
 

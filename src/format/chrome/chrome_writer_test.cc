@@ -133,8 +133,8 @@ TEST(ChromeWriter, EveryEventKindRoundTrips) {
   Result<Trace> back = ReadChromeJson(ChromeJson(*t), "every.json");
   ASSERT_THAT(back, IsOk());
   EXPECT_EQ(DumpTrace(*back), DumpTrace(*t));
-  EXPECT_EQ(back->diagnostics().Count("sends_without_receive"), 1u);  // the message sent last
-  EXPECT_EQ(back->diagnostics().Count("receives_without_send"), 0u);
+  EXPECT_EQ(back->diagnostics().Count(Diag::kSendsWithoutReceive), 1u);  // the message sent last
+  EXPECT_EQ(back->diagnostics().Count(Diag::kReceivesWithoutSend), 0u);
 }
 
 TEST(ChromeWriter, CorpusOtf2TraceRoundTrips) {

@@ -62,7 +62,7 @@ TEST(GstDamage, TruncationAtEveryByteOfThePiTrace) {
     ++prefixes;
     // A valid prefix: it says the trace was not closed, holds no more than the whole, and says
     // where the file was cut unless the cut fell between two chunks.
-    ASSERT_EQ(r->diagnostics().Count("trace_not_finished"), 1u) << n;
+    ASSERT_EQ(r->diagnostics().Count(Diag::kTraceNotFinished), 1u) << n;
     ASSERT_EQ(r->Metadata("end"), "missing") << n;
     ASSERT_LE(Of(*r).events, complete.events) << n;
   }

@@ -153,7 +153,7 @@ class Merger {
       for (int r : c.members) {
         LocationId loc = RankLocation(r);
         if (!loc.valid()) {
-          builder_.diagnostics().Add("unknown_ranks", fmt::format("communicator {} names rank {}, which left no trace file", c.id, r));
+          builder_.diagnostics().Add(Diag::kUnknownRanks, fmt::format("communicator {} names rank {}, which left no trace file", c.id, r));
           continue;
         }
         members.push_back(loc);
@@ -313,7 +313,7 @@ class Merger {
             const bool ends = coll->slot == 0 || finished[nonblocking_begun++];
             auto c = comm_.find(coll->comm);
             if (c == comm_.end()) {
-              builder_.diagnostics().Add("unknown_communicators", fmt::format("{}: collective on communicator {}, which has no definition", file.path, coll->comm));
+              builder_.diagnostics().Add(Diag::kUnknownCommunicators, fmt::format("{}: collective on communicator {}, which has no definition", file.path, coll->comm));
               break;
             }
             // The rank is the participant: its threads share its collective sequence. An
@@ -321,7 +321,7 @@ class Merger {
             const uint32_t comm = communicator_ids_.Id(coll->comm);
             const uint32_t k = collective_matcher_.Next(comm, f);
             if (!ends) {
-              builder_.diagnostics().Add("unfinished_collectives", fmt::format("{}: {} (slot {}) begins but never completes", file.path, label, coll->slot));
+              builder_.diagnostics().Add(Diag::kUnfinishedCollectives, fmt::format("{}: {} (slot {}) begins but never completes", file.path, label, coll->slot));
               break;
             }
             auto [it, added] = collectives_.try_emplace(std::make_pair(comm, k));
@@ -351,17 +351,17 @@ class Merger {
     builder_.AddMetadata(metadata::kMpiRanks, std::to_string(files_.size()));
     for (const RankFile& file : files_) {
       if (file.labelled && !file.has_init) {
-        builder_.diagnostics().Add("ranks_without_mpi_init", fmt::format("{}: rank {}", file.path, file.rank));
+        builder_.diagnostics().Add(Diag::kRanksWithoutMpiInit, fmt::format("{}: rank {}", file.path, file.rank));
       }
       if (file.init) builder_.AddMetadata(fmt::format("{}{} {}", metadata::kRankPrefix, file.rank, metadata::kClockOffsetInitNs), std::to_string(file.init->offset_ns));
       if (file.finalize) builder_.AddMetadata(fmt::format("{}{} {}", metadata::kRankPrefix, file.rank, metadata::kClockOffsetFinalizeNs), std::to_string(file.finalize->offset_ns));
       for (const Diagnostic& d : file.trace.diagnostics().entries()) {
-        if (d.name == "receives_without_send" || d.name == "sends_without_receive") continue;  // per file, meaningless
-        builder_.diagnostics().AddCount(d.name, d.count, d.example);
+        if (d.kind == Diag::kReceivesWithoutSend || d.kind == Diag::kSendsWithoutReceive) continue;  // per file, meaningless
+        builder_.diagnostics().AddCount(d.kind, d.count, d.example);
       }
     }
-    if (unsent_ > 0) builder_.diagnostics().AddCount("receives_without_send", unsent_, first_unsent_);
-    if (unreceived_ > 0) builder_.diagnostics().AddCount("sends_without_receive", unreceived_, first_unreceived_);
+    if (unsent_ > 0) builder_.diagnostics().AddCount(Diag::kReceivesWithoutSend, unsent_, first_unsent_);
+    if (unreceived_ > 0) builder_.diagnostics().AddCount(Diag::kSendsWithoutReceive, unreceived_, first_unreceived_);
   }
 
  public:
@@ -552,8 +552,8 @@ Result<Trace> ReadGstDirectory(const std::string& path) {
   Merger merger(std::move(files));
   merger.SetOrigin();
   merger.SetEagerLimit();
-  for (const std::string& why : unreadable) merger.diagnostics().Add("unreadable_rank_files", why);
-  for (const std::string& why : other_runs) merger.diagnostics().Add("other_run_files", why);
+  for (const std::string& why : unreadable) merger.diagnostics().Add(Diag::kUnreadableRankFiles, why);
+  for (const std::string& why : other_runs) merger.diagnostics().Add(Diag::kOtherRunFiles, why);
   return merger.Run();
 }
 

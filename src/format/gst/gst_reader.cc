@@ -258,31 +258,31 @@ void GstTraceBuilder::AddMetadataAndDiagnostics() {
     builder_.AddMetadata(metadata::kDroppedEvents, fmt::format("{}", chunks_.end->dropped_events));
     builder_.AddMetadata(metadata::kEnd, chunks_.end->reason == gst::kEndSignal ? fmt::format("signal {}", chunks_.end->signal) : "exit");
     if (chunks_.end->dropped_events > 0) {
-      d.AddCount("dropped_events", chunks_.end->dropped_events,
+      d.AddCount(Diag::kDroppedEvents, chunks_.end->dropped_events,
                  fmt::format("{}: the recording runtime could not record {} event(s)", file_, chunks_.end->dropped_events));
     }
   } else {
     builder_.AddMetadata(metadata::kDroppedEvents, "unknown");
     builder_.AddMetadata(metadata::kEnd, "missing");
-    d.Add("trace_not_finished", fmt::format("{}: trace not closed: no end-of-trace chunk (the recording process was "
+    d.Add(Diag::kTraceNotFinished, fmt::format("{}: trace not closed: no end-of-trace chunk (the recording process was "
                                             "killed, e.g. by SIGKILL, before it finished the trace, or it is still "
                                             "running); each thread's events after its last written block are lost and "
                                             "the number of dropped events is unknown", file_));
   }
-  if (chunks_.skipped_chunks > 0) d.AddCount("skipped_chunks", chunks_.skipped_chunks, chunks_.first_skipped_chunk);
-  if (skipped_records_ > 0) d.AddCount("skipped_records", skipped_records_, first_skipped_record_);
-  if (!chunks_.truncated.empty()) d.Add("file_truncated", chunks_.truncated);
-  if (chunks_.damaged_chunks > 0) d.AddCount("damaged_chunks", chunks_.damaged_chunks, chunks_.first_damaged_chunk);
-  if (missing_blocks_ > 0) d.AddCount("missing_blocks", missing_blocks_, first_missing_);
-  if (damaged_blocks_ > 0) d.AddCount("damaged_blocks", damaged_blocks_, first_damaged_block_);
-  if (lost_records_ > 0 || lost_blocks_ > 0) d.AddCount("records_not_analysed", lost_records_, first_lost_);
-  if (backwards_ > 0) d.AddCount("time_went_backwards", backwards_, first_backwards_);
-  if (unclosed_ > 0) d.AddCount("unclosed_regions", unclosed_, first_unclosed_);
-  if (grain_end_mismatches_ > 0) d.AddCount("grain_end_mismatch", grain_end_mismatches_, first_grain_end_mismatch_);
-  if (unsent_ > 0) d.AddCount("receives_without_send", unsent_, first_unsent_);
-  if (unreceived_ > 0) d.AddCount("sends_without_receive", unreceived_, first_unreceived_);
+  if (chunks_.skipped_chunks > 0) d.AddCount(Diag::kSkippedChunks, chunks_.skipped_chunks, chunks_.first_skipped_chunk);
+  if (skipped_records_ > 0) d.AddCount(Diag::kSkippedRecords, skipped_records_, first_skipped_record_);
+  if (!chunks_.truncated.empty()) d.Add(Diag::kFileTruncated, chunks_.truncated);
+  if (chunks_.damaged_chunks > 0) d.AddCount(Diag::kDamagedChunks, chunks_.damaged_chunks, chunks_.first_damaged_chunk);
+  if (missing_blocks_ > 0) d.AddCount(Diag::kMissingBlocks, missing_blocks_, first_missing_);
+  if (damaged_blocks_ > 0) d.AddCount(Diag::kDamagedBlocks, damaged_blocks_, first_damaged_block_);
+  if (lost_records_ > 0 || lost_blocks_ > 0) d.AddCount(Diag::kRecordsNotAnalysed, lost_records_, first_lost_);
+  if (backwards_ > 0) d.AddCount(Diag::kTimeWentBackwards, backwards_, first_backwards_);
+  if (unclosed_ > 0) d.AddCount(Diag::kUnclosedRegions, unclosed_, first_unclosed_);
+  if (grain_end_mismatches_ > 0) d.AddCount(Diag::kGrainEndMismatch, grain_end_mismatches_, first_grain_end_mismatch_);
+  if (unsent_ > 0) d.AddCount(Diag::kReceivesWithoutSend, unsent_, first_unsent_);
+  if (unreceived_ > 0) d.AddCount(Diag::kSendsWithoutReceive, unreceived_, first_unreceived_);
   if (shared_processors_ > 0) {
-    d.AddCount("shared_processor_ids", shared_processors_,
+    d.AddCount(Diag::kSharedProcessorIds, shared_processors_,
                fmt::format("{}: {} thread(s) recorded a seed processor id that is not theirs alone; they are "
                            "reported as threads", file_, shared_processors_));
   }

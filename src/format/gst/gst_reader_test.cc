@@ -204,7 +204,7 @@ TEST(GstReader, TruncatedChunkIsAWarningNamingOffsetAndSizes) {
   b.resize(b.size() - 10);  // into the end chunk's payload
   Result<Trace> r = Read(b);
   ASSERT_TRUE(r.ok()) << r.status().message();
-  ASSERT_EQ(r->diagnostics().Count("file_truncated"), 1u);
+  ASSERT_EQ(r->diagnostics().Count(Diag::kFileTruncated), 1u);
   const std::string w = Example(*r, "file_truncated");
   EXPECT_NE(w.find("the file ends inside this end of trace chunk: it needs 24 payload bytes, only 14 remain"),
             std::string::npos) << w;
@@ -222,7 +222,7 @@ TEST(GstReader, EveryTruncationIsAnErrorOrAnUnfinishedTrace) {
       if (r.ok()) {
         // A prefix: readable, and it says it is incomplete.
         EXPECT_EQ(r->Metadata("end"), "missing") << n;
-        EXPECT_EQ(r->diagnostics().Count("trace_not_finished"), 1u) << n;
+        EXPECT_EQ(r->diagnostics().Count(Diag::kTraceNotFinished), 1u) << n;
       } else {
         EXPECT_NE(r.status().message().find("t.gst"), std::string::npos) << r.status().message();
       }
@@ -273,9 +273,9 @@ TEST(GstReader, FlippedBitInABlockEndsItsStreamWithAWarning) {
   b[damaged + sizeof(gst::ChunkHeader) + 3] ^= 0x10;
   Result<Trace> r = Read(b);
   ASSERT_TRUE(r.ok()) << r.status().message();
-  EXPECT_EQ(r->diagnostics().Count("damaged_blocks"), 1u);
-  EXPECT_EQ(r->diagnostics().Count("records_not_analysed"), 2u);
-  EXPECT_EQ(r->diagnostics().Count("unclosed_regions"), 2u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kDamagedBlocks), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kRecordsNotAnalysed), 2u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kUnclosedRegions), 2u);
   std::string all;
   for (const auto& d : r->diagnostics().entries()) all += d.example + "\n";
   EXPECT_NE(all.find(fmt::format("event block 1 of stream 0 is damaged (byte {}: event block chunk payload fails its "
@@ -304,7 +304,7 @@ TEST(GstReader, FlippedBitInAChunkHeaderSkipsToTheNextIntactChunk) {
   b[end + 8] ^= 0x80;  // the end chunk's stored size
   Result<Trace> r = Read(b);
   ASSERT_TRUE(r.ok()) << r.status().message();
-  EXPECT_EQ(r->diagnostics().Count("damaged_chunks"), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kDamagedChunks), 1u);
   EXPECT_EQ(r->Metadata("end"), "missing");
   EXPECT_EQ(Example(*r, "damaged_chunks"),
             fmt::format("t.gst: byte {}: chunk header fails its checksum (the file is damaged); {} bytes skipped to "
@@ -334,7 +334,7 @@ TEST(GstReader, ZeroFilledChunkIsSkipped) {
   g.Block(0, 1, {R(1200, gst::kRecordRegionEnd, 1)});
   Result<Trace> r = Read(g.bytes());
   ASSERT_TRUE(r.ok()) << r.status().message();
-  EXPECT_EQ(r->diagnostics().Count("damaged_chunks"), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kDamagedChunks), 1u);
   EXPECT_EQ(Example(*r, "damaged_chunks"),
             fmt::format("t.gst: byte {}: zero-filled chunk header (a write the recording process never finished); "
                         "100 bytes skipped to the next intact chunk at byte {}", hole, hole + 100));
@@ -388,8 +388,8 @@ TEST(GstReader, UnknownRecordKindsAndChunksAreSkippedAndCounted) {
   Result<Trace> r = Read(g.bytes());
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->events(LocationId(0)).size(), 2u);
-  EXPECT_EQ(r->diagnostics().Count("skipped_records"), 1u);
-  EXPECT_EQ(r->diagnostics().Count("skipped_chunks"), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kSkippedRecords), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kSkippedChunks), 1u);
 }
 
 TEST(GstReader, CorruptZstdBlock) {
@@ -438,10 +438,10 @@ TEST(GstReader, MissingBlocksAndOpenRegionsAreDiagnosed) {
   g.String(1, "m");
   Result<Trace> r = Read(g.bytes());
   ASSERT_TRUE(r.ok()) << r.status().message();
-  EXPECT_EQ(r->diagnostics().Count("missing_blocks"), 1u);
-  EXPECT_EQ(r->diagnostics().Count("records_not_analysed"), 1u);  // the stream ends before the gap
-  EXPECT_EQ(r->diagnostics().Count("unclosed_regions"), 1u);
-  EXPECT_EQ(r->diagnostics().Count("trace_not_finished"), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kMissingBlocks), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kRecordsNotAnalysed), 1u);  // the stream ends before the gap
+  EXPECT_EQ(r->diagnostics().Count(Diag::kUnclosedRegions), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kTraceNotFinished), 1u);
   const EventColumns& e = r->events(LocationId(0));
   ASSERT_EQ(e.size(), 2u);  // enter, leave added at the last event
   EXPECT_EQ(e.kind[1], EventKind::kLeave);

@@ -85,8 +85,8 @@ TEST(GstWriter, CorpusOtf2RoundTrips) {
   ASSERT_THAT(back, IsOk());
   // The directory shape renames the locations ("rank <r>") and takes MPI_* call roles from their
   // names (docs/formats/gst.md): compare what the analyses use.
-  EXPECT_EQ(back->diagnostics().Count("sends_without_receive"), 0u);
-  EXPECT_EQ(back->diagnostics().Count("receives_without_send"), 0u);
+  EXPECT_EQ(back->diagnostics().Count(Diag::kSendsWithoutReceive), 0u);
+  EXPECT_EQ(back->diagnostics().Count(Diag::kReceivesWithoutSend), 0u);
   ASSERT_EQ(back->locations().size(), original->locations().size());
   for (uint32_t l = 0; l < original->locations().size(); ++l) {
     const EventColumns& a = original->events(LocationId(l));
@@ -185,7 +185,7 @@ TEST(GstWriter, NonBlockingCollectivesRoundTrip) {
   ASSERT_THAT(t, IsOk());
   Result<Trace> back = RoundTrip(*t, "nonblocking");
   ASSERT_THAT(back, IsOk());
-  EXPECT_EQ(back->diagnostics().Count("unfinished_collectives"), 1u);
+  EXPECT_EQ(back->diagnostics().Count(Diag::kUnfinishedCollectives), 1u);
   // Everything but the unfinished collective's marker (not an event of the model) is back.
   EXPECT_EQ(back->event_count(), t->event_count() - 1);
   const CollectiveTable& c = back->collectives();

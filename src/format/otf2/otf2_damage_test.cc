@@ -54,7 +54,7 @@ TEST(Otf2Damage, MissingLocationFile) {
   fs::remove(files[1]);
   Result<Trace> r = ReadOtf2(anchor);
   ASSERT_TRUE(r.ok()) << r.status().message();
-  EXPECT_EQ(r->diagnostics().Count("missing_location_files"), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kMissingLocationFiles), 1u);
   const std::string missing = files[1].string();
   bool named = false;
   for (const Diagnostic& d : r->diagnostics().entries())
@@ -62,7 +62,7 @@ TEST(Otf2Damage, MissingLocationFile) {
   EXPECT_TRUE(named) << "the note does not name " << missing;
   EXPECT_EQ(r->locations().size(), whole->locations().size());
   EXPECT_LT(r->event_count(), whole->event_count());
-  EXPECT_GT(r->diagnostics().Count("sends_without_receive") + r->diagnostics().Count("receives_without_send"), 0u)
+  EXPECT_GT(r->diagnostics().Count(Diag::kSendsWithoutReceive) + r->diagnostics().Count(Diag::kReceivesWithoutSend), 0u)
       << "messages to or from the lost location should be unmatched";
 
   Result<Trace> strict = ReadOtf2(anchor, ReadOptions{.strict = true});
@@ -82,9 +82,9 @@ TEST(Otf2Damage, MissingLocationFileOfARealArchive) {
   ASSERT_TRUE(fs::remove(dir / "traces/0.evt"));
   Result<Trace> r = ReadOtf2((dir / "traces.otf2").string());
   ASSERT_TRUE(r.ok()) << r.status().message();
-  EXPECT_EQ(r->diagnostics().Count("missing_location_files"), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kMissingLocationFiles), 1u);
   EXPECT_EQ(r->locations().size(), 32u);
-  EXPECT_GT(r->diagnostics().Count("sends_without_receive") + r->diagnostics().Count("receives_without_send"), 0u);
+  EXPECT_GT(r->diagnostics().Count(Diag::kSendsWithoutReceive) + r->diagnostics().Count(Diag::kReceivesWithoutSend), 0u);
   Result<Trace> strict = ReadOtf2((dir / "traces.otf2").string(), ReadOptions{.strict = true});
   ASSERT_FALSE(strict.ok());
   EXPECT_NE(strict.status().message().find("traces/0.evt"), std::string::npos) << strict.status().message();

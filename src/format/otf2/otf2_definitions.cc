@@ -245,11 +245,11 @@ class DefinitionResolver {
   // Metric-only locations are not kept: counted, with the records they hold.
   void ReportMetricLocations(uint64_t skipped, uint64_t skipped_events) {
     builder_.diagnostics().AddCount(
-        "skipped_locations", skipped,
+        Diag::kSkippedLocations, skipped,
         fmt::format("{}: metric-only locations (their records are counted as skipped)", file_));
     // Not read at all: their definitions say how many records they hold.
     builder_.diagnostics().AddCount(
-        "skipped_records", skipped_events,
+        Diag::kSkippedRecords, skipped_events,
         fmt::format("{}: {} records on {} metric-only locations (metrics are not modelled)", file_, skipped_events,
                     skipped));
   }

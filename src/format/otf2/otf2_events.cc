@@ -284,17 +284,17 @@ void ReportSkipped(const ReadState& s, TraceBuilder& builder, std::string_view f
     kinds += fmt::format("{} {} (first on location {} at {} ns)", c.count, kSkippedNames[k],
                          s.defs->location_refs[c.first_location], since);
   }
-  builder.diagnostics().AddCount("skipped_records", total,
+  builder.diagnostics().AddCount(Diag::kSkippedRecords, total,
                                  fmt::format("{}: record kinds not modelled: {}", file, kinds));
   builder.diagnostics().AddCount(
-      "ignored_attributes", s.ignored_attributes,
+      Diag::kIgnoredAttributes, s.ignored_attributes,
       fmt::format("{}: attributes attached to records (such as Score-P's ProcessId) are not kept", file));
   builder.diagnostics().AddCount(
-      "unknown_requests", s.unknown_requests,
+      Diag::kUnknownRequests, s.unknown_requests,
       fmt::format("{}: MpiIsendComplete of a request no MpiIsend opened", file));
   // With --strict (else the builder closes them, counted per location).
   builder.diagnostics().AddCount(
-      "unclosed_regions", s.unclosed_regions,
+      Diag::kUnclosedRegions, s.unclosed_regions,
       fmt::format("{}: regions still open at a location's last event were closed there", file));
 }
 
@@ -327,7 +327,7 @@ struct MissingFiles {
     if (names.empty()) return;
     std::string list;
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-    builder.diagnostics().AddCount("missing_location_files", names.size(), fmt::format("{}: {}", anchor, list));
+    builder.diagnostics().AddCount(Diag::kMissingLocationFiles, names.size(), fmt::format("{}: {}", anchor, list));
   }
 };
 

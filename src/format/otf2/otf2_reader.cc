@@ -140,8 +140,8 @@ class Otf2TraceAssembler {
                               rec.tag, rec.bytes, rec.is_send ? "receive" : "send");
       }
     }
-    builder_.diagnostics().AddCount("receives_without_send", unsent, first_unsent);
-    builder_.diagnostics().AddCount("sends_without_receive", unreceived, first_unreceived);
+    builder_.diagnostics().AddCount(Diag::kReceivesWithoutSend, unsent, first_unsent);
+    builder_.diagnostics().AddCount(Diag::kSendsWithoutReceive, unreceived, first_unreceived);
   }
 
   // The k-th collective a location takes part in on a communicator is instance k of it.
@@ -159,7 +159,7 @@ class Otf2TraceAssembler {
       }
     }
     builder_.diagnostics().AddCount(
-        "unfinished_collectives", unfinished,
+        Diag::kUnfinishedCollectives, unfinished,
         fmt::format("{}: a collective begins but the location's events end before it does", file_));
     // Each location's collectives in its order: the k-th on a communicator is instance k.
     std::sort(done.begin(), done.end(), [&](uint32_t a, uint32_t b) {
@@ -270,7 +270,7 @@ class Otf2TraceAssembler {
       raw = otf2::RawEvents();  // release as we go: the builder now holds the events
     }
     builder_.diagnostics().AddCount(
-        "incomplete_receives", incomplete_receives,
+        Diag::kIncompleteReceives, incomplete_receives,
         fmt::format("{}: a non-blocking receive was posted (MpiIrecvRequest) but never completed", file_));
     return OkStatus();
   }

@@ -56,8 +56,8 @@ void ExpectPingPongFacts(const Trace& t) {
   EXPECT_EQ((traffic[{1, 0}].messages), 8u);
   EXPECT_EQ((traffic[{1, 0}].bytes), 4'177'920u);
   EXPECT_EQ(t.messages().size(), 16u);
-  EXPECT_EQ(t.diagnostics().Count("sends_without_receive"), 0u);
-  EXPECT_EQ(t.diagnostics().Count("receives_without_send"), 0u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kSendsWithoutReceive), 0u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kReceivesWithoutSend), 0u);
   EXPECT_EQ(t.collectives().size(), 0u);
   ASSERT_EQ(t.communicators().size(), 2u);  // and MPI_COMM_SELF, made per location once used
   EXPECT_EQ(t.str(t.communicators()[1].name), "MPI_COMM_WORLD");
@@ -75,8 +75,8 @@ TEST(Otf2Reader, PingPongCorpusTrace) {
   const Trace& t = *r;
   EXPECT_EQ(t.format(), "otf2");
   ExpectPingPongFacts(t);
-  EXPECT_EQ(t.diagnostics().Count("skipped_records"), 0u);
-  EXPECT_EQ(t.diagnostics().Count("ignored_attributes"), 2u);  // ProcessId on ProgramBegin
+  EXPECT_EQ(t.diagnostics().Count(Diag::kSkippedRecords), 0u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kIgnoredAttributes), 2u);  // ProcessId on ProgramBegin
   // Ticks at 2,095,197,216 per second; the origin is the clock's global offset, which is the
   // first ProgramBegin: 7397466976977800 ticks = 3530678124468164.4 ns.
   EXPECT_EQ(t.origin_ns(), 3'530'678'124'468'164);
@@ -109,7 +109,7 @@ TEST(Otf2Reader, PapiCorpusTraceSkipsMetricRecords) {
   Result<Trace> r = ReadOtf2(path);
   ASSERT_THAT(r, IsOk());
   ExpectPingPongFacts(*r);
-  EXPECT_EQ(r->diagnostics().Count("skipped_records"), 84u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kSkippedRecords), 84u);
   for (const Diagnostic& d : r->diagnostics().entries()) {
     if (d.name == "skipped_records") {
       EXPECT_THAT(d.example, HasSubstr("84 Metric (first on location"));
@@ -128,8 +128,8 @@ TEST(Otf2Reader, MetricOnlyLocationsRecordsAreCountedAsSkipped) {
   SKIP_WITHOUT(path);
   Result<Trace> r = ReadOtf2(path);
   ASSERT_THAT(r, IsOk());
-  EXPECT_EQ(r->diagnostics().Count("skipped_locations"), 29u);
-  EXPECT_EQ(r->diagnostics().Count("skipped_records"), 72'584u + 4u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kSkippedLocations), 29u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kSkippedRecords), 72'584u + 4u);
 }
 
 // Score-P numbers a rank's OpenMP threads 1..3 in every rank: as ids they would repeat 8 times.
@@ -187,16 +187,16 @@ TEST(Otf2Reader, ImproperNestingIsRepairedUnlessStrict) {
   Result<Trace> t = ReadTrace(stencil);
   ASSERT_THAT(t, IsOk());
   EXPECT_EQ(t->locations().size(), 32u);
-  EXPECT_EQ(t->diagnostics().Count("improper_nesting_repaired"), 3u);
-  EXPECT_EQ(t->diagnostics().Count("unmatched_leaves_dropped"), 1u);
+  EXPECT_EQ(t->diagnostics().Count(Diag::kImproperNestingRepaired), 3u);
+  EXPECT_EQ(t->diagnostics().Count(Diag::kUnmatchedLeavesDropped), 1u);
   EXPECT_THAT(ReadTrace(stencil, "auto", ReadOptions{.strict = true}),
               StatusIs(StatusCode::kDataLoss,
                        HasSubstr("location 0, event 133 at 1048265073212215 ns: leaves region 82 which is not the "
                                  "innermost open region")));
   Result<Trace> a = ReadTrace(apex);
   ASSERT_THAT(a, IsOk());
-  EXPECT_EQ(a->diagnostics().Count("unmatched_leaves_dropped"), 2399u);
-  EXPECT_EQ(a->diagnostics().Count("unclosed_regions"), 2399u);
+  EXPECT_EQ(a->diagnostics().Count(Diag::kUnmatchedLeavesDropped), 2399u);
+  EXPECT_EQ(a->diagnostics().Count(Diag::kUnclosedRegions), 2399u);
   EXPECT_THAT(ReadTrace(apex, "auto", ReadOptions{.strict = true}),
               StatusIs(StatusCode::kDataLoss, HasSubstr("location 1, event 780 at 120682000 ns: leaves region 0")));
 }

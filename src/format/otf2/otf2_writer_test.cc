@@ -58,8 +58,8 @@ TEST(Otf2Writer, SeedTextTraceRoundTrips) {
   ASSERT_THAT(back, IsOk());
   EXPECT_EQ(DumpTrace(*back), DumpTrace(original));
   EXPECT_EQ(back->communicators().size(), 0u);  // the invented one is dropped again
-  EXPECT_EQ(back->diagnostics().Count("sends_without_receive"), 0u);
-  EXPECT_EQ(back->diagnostics().Count("receives_without_send"), 0u);
+  EXPECT_EQ(back->diagnostics().Count(Diag::kSendsWithoutReceive), 0u);
+  EXPECT_EQ(back->diagnostics().Count(Diag::kReceivesWithoutSend), 0u);
 }
 
 TEST(Otf2Writer, CorpusTraceRoundTrips) {
@@ -164,8 +164,8 @@ TEST(Otf2Writer, EveryEventKindRoundTrips) {
   Result<Trace> back = RoundTrip(original, "every");
   ASSERT_THAT(back, IsOk());
   EXPECT_EQ(DumpTrace(*back), DumpTrace(original));
-  EXPECT_EQ(back->diagnostics().Count("sends_without_receive"), 1u);  // the message sent last
-  EXPECT_EQ(back->diagnostics().Count("receives_without_send"), 0u);
+  EXPECT_EQ(back->diagnostics().Count(Diag::kSendsWithoutReceive), 1u);  // the message sent last
+  EXPECT_EQ(back->diagnostics().Count(Diag::kReceivesWithoutSend), 0u);
   const Location& thread = back->location(LocationId(1));
   EXPECT_EQ(thread.kind, LocationKind::kThread);
   EXPECT_EQ(thread.group, 2u);

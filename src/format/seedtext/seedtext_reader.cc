@@ -192,7 +192,7 @@ class SeedTextParser {
       GS_RETURN_IF_ERROR(ParseLine(text, line));
     }
     if (skipped_ > 0) {
-      builder_.diagnostics().AddCount("skipped_lines", skipped_, first_skipped_);
+      builder_.diagnostics().AddCount(Diag::kSkippedLines, skipped_, first_skipped_);
     }
     return OkStatus();
   }
@@ -400,14 +400,14 @@ class SeedTextParser {
         info.recv_grain = grain_regions.at(recv->begin->grain);
         if (recv->end->time < send.begin->time) {
           builder_.diagnostics().Add(
-              "receive_before_send",
+              Diag::kReceiveBeforeSend,
               fmt::format("{}:{}: arc '{}' is received at {}, before it is sent at {} (line {})",
                           file_, recv->end->line, info.name, FormatMs(recv->end->time),
                           FormatMs(send.begin->time), send.begin->line));
         }
       } else {
         builder_.diagnostics().Add(
-            "sends_without_receive",
+            Diag::kSendsWithoutReceive,
             fmt::format("{}:{}: arc '{}' is sent by grain {} but never received", file_,
                         send.begin->line, info.name, send.begin->grain));
       }

@@ -61,7 +61,7 @@ TEST(SeedTextReader, SkipsAndCountsProgramOutput) {
   std::string text = "Hello\n\t start\t0\t0\t1\r\n\nresult = 42\n   stop 0 0 2\nstarting up\n";
   Result<Trace> r = ReadSeedText(text, "t.txt");
   ASSERT_THAT(r, IsOk());
-  EXPECT_EQ(r->diagnostics().Count("skipped_lines"), 3u);  // blank lines are not counted
+  EXPECT_EQ(r->diagnostics().Count(Diag::kSkippedLines), 3u);  // blank lines are not counted
   EXPECT_EQ(r->diagnostics().entries()[0].example, "t.txt:1: not a trace record: 'Hello'");
   EXPECT_EQ(r->event_count(), 2u);
 }
@@ -91,7 +91,7 @@ TEST(SeedTextReader, SendInsideItsGrainNests) {
   EXPECT_THAT(r->events(LocationId(0)).kind,
               ElementsAre(EventKind::kEnter, EventKind::kEnter, EventKind::kSend, EventKind::kLeave,
                           EventKind::kLeave));
-  EXPECT_EQ(r->diagnostics().Count("sends_without_receive"), 1u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kSendsWithoutReceive), 1u);
 }
 
 TEST(SeedTextReader, ErrorsNameFileLineAndProblem) {
@@ -122,7 +122,7 @@ TEST(SeedTextReader, StructureNamesMayHoldSpacesAndEscapes) {
   EXPECT_EQ(r->str(m.name[0]), "block 1");
   EXPECT_EQ(r->str(m.name[1]), "a\tb \\c\\q\\x2");
   EXPECT_EQ(r->str(m.name[2]), "");
-  EXPECT_EQ(r->diagnostics().Count("sends_without_receive"), 3u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kSendsWithoutReceive), 3u);
   EXPECT_THAT(ReadSeedText(" start 0 0 0\n stop 0 0 1 2\n", "a.txt"),
               StatusIs(StatusCode::kDataLoss, HasSubstr("a.txt:2: 'stop' record has 5 fields, expected 4")));
   EXPECT_THAT(ReadSeedText(" start 0 0 0\n sendBegin 0 1\n", "a.txt"),

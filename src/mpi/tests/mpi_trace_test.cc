@@ -311,7 +311,7 @@ TEST(MpiTrace, ATraceIsOneRun) {
   ASSERT_TRUE(mixed.ok()) << mixed.status().message();
   EXPECT_EQ(mixed->locations().size(), 4u);
   EXPECT_EQ(mixed->event_count(), t.event_count());
-  EXPECT_EQ(mixed->diagnostics().Count("other_run_files"), 2u);
+  EXPECT_EQ(mixed->diagnostics().Count(Diag::kOtherRunFiles), 2u);
 }
 
 // `grainscope record` exits with the program's status, and refuses (before running anything) a

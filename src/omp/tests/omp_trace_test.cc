@@ -157,7 +157,7 @@ bool Near(TimeNs value, TimeNs expected, TimeNs tolerance) { return std::abs(val
 // two ranks: the serial work is on the critical path, the barriers are not, the worker is idle
 // between the regions.
 void CheckSerialMaster(const Trace& t, LocationId master, LocationId worker, Misses& m) {
-  EXPECT_GE(t.diagnostics().Count("late_barrier_ends_moved"), 10u);
+  EXPECT_GE(t.diagnostics().Count(Diag::kLateBarrierEndsMoved), 10u);
   Result<CriticalPath> cp = ComputeCriticalPath(t);
   ASSERT_TRUE(cp.ok()) << cp.status().message();
   const TimeNs serial = SerialWork(t, master);
