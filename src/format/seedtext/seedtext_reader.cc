@@ -329,33 +329,16 @@ class SeedTextParser {
       }
     }
     arcs.Group();
-    GS_RETURN_IF_ERROR(CheckEveryReceiveIsSent(arcs));
     arcs.MatchAll([&](uint32_t, const size_t* send, const size_t* recv) {
-      arcs_.push_back({*send, recv != nullptr ? *recv : kNone});
+      arcs_.push_back({send != nullptr ? *send : kNone, recv != nullptr ? *recv : kNone});
     });
-    // Messages are numbered in the order of their sendBegin lines.
-    std::sort(arcs_.begin(), arcs_.end(), [&](const Arc& a, const Arc& b) {
-      return sends_[a.send].begin->line < sends_[b.send].begin->line;
-    });
+    // Messages are numbered in the order of their sendBegin lines (a receive without a send: its
+    // recvBegin line).
+    auto first_line = [&](const auto& arc) {
+      return arc.send != kNone ? sends_[arc.send].begin->line : recvs_[arc.recv].begin->line;
+    };
+    std::sort(arcs_.begin(), arcs_.end(), [&](const auto& a, const auto& b) { return first_line(a) < first_line(b); });
     return OkStatus();
-  }
-
-  // A receive needs its send: the error names the structure first in name order that is received
-  // more often than it is sent, and its first receive without a send.
-  Status CheckEveryReceiveIsSent(FifoMessageMatcher<size_t>& arcs) {
-    std::optional<uint32_t> worst;
-    for (uint32_t c = 0; c < arcs.channel_count(); ++c) {
-      if (arcs.receives(c).size() > arcs.sends(c).size() && (!worst || channels_.key(c) < channels_.key(*worst))) worst = c;
-    }
-    if (!worst) return OkStatus();
-    const std::string_view name = channels_.key(*worst);
-    const size_t sent = arcs.sends(*worst).size();
-    const ArcHalf& recv = recvs_[arcs.receives(*worst)[sent]];
-    if (sent == 0) {
-      return ErrorAt(recv.end->line, "recvEnd of arc '{}' has no sendBegin: no grain sends '{}'", name, name);
-    }
-    return ErrorAt(recv.end->line, "recvEnd of arc '{}' is receive number {} but '{}' is sent only {} time(s)",
-                   name, sent + 1, name, sent);
   }
 
   // The processor a grain ran on, or an error at `line` when that is not one processor.
@@ -380,42 +363,35 @@ class SeedTextParser {
   };
 
   // Each arc becomes a message, its send and receive halves regions on their grains' processors
-  // (a receive before its send, or a send never received, is noted).
+  // (a receive before its send, a send never received and a receive never sent are noted, as in
+  // every format: the message keeps the side that was recorded).
   Status AddArcs(const std::map<int64_t, LocationId>& locations, const std::map<int64_t, RegionId>& grain_regions,
                  RegionId send_region, RegionId recv_region, std::vector<std::vector<PendingEvent>>& pending) {
     for (const Arc& arc : arcs_) {
-      const ArcHalf& send = sends_[arc.send];
-      GS_ASSIGN_OR_RETURN(int64_t sender_proc,
-                          ProcessorOfGrain(send.begin->grain, send.begin->line, send.begin->structure));
-      MessageInfo info;
-      info.sender = locations.at(sender_proc);
-      info.name = send.begin->structure;
-      info.send_grain = grain_regions.at(send.begin->grain);
+      const ArcHalf* send = arc.send == kNone ? nullptr : &sends_[arc.send];
       const ArcHalf* recv = arc.recv == kNone ? nullptr : &recvs_[arc.recv];
-      int64_t receiver_proc = -1;
+      MessageInfo info;
+      info.name = (send != nullptr ? send : recv)->begin->structure;
+      if (send != nullptr) {
+        GS_ASSIGN_OR_RETURN(int64_t sender_proc,
+                            ProcessorOfGrain(send->begin->grain, send->begin->line, send->begin->structure));
+        info.sender = locations.at(sender_proc);
+        info.send_grain = grain_regions.at(send->begin->grain);
+      }
       if (recv != nullptr) {
-        GS_ASSIGN_OR_RETURN(receiver_proc,
+        GS_ASSIGN_OR_RETURN(int64_t receiver_proc,
                             ProcessorOfGrain(recv->begin->grain, recv->begin->line, recv->begin->structure));
         info.receiver = locations.at(receiver_proc);
         info.recv_grain = grain_regions.at(recv->begin->grain);
-        if (recv->end->time < send.begin->time) {
-          builder_.diagnostics().Add(
-              Diag::kReceiveBeforeSend,
-              fmt::format("{}:{}: arc '{}' is received at {}, before it is sent at {} (line {})",
-                          file_, recv->end->line, info.name, FormatMs(recv->end->time),
-                          FormatMs(send.begin->time), send.begin->line));
-        }
-      } else {
-        builder_.diagnostics().Add(
-            Diag::kSendsWithoutReceive,
-            fmt::format("{}:{}: arc '{}' is sent by grain {} but never received", file_,
-                        send.begin->line, info.name, send.begin->grain));
       }
+      NoteUnmatched(send, recv, info.name);
       const MessageId m = builder_.AddMessage(info);
-      auto& out = pending[info.sender.value];
-      out.push_back({send.begin->time, send.begin->line, 0, EventKind::kEnter, send_region.value});
-      out.push_back({send.begin->time, send.begin->line, 1, EventKind::kSend, m.value});
-      out.push_back({send.end->time, send.end->line, 0, EventKind::kLeave, send_region.value});
+      if (send != nullptr) {
+        auto& out = pending[info.sender.value];
+        out.push_back({send->begin->time, send->begin->line, 0, EventKind::kEnter, send_region.value});
+        out.push_back({send->begin->time, send->begin->line, 1, EventKind::kSend, m.value});
+        out.push_back({send->end->time, send->end->line, 0, EventKind::kLeave, send_region.value});
+      }
       if (recv != nullptr) {
         auto& in = pending[info.receiver.value];
         in.push_back({recv->begin->time, recv->begin->line, 0, EventKind::kEnter, recv_region.value});
@@ -424,6 +400,24 @@ class SeedTextParser {
       }
     }
     return OkStatus();
+  }
+
+  // The diagnostics of an arc: a receive before its send, a send or a receive without the other.
+  void NoteUnmatched(const ArcHalf* send, const ArcHalf* recv, std::string_view name) {
+    if (send != nullptr && recv != nullptr && recv->end->time < send->begin->time) {
+      builder_.diagnostics().Add(Diag::kReceiveBeforeSend,
+                                 fmt::format("{}:{}: arc '{}' is received at {}, before it is sent at {} (line {})", file_,
+                                             recv->end->line, name, FormatMs(recv->end->time),
+                                             FormatMs(send->begin->time), send->begin->line));
+    } else if (recv == nullptr) {
+      builder_.diagnostics().Add(Diag::kSendsWithoutReceive,
+                                 fmt::format("{}:{}: arc '{}' is sent by grain {} but never received", file_,
+                                             send->begin->line, name, send->begin->grain));
+    } else if (send == nullptr) {
+      builder_.diagnostics().Add(Diag::kReceivesWithoutSend,
+                                 fmt::format("{}:{}: arc '{}' is received by grain {} more often than any grain sends it",
+                                             file_, recv->end->line, name, recv->begin->grain));
+    }
   }
 
   Status Build() {
@@ -502,7 +496,7 @@ class SeedTextParser {
 
   static constexpr size_t kNone = static_cast<size_t>(-1);
   struct Arc {
-    size_t send;
+    size_t send;  // kNone when never sent
     size_t recv;  // kNone when never received
   };
 
