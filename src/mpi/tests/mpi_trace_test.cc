@@ -124,7 +124,7 @@ void ExpectInitFirst(const Trace& t) {
     ASSERT_GE(ev.size(), 4u);
     EXPECT_EQ(ev.kind[0], EventKind::kEnter);
     EXPECT_EQ(t.str(t.region(RegionId(ev.arg[0])).name), "MPI_Init") << "location " << l;
-    EXPECT_EQ(t.region(RegionId(ev.arg[0])).role, RegionRole::kOther);
+    EXPECT_EQ(t.region(RegionId(ev.arg[0])).role, RegionRole::kInitFinalize);
     EXPECT_EQ(ev.kind[1], EventKind::kCollBegin);
     EXPECT_EQ(ev.arg[1], 0u);
   }
