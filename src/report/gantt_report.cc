@@ -146,7 +146,7 @@ std::string LaneBar(TimeNs span, int width, const std::array<std::vector<TimeNs>
     const TimeNs work = lane[kWork][c], comm = lane[kCommunication][c], block = lane[kBlocked][c];
     const TimeNs idle = std::max<TimeNs>(0, all - work - comm - block);
     const TimeNs most = std::max({work, comm, block, idle});
-    if (most == 0 || idle == most && work < most && comm < most && block < most) bar += '.';
+    if (most == 0 || (idle == most && work < most && comm < most && block < most)) bar += '.';
     else if (work == most) bar += '#';
     else if (comm == most) bar += '=';
     else bar += '-';
