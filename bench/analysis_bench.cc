@@ -210,6 +210,80 @@ bool BenchWaits(const Trace& t, int repeat) {
   return true;
 }
 
+// The shared call-nesting index alone (the other analyses find it built).
+void BenchIndex(const Trace& t, int repeat) {
+  size_t bytes = 0;
+  const double s = Time(repeat, [&] {
+    bytes = TraceIndex::Build(t).bytes();
+    return true;
+  });
+  char extra[256];
+  std::snprintf(extra, sizeof extra, ", \"index_bytes_per_event\": %.2f",
+                static_cast<double>(bytes) / static_cast<double>(t.event_count()));
+  Print("trace_index_build", t, repeat, s, extra);
+}
+
+// The forward sweep alone, with its state per event, then the whole critical path.
+bool BenchCritPath(const Trace& t, int repeat) {
+  char extra[256];
+  HbGraph g(t);
+  size_t state = 0;
+  double sweep = Time(repeat, [&] {
+    Result<ForwardSweep> f = SweepCriticalPath(g);
+    if (!f.ok()) return false;
+    state = f->value.capacity() * sizeof(TimeNs) + f->cause.capacity() * sizeof(Cause) +
+            f->collective_argmax.capacity() * sizeof(uint32_t);
+    return true;
+  });
+  if (sweep < 0) return false;
+  std::snprintf(extra, sizeof extra, ", \"state_bytes_per_event\": %.2f",
+                static_cast<double>(state) / static_cast<double>(t.event_count()));
+  Print("critpath_sweep", t, repeat, sweep, extra);
+  TimeNs length = 0;
+  double full = Time(repeat, [&] {
+    Result<CriticalPath> cp = ComputeCriticalPath(t);
+    if (cp.ok()) length = cp->length_ns;
+    return cp.ok();
+  });
+  if (full < 0) return false;
+  std::snprintf(extra, sizeof extra, ", \"length_ns\": %lld", static_cast<long long>(length));
+  Print("critpath_full", t, repeat, full, extra);
+  return true;
+}
+
+// A latency+bandwidth what-if replay, then the identity replay, which must reproduce the trace
+// exactly (a deviation fails the benchmark: the model lost an edge).
+bool BenchReplay(const Trace& t, int repeat) {
+  char extra[256];
+  WhatIf w;
+  w.network.kind = NetworkKind::kLatencyBandwidth;
+  w.network.latency_ns = 2000;
+  w.network.bytes_per_ns = 10;
+  TimeNs predicted = 0, deviation = 0;
+  double s = Time(repeat, [&] {
+    Result<ReplayResult> r = Replay(t, w, /*check_identity=*/false);
+    if (r.ok()) predicted = r->predicted_ns;
+    return r.ok();
+  });
+  if (s < 0) return false;
+  std::snprintf(extra, sizeof extra, ", \"predicted_ns\": %lld, \"measured_ns\": %lld",
+                static_cast<long long>(predicted), static_cast<long long>(t.end_ns() - t.start_ns()));
+  Print("replay_latbw", t, repeat, s, extra);
+  double id = Time(repeat, [&] {
+    Result<ReplayResult> r = Replay(t, WhatIf{});
+    if (r.ok()) deviation = r->max_deviation_ns;
+    return r.ok();
+  });
+  if (id < 0) return false;
+  std::snprintf(extra, sizeof extra, ", \"max_deviation_ns\": %lld", static_cast<long long>(deviation));
+  Print("replay_identity", t, repeat, id, extra);
+  if (deviation != 0) {
+    std::fprintf(stderr, "analysis_bench: identity replay deviates by %lld ns\n", static_cast<long long>(deviation));
+    return false;
+  }
+  return true;
+}
+
 int Run(uint64_t events, int repeat, const std::string& only) {
   SyntheticOptions o;
   o.events = events;
@@ -219,71 +293,10 @@ int Run(uint64_t events, int repeat, const std::string& only) {
     return 1;
   }
   const Trace& t = *trace;
-  const double n = static_cast<double>(t.event_count());
-  char extra[256];
-  if (only.empty() || only == "index") {
-    size_t bytes = 0;
-    const double s = Time(repeat, [&] {
-      bytes = TraceIndex::Build(t).bytes();
-      return true;
-    });
-    std::snprintf(extra, sizeof extra, ", \"index_bytes_per_event\": %.2f", static_cast<double>(bytes) / n);
-    Print("trace_index_build", t, repeat, s, extra);
-  }
-  if (only.empty() || only == "critpath") {
-    HbGraph g(t);
-    size_t state = 0;
-    double sweep = Time(repeat, [&] {
-      Result<ForwardSweep> f = SweepCriticalPath(g);
-      if (!f.ok()) return false;
-      state = f->value.capacity() * sizeof(TimeNs) + f->cause.capacity() * sizeof(Cause) +
-              f->collective_argmax.capacity() * sizeof(uint32_t);
-      return true;
-    });
-    if (sweep < 0) return 1;
-    std::snprintf(extra, sizeof extra, ", \"state_bytes_per_event\": %.2f", static_cast<double>(state) / n);
-    Print("critpath_sweep", t, repeat, sweep, extra);
-    TimeNs length = 0;
-    double full = Time(repeat, [&] {
-      Result<CriticalPath> cp = ComputeCriticalPath(t);
-      if (cp.ok()) length = cp->length_ns;
-      return cp.ok();
-    });
-    if (full < 0) return 1;
-    std::snprintf(extra, sizeof extra, ", \"length_ns\": %lld", static_cast<long long>(length));
-    Print("critpath_full", t, repeat, full, extra);
-  }
-  if (only.empty() || only == "replay") {
-    WhatIf w;
-    w.network.kind = NetworkKind::kLatencyBandwidth;
-    w.network.latency_ns = 2000;
-    w.network.bytes_per_ns = 10;
-    TimeNs predicted = 0, deviation = 0;
-    double s = Time(repeat, [&] {
-      Result<ReplayResult> r = Replay(t, w, /*check_identity=*/false);
-      if (r.ok()) predicted = r->predicted_ns;
-      return r.ok();
-    });
-    if (s < 0) return 1;
-    std::snprintf(extra, sizeof extra, ", \"predicted_ns\": %lld, \"measured_ns\": %lld",
-                  static_cast<long long>(predicted), static_cast<long long>(t.end_ns() - t.start_ns()));
-    Print("replay_latbw", t, repeat, s, extra);
-    double id = Time(repeat, [&] {
-      Result<ReplayResult> r = Replay(t, WhatIf{});
-      if (r.ok()) deviation = r->max_deviation_ns;
-      return r.ok();
-    });
-    if (id < 0) return 1;
-    std::snprintf(extra, sizeof extra, ", \"max_deviation_ns\": %lld", static_cast<long long>(deviation));
-    Print("replay_identity", t, repeat, id, extra);
-    if (deviation != 0) {
-      std::fprintf(stderr, "analysis_bench: identity replay deviates by %lld ns\n", static_cast<long long>(deviation));
-      return 1;
-    }
-  }
-  if (only.empty() || only == "waits") {
-    if (!BenchWaits(t, repeat)) return 1;
-  }
+  if (only.empty() || only == "index") BenchIndex(t, repeat);
+  if ((only.empty() || only == "critpath") && !BenchCritPath(t, repeat)) return 1;
+  if ((only.empty() || only == "replay") && !BenchReplay(t, repeat)) return 1;
+  if ((only.empty() || only == "waits") && !BenchWaits(t, repeat)) return 1;
   return 0;
 }
 

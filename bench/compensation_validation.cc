@@ -124,9 +124,8 @@ size_t ArgMin(const std::vector<double>& v) {
 
 double Pct(double x, double ref) { return ref > 0 ? 100.0 * (x - ref) / ref : 0; }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line.
+struct Settings {
   bool smoke = false;
   int runs = 41;
   double overhead_override = -1;  // --overhead NS: post-mortem compensation with this per-event cost
@@ -135,32 +134,34 @@ int main(int argc, char** argv) {
   // "Timestamps and out-of-order execution"), which the per-grain profile would show.
   const char* clock = "tsc-ordered";
   comp_instrumented::Options wo;
+};
+
+// False after the usage line on an unknown option. --smoke: two tiny runs.
+bool ParseSettings(int argc, char** argv, Settings& s) {
+  comp_instrumented::Options& wo = s.wo;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--smoke") == 0) smoke = true;
-    else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = std::atoi(argv[++i]);
+    if (std::strcmp(argv[i], "--smoke") == 0) s.smoke = true;
+    else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) s.runs = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) wo.rounds = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--grains") == 0 && i + 1 < argc) wo.grains_per_round = std::atoi(argv[++i]);
-    else if (std::strcmp(argv[i], "--overhead") == 0 && i + 1 < argc) overhead_override = std::atof(argv[++i]);
+    else if (std::strcmp(argv[i], "--overhead") == 0 && i + 1 < argc) s.overhead_override = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--work") == 0 && i + 1 < argc) wo.work = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--consumer-work") == 0 && i + 1 < argc) wo.consumer_work = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--inline-work") == 0) wo.inline_work = true;
-    else if (std::strcmp(argv[i], "--clock") == 0 && i + 1 < argc) clock = argv[++i];
+    else if (std::strcmp(argv[i], "--clock") == 0 && i + 1 < argc) s.clock = argv[++i];
     else {
       std::fprintf(stderr, "usage: %s [--smoke] [--runs N] [--rounds N] [--grains N] [--work N] [--consumer-work N] [--inline-work] [--overhead NS] [--clock tsc|tsc-ordered|monotonic]\n", argv[0]);
-      return 2;
+      return false;
     }
   }
-  if (smoke) {
-    runs = 2;
+  if (s.smoke) {
+    s.runs = 2;
     wo.rounds = 50;
   }
-  comp_plain::Options po{wo.rounds, wo.grains_per_round, wo.work, wo.consumer_work, wo.inline_work};
-  const std::string dir = (std::filesystem::temp_directory_path() /
-                           ("gs_compensation_validation." + std::to_string(getpid()))).string();
-  std::filesystem::create_directories(dir);
-  const std::string path = dir + "/run.gst";
+  return true;
+}
 
-  Figures f;
+rec::Options RecordingOptions(const std::string& path, const char* clock) {
   rec::Options ro;
   ro.path = path.c_str();
   ro.signals = false;
@@ -171,84 +172,101 @@ int main(int argc, char** argv) {
   // the calibration does not see (docs/compensation.md).
   ro.buffer_kib = 4096;
   ro.background_flush = false;
-  // Warm-up of both builds (caches, the thread machinery, the recording threads' buffers).
-  (void)comp_plain::Run(po);
-  if (!rec::Open(ro)) return 1;
-  (void)comp_instrumented::Run(wo);
-  rec::Close();
-  for (int run = 0; run < runs; ++run) {
-    const comp_plain::Outcome a = comp_plain::Run(po);
-    f.a_total.push_back(static_cast<double>(a.span_ns));
-    f.a_grain.push_back(a.round_ns / po.grains_per_round);
-    f.a_wait.push_back(a.consumer_wait_ns);
-    f.a_round_mean.push_back(a.mean_round_ns);
-    f.a_round_median.push_back(a.round_ns);
+  return ro;
+}
 
-    if (!rec::Open(ro)) return 1;
-    const comp_instrumented::Outcome b = comp_instrumented::Run(wo);
-    rec::Close();
-    const rec::OnTheFlyTotals otf = rec::LastOnTheFlyTotals();
-    grainscope::Result<Trace> t = grainscope::ReadGstFile(path);
-    if (!t.ok()) {
-      std::fprintf(stderr, "cannot read the trace: %s\n", std::string(t.status().message()).c_str());
-      return 1;
-    }
-    grainscope::CompensateOptions co;
-    if (overhead_override >= 0) co.overhead_per_event_ns = overhead_override;
-    grainscope::Result<Compensation> c = grainscope::Compensate(*t, co);
-    if (!c.ok()) {
-      std::fprintf(stderr, "compensation failed: %s\n", std::string(c.status().message()).c_str());
-      return 1;
-    }
-    const double o = static_cast<double>(c->overhead_per_event_ns);
-    f.overhead_ns.push_back(o);
-    f.back_to_back_ns.push_back(BackToBackGap(*t));
-    f.b_wall.push_back(static_cast<double>(b.span_ns));
-    f.b_round_mean.push_back(b.mean_round_ns);
-    f.b_round_median.push_back(b.round_ns);
-    f.b_total.push_back(static_cast<double>(c->measured_ns));
-    f.b_comp.push_back(static_cast<double>(c->compensated_ns));
-    f.b_naive.push_back(static_cast<double>(c->naive_ns));
-    f.b_otf.push_back(static_cast<double>(otf.compensated_ns));
-    f.b_otf_measured.push_back(static_cast<double>(otf.measured_ns));
-    f.b_overhead_pct.push_back(Pct(static_cast<double>(b.span_ns), static_cast<double>(a.span_ns)));
-    double m = 0, cm = 0;
-    if (!RegionPerInstance(*t, *c, "receive", &m, &cm)) {
-      std::fprintf(stderr, "the trace lacks the program's receives\n");
-      return 1;
-    }
-    f.b_wait.push_back(m);
-    f.b_wait_comp.push_back(cm);
-    f.b_wait_naive.push_back(std::max(0.0, m - o));  // its own events' overhead only
-    if (!RegionPerInstance(*t, *c, "tiny", &m, &cm)) {
-      std::fprintf(stderr, "the trace lacks the program's grains\n");
-      return 1;
-    }
-    f.b_profile.push_back(m);
-    f.b_profile_comp.push_back(cm);
-    f.ratio_profile_meas.push_back(m / f.a_grain.back());
-    f.ratio_profile_comp.push_back(cm / f.a_grain.back());
-    PerGrainFromSends(*t, *c, wo.grains_per_round, &m, &cm);
-    f.b_grain.push_back(m);
-    f.b_grain_program.push_back(b.round_ns / wo.grains_per_round);
-    f.b_grain_comp.push_back(cm);
-    f.ratio_grain_meas.push_back(m / f.a_grain.back());
-    f.ratio_grain_comp.push_back(cm / f.a_grain.back());
-    f.b_grain_naive.push_back(cm);  // no receive on the producer: the naive method agrees there
-    f.ratio_comp.push_back(static_cast<double>(c->compensated_ns) / static_cast<double>(a.span_ns));
-    f.ratio_meas.push_back(static_cast<double>(c->measured_ns) / static_cast<double>(a.span_ns));
-    f.ratio_naive.push_back(static_cast<double>(c->naive_ns) / static_cast<double>(a.span_ns));
-    f.ratio_otf.push_back(static_cast<double>(otf.compensated_ns) / static_cast<double>(a.span_ns));
+void AddPlainRun(const comp_plain::Outcome& a, int grains_per_round, Figures& f) {
+  f.a_total.push_back(static_cast<double>(a.span_ns));
+  f.a_grain.push_back(a.round_ns / grains_per_round);
+  f.a_wait.push_back(a.consumer_wait_ns);
+  f.a_round_mean.push_back(a.mean_round_ns);
+  f.a_round_median.push_back(a.round_ns);
+}
+
+// The instrumented run's whole-run figures: measured, compensated three ways, and each against the
+// uninstrumented run `a` taken just before it.
+void AddInstrumentedTotals(const comp_plain::Outcome& a, const comp_instrumented::Outcome& b,
+                           const rec::OnTheFlyTotals& otf, const Compensation& c, Figures& f) {
+  f.overhead_ns.push_back(static_cast<double>(c.overhead_per_event_ns));
+  f.b_wall.push_back(static_cast<double>(b.span_ns));
+  f.b_round_mean.push_back(b.mean_round_ns);
+  f.b_round_median.push_back(b.round_ns);
+  f.b_total.push_back(static_cast<double>(c.measured_ns));
+  f.b_comp.push_back(static_cast<double>(c.compensated_ns));
+  f.b_naive.push_back(static_cast<double>(c.naive_ns));
+  f.b_otf.push_back(static_cast<double>(otf.compensated_ns));
+  f.b_otf_measured.push_back(static_cast<double>(otf.measured_ns));
+  f.b_overhead_pct.push_back(Pct(static_cast<double>(b.span_ns), static_cast<double>(a.span_ns)));
+  f.ratio_comp.push_back(static_cast<double>(c.compensated_ns) / static_cast<double>(a.span_ns));
+  f.ratio_meas.push_back(static_cast<double>(c.measured_ns) / static_cast<double>(a.span_ns));
+  f.ratio_naive.push_back(static_cast<double>(c.naive_ns) / static_cast<double>(a.span_ns));
+  f.ratio_otf.push_back(static_cast<double>(otf.compensated_ns) / static_cast<double>(a.span_ns));
+}
+
+// The instrumented run's per-grain figures: the consumer's receive, the producer's grain as the
+// profile sees it and from its send times; false (after a message) when the trace lacks the
+// program's regions.
+bool AddInstrumentedGrains(const Trace& t, const Compensation& c, const comp_instrumented::Outcome& b,
+                           int grains_per_round, Figures& f) {
+  const double o = static_cast<double>(c.overhead_per_event_ns);
+  double m = 0, cm = 0;
+  if (!RegionPerInstance(t, c, "receive", &m, &cm)) {
+    std::fprintf(stderr, "the trace lacks the program's receives\n");
+    return false;
   }
-  std::filesystem::remove_all(dir);
+  f.b_wait.push_back(m);
+  f.b_wait_comp.push_back(cm);
+  f.b_wait_naive.push_back(std::max(0.0, m - o));  // its own events' overhead only
+  if (!RegionPerInstance(t, c, "tiny", &m, &cm)) {
+    std::fprintf(stderr, "the trace lacks the program's grains\n");
+    return false;
+  }
+  f.b_profile.push_back(m);
+  f.b_profile_comp.push_back(cm);
+  f.ratio_profile_meas.push_back(m / f.a_grain.back());
+  f.ratio_profile_comp.push_back(cm / f.a_grain.back());
+  PerGrainFromSends(t, c, grains_per_round, &m, &cm);
+  f.b_grain.push_back(m);
+  f.b_grain_program.push_back(b.round_ns / grains_per_round);
+  f.b_grain_comp.push_back(cm);
+  f.ratio_grain_meas.push_back(m / f.a_grain.back());
+  f.ratio_grain_comp.push_back(cm / f.a_grain.back());
+  f.b_grain_naive.push_back(cm);  // no receive on the producer: the naive method agrees there
+  return true;
+}
 
-  const double a_total = Median(f.a_total), a_grain = Median(f.a_grain), a_wait = Median(f.a_wait);
-  const double comp = Median(f.b_comp), naive = Median(f.b_naive), otf = Median(f.b_otf), meas = Median(f.b_total);
-  std::printf("{\n");
-  std::printf("  \"runs\": %d, \"rounds\": %d, \"grains_per_round\": %d, \"work\": %d, \"consumer_work\": %d,\n", runs,
+// One instrumented run recorded to `path`, read back and compensated, against the uninstrumented
+// run `a` taken just before it; false (after a message) when any step fails.
+bool InstrumentedRun(const Settings& s, const rec::Options& ro, const std::string& path, const comp_plain::Outcome& a,
+                     Figures& f) {
+  if (!rec::Open(ro)) return false;
+  const comp_instrumented::Outcome b = comp_instrumented::Run(s.wo);
+  rec::Close();
+  const rec::OnTheFlyTotals otf = rec::LastOnTheFlyTotals();
+  grainscope::Result<Trace> t = grainscope::ReadGstFile(path);
+  if (!t.ok()) {
+    std::fprintf(stderr, "cannot read the trace: %s\n", std::string(t.status().message()).c_str());
+    return false;
+  }
+  grainscope::CompensateOptions co;
+  if (s.overhead_override >= 0) co.overhead_per_event_ns = s.overhead_override;
+  grainscope::Result<Compensation> c = grainscope::Compensate(*t, co);
+  if (!c.ok()) {
+    std::fprintf(stderr, "compensation failed: %s\n", std::string(c.status().message()).c_str());
+    return false;
+  }
+  AddInstrumentedTotals(a, b, otf, *c, f);
+  f.back_to_back_ns.push_back(BackToBackGap(*t));
+  return AddInstrumentedGrains(*t, *c, b, s.wo.grains_per_round, f);
+}
+
+// The experiment's settings, the calibration and whether the consumer waited at all.
+void PrintSetup(const Settings& s, const Figures& f) {
+  const comp_instrumented::Options& wo = s.wo;
+  std::printf("  \"runs\": %d, \"rounds\": %d, \"grains_per_round\": %d, \"work\": %d, \"consumer_work\": %d,\n", s.runs,
               wo.rounds, wo.grains_per_round, wo.work, wo.consumer_work);
   std::printf("  \"overhead_per_event_ns\": %.2f, \"overhead_source\": \"%s\",\n", Median(f.overhead_ns),
-              overhead_override >= 0 ? "--overhead (post mortem only; on the fly uses the calibration)" : "start-up calibration");
+              s.overhead_override >= 0 ? "--overhead (post mortem only; on the fly uses the calibration)" : "start-up calibration");
   std::printf("  \"in_trace_back_to_back_event_ns\": {\"median\": %.0f, \"min\": %.0f},\n", Median(f.back_to_back_ns),
               Min(f.back_to_back_ns));
   std::printf("  \"inline_work\": %s, \"clock\": \"%s\",\n", wo.inline_work ? "true" : "false", rec::ClockName());
@@ -256,7 +274,14 @@ int main(int argc, char** argv) {
   // The experiment needs the threads on two processors at once: then the consumer, whose work per
   // round is shorter than the producer's batch, waits in every receive. If it hardly waits, the
   // two shared one processor (a loaded machine) and the totals measure the scheduler.
-  std::printf("  \"consumer_waited\": %s,\n", a_wait > 0.25 * a_grain * po.grains_per_round ? "true" : "false");
+  std::printf("  \"consumer_waited\": %s,\n",
+              Median(f.a_wait) > 0.25 * Median(f.a_grain) * wo.grains_per_round ? "true" : "false");
+}
+
+// Medians over the runs: totals, their errors against (a), and the ratios b/a per run pair.
+void PrintMedians(const Figures& f) {
+  const double a_total = Median(f.a_total);
+  const double comp = Median(f.b_comp), naive = Median(f.b_naive), otf = Median(f.b_otf), meas = Median(f.b_total);
   std::printf("  \"total_ns\": {\"a_uninstrumented\": %.0f, \"b_measured\": %.0f, \"b_measured_wall\": %.0f, "
               "\"b_compensated_post_mortem\": %.0f, \"b_compensated_on_the_fly\": %.0f, \"b_naive\": %.0f},\n",
               a_total, meas, Median(f.b_wall), comp, otf, naive);
@@ -278,8 +303,11 @@ int main(int argc, char** argv) {
               100.0 * (Median(f.ratio_meas) - 1), err_total, 100.0 * (Median(f.ratio_otf) - 1), 100.0 * (Median(f.ratio_naive) - 1),
               100.0 * (Median(f.ratio_grain_meas) - 1), err_grain, 100.0 * (Median(f.ratio_profile_meas) - 1), err_profile,
               within(err_total), within(err_grain), within(err_profile));
-  // The least disturbed run of each kind (on a shared machine a run that lost the processor to
-  // another job is only ever slower).
+}
+
+// The least disturbed run of each kind (on a shared machine a run that lost the processor to
+// another job is only ever slower).
+void PrintBestRuns(const Figures& f) {
   const double a_best = Min(f.a_total);
   std::printf("  \"best_run_ns\": {\"a_uninstrumented\": %.0f, \"b_measured\": %.0f, \"b_compensated_post_mortem\": %.0f, "
               "\"b_compensated_on_the_fly\": %.0f, \"b_naive\": %.0f},\n",
@@ -297,11 +325,14 @@ int main(int argc, char** argv) {
               "\"tiny_grain_ns\": {\"b_measured\": %.1f, \"b_compensated\": %.1f, \"error_pct_vs_best_a\": %.1f}},\n",
               f.b_total[lt], f.b_comp[lt], f.b_naive[lt], Pct(f.b_total[lt], a_best), Pct(f.b_comp[lt], a_best),
               Pct(f.b_naive[lt], a_best), f.b_grain[lg], f.b_grain_comp[lg], Pct(f.b_grain_comp[lg], a_best_grain));
-  // The steadiest figure on a shared machine with a varying clock rate: per run pair (a and b
-  // taken back to back), the ratio b/a, median over the pairs in which neither run was disturbed
-  // (each within 5 % of the fastest run of its kind).
+}
+
+// The steadiest figure on a shared machine with a varying clock rate: per run pair (a and b
+// taken back to back), the ratio b/a, median over the pairs in which neither run was disturbed
+// (each within 5 % of the fastest run of its kind).
+void PrintUndisturbedPairs(const Figures& f) {
   std::vector<double> ok_comp, ok_meas, ok_naive, ok_grain;
-  const double b_best = Min(f.b_total), a_best_g = Min(f.a_grain), b_best_g = Min(f.b_grain);
+  const double a_best = Min(f.a_total), b_best = Min(f.b_total), a_best_g = Min(f.a_grain), b_best_g = Min(f.b_grain);
   for (size_t i = 0; i < f.a_total.size(); ++i) {
     if (f.a_total[i] <= 1.05 * a_best && f.b_total[i] <= 1.05 * b_best) {
       ok_comp.push_back(f.ratio_comp[i]);
@@ -321,19 +352,56 @@ int main(int argc, char** argv) {
               "\"b_naive\": %s}}, \"tiny_grain\": {\"pairs\": %zu, \"error_pct_b_compensated\": %s}},\n",
               ok_comp.size(), pct(ok_meas).c_str(), pct(ok_comp).c_str(), pct(ok_naive).c_str(), ok_grain.size(),
               pct(ok_grain).c_str());
+}
+
+// The producer's rounds and the per-grain figures: the tiny grain and the consumer's receive.
+void PrintPerGrain(const Figures& f) {
   std::printf("  \"producer_round_ns\": {\"a\": {\"median\": %.0f, \"mean\": %.0f}, \"b\": {\"median\": %.0f, \"mean\": %.0f}},\n",
               Median(f.a_round_median), Median(f.a_round_mean), Median(f.b_round_median), Median(f.b_round_mean));
   std::printf("  \"per_grain_ns\": {\n");
   std::printf("    \"tiny_profile\": {\"b_measured\": %.1f, \"b_compensated\": %.1f},\n", Median(f.b_profile),
               Median(f.b_profile_comp));
   std::printf("    \"tiny\": {\"a\": %.1f, \"b_measured\": %.1f, \"b_measured_by_program\": %.1f, \"b_compensated\": %.1f, "
-              "\"b_naive\": %.1f, \"best_a\": %.1f, \"best_b_measured\": %.1f, \"best_b_compensated\": %.1f},\n", a_grain,
+              "\"b_naive\": %.1f, \"best_a\": %.1f, \"best_b_measured\": %.1f, \"best_b_compensated\": %.1f},\n", Median(f.a_grain),
               Median(f.b_grain), Median(f.b_grain_program), Median(f.b_grain_comp), Median(f.b_grain_naive), Min(f.a_grain),
               Min(f.b_grain), Min(f.b_grain_comp));
   std::printf("    \"consumer_receive_wait\": {\"a\": %.1f, \"b_measured\": %.1f, \"b_compensated\": %.1f, \"b_naive\": %.1f, "
               "\"best_a\": %.1f, \"best_b_measured\": %.1f, \"best_b_compensated\": %.1f, \"best_b_naive\": %.1f}\n",
-              a_wait, Median(f.b_wait), Median(f.b_wait_comp), Median(f.b_wait_naive), Min(f.a_wait), Min(f.b_wait),
+              Median(f.a_wait), Median(f.b_wait), Median(f.b_wait_comp), Median(f.b_wait_naive), Min(f.a_wait), Min(f.b_wait),
               Min(f.b_wait_comp), Min(f.b_wait_naive));
-  std::printf("  }\n}\n");
+  std::printf("  }\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Settings s;
+  if (!ParseSettings(argc, argv, s)) return 2;
+  const comp_instrumented::Options& wo = s.wo;
+  comp_plain::Options po{wo.rounds, wo.grains_per_round, wo.work, wo.consumer_work, wo.inline_work};
+  const std::string dir = (std::filesystem::temp_directory_path() /
+                           ("gs_compensation_validation." + std::to_string(getpid()))).string();
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/run.gst";
+  const rec::Options ro = RecordingOptions(path, s.clock);
+  // Warm-up of both builds (caches, the thread machinery, the recording threads' buffers).
+  (void)comp_plain::Run(po);
+  if (!rec::Open(ro)) return 1;
+  (void)comp_instrumented::Run(wo);
+  rec::Close();
+  Figures f;
+  for (int run = 0; run < s.runs; ++run) {
+    const comp_plain::Outcome a = comp_plain::Run(po);
+    AddPlainRun(a, po.grains_per_round, f);
+    if (!InstrumentedRun(s, ro, path, a, f)) return 1;
+  }
+  std::filesystem::remove_all(dir);
+  std::printf("{\n");
+  PrintSetup(s, f);
+  PrintMedians(f);
+  PrintBestRuns(f);
+  PrintUndisturbedPairs(f);
+  PrintPerGrain(f);
+  std::printf("}\n");
   return 0;
 }

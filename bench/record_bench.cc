@@ -44,7 +44,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -121,16 +123,13 @@ GS_DEFINE_REGION(g_loop, "loop body");
 // CPU time of the calling thread / of the whole process, in ns. On a shared machine the wall time
 // of a loop includes the time other jobs held the processor; the thread's CPU time does not, and
 // the process's CPU time adds what the flusher thread and the kernel (write calls) spent for it.
-double ThreadCpuNs() {
+double CpuNs(clockid_t clock) {
   timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  clock_gettime(clock, &ts);
   return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
 }
-double ProcessCpuNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-}
+double ThreadCpuNs() { return CpuNs(CLOCK_THREAD_CPUTIME_ID); }
+double ProcessCpuNs() { return CpuNs(CLOCK_PROCESS_CPUTIME_ID); }
 
 // Figures of one loop kind, per event (or per clock read), each summarised over all threads and
 // repetitions: wall time per thread, CPU time of the recording thread, and the process's CPU time
@@ -483,10 +482,8 @@ double BytesPerEvent(const Config& c, bool compress) {
   return bytes / static_cast<double>(events);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  Config c;
+// The command line into `c` and the globals; false (after the usage line) on an unknown option.
+bool ParseOptions(int argc, char** argv, Config& c) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--smoke") == 0) {
       c.smoke = true;
@@ -504,26 +501,70 @@ int main(int argc, char** argv) {
       g_clock = argv[++i];
     } else {
       std::fprintf(stderr, "usage: %s [--smoke] [--null] [--events-only] [--delta-only] [--clock tsc|tsc-ordered|monotonic]\n", argv[0]);
-      return 2;
+      return false;
     }
   }
+  return true;
+}
+
+// The clock reads and the event costs, on 1 and on 2 threads (ratio_to_clock_read divides them).
+struct EventCosts {
+  Cost one, clock, two, clock_two, one_raw, two_raw, one_owner, two_owner;
+};
+
+// `"key": {"name": {wall, thread_cpu, process_cpu}, ...},` a row a line.
+void PrintCosts(const char* key, std::initializer_list<std::pair<const char*, const Cost&>> rows) {
+  std::printf("  \"%s\": {\n", key);
+  size_t i = 0;
+  for (const auto& [name, k] : rows) {
+    std::printf("    \"%s\": {\"wall\": {\"median\": %.2f, \"min\": %.2f}, \"thread_cpu\": {\"median\": %.2f, "
+                "\"min\": %.2f}, \"process_cpu\": {\"median\": %.2f, \"min\": %.2f}}%s\n",
+                name, k.wall.median, k.wall.min, k.thread_cpu.median, k.thread_cpu.min, k.process_cpu.median,
+                k.process_cpu.min, ++i == rows.size() ? "" : ",");
+  }
+  std::printf("  },\n");
+}
+
+void PrintEventCosts(const EventCosts& e) {
+  PrintCosts("clock_read_ns", {{"threads_1", e.clock}, {"threads_2", e.clock_two}});
+  PrintCosts("event_ns", {{"threads_1", e.one}, {"threads_2", e.two}, {"threads_1_uncompressed", e.one_raw},
+                          {"threads_2_uncompressed", e.two_raw}, {"threads_1_owner_flush", e.one_owner},
+                          {"threads_2_owner_flush", e.two_owner}});
+  // thread_cpu: what the recording thread itself pays (hot path and its share of block hand-over
+  // and owner writes); process_cpu: everything, flusher and kernel included; wall: what a user
+  // sees on this machine today, other jobs included. Each against the clock read measured the
+  // same way with as many threads.
+  std::printf("  \"ratio_to_clock_read\": {\"thread_cpu\": {\"threads_1\": %.2f, \"threads_2\": %.2f}, "
+              "\"process_cpu\": {\"threads_1\": %.2f, \"threads_2\": %.2f, \"threads_2_uncompressed\": %.2f}, "
+              "\"wall\": {\"threads_1\": %.2f, \"threads_2\": %.2f}, \"target\": 1.5},\n",
+              e.one.thread_cpu.median / e.clock.thread_cpu.median, e.two.thread_cpu.median / e.clock_two.thread_cpu.median,
+              e.one.process_cpu.median / e.clock.thread_cpu.median, e.two.process_cpu.median / e.clock_two.thread_cpu.median,
+              e.two_raw.process_cpu.median / e.clock_two.thread_cpu.median,
+              e.one.wall.median / e.clock.wall.median, e.two.wall.median / e.clock_two.wall.median);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config c;
+  if (!ParseOptions(argc, argv, c)) return 2;
   char templ[] = "/tmp/gs_record_bench.XXXXXX";
   if (mkdtemp(templ) == nullptr) return 1;
   g_dir = templ;
-
   // The first Open chooses the clock; measure its read after that. The clock baselines run
   // between the event loops so that load changes on the machine hit both alike.
-  const Cost one = EventCost(c, 1, true);
-  const Cost clock = ClockRead(c, 1);
-  const Cost two = EventCost(c, 2, true);
-  const Cost clock_two = ClockRead(c, 2);
+  EventCosts e;
+  e.one = EventCost(c, 1, true);
+  e.clock = ClockRead(c, 1);
+  e.two = EventCost(c, 2, true);
+  e.clock_two = ClockRead(c, 2);
   const GrainIdFigures grain_ids = GrainIdCosts(c);
   const SyncFigures syncs = SyncCosts(c);
-  const Cost one_raw = EventCost(c, 1, false);
-  const Cost two_raw = EventCost(c, 2, false);
+  e.one_raw = EventCost(c, 1, false);
+  e.two_raw = EventCost(c, 2, false);
   g_owner_flush = true;
-  const Cost one_owner = EventCost(c, 1, false);
-  const Cost two_owner = EventCost(c, 2, false);
+  e.one_owner = EventCost(c, 1, false);
+  e.two_owner = EventCost(c, 2, false);
   g_owner_flush = false;
   g_null_sink = false;
   const PiFigures pi = g_events_only ? PiFigures{} : PiOverhead(c);
@@ -537,42 +578,11 @@ int main(int argc, char** argv) {
   std::printf("  \"clock\": \"%s\",\n", rec::ClockName());
   std::printf("  \"hardware_threads\": %u,\n", std::thread::hardware_concurrency());
   std::printf("  \"repetitions\": %d,\n  \"pairs_per_repetition\": %ld,\n", c.repetitions, c.pairs);
-  const auto print = [](const char* name, const Cost& k, bool last) {
-    std::printf("    \"%s\": {\"wall\": {\"median\": %.2f, \"min\": %.2f}, \"thread_cpu\": {\"median\": %.2f, "
-                "\"min\": %.2f}, \"process_cpu\": {\"median\": %.2f, \"min\": %.2f}}%s\n",
-                name, k.wall.median, k.wall.min, k.thread_cpu.median, k.thread_cpu.min, k.process_cpu.median,
-                k.process_cpu.min, last ? "" : ",");
-  };
-  std::printf("  \"clock_read_ns\": {\n");
-  print("threads_1", clock, false);
-  print("threads_2", clock_two, true);
-  std::printf("  },\n  \"event_ns\": {\n");
-  print("threads_1", one, false);
-  print("threads_2", two, false);
-  print("threads_1_uncompressed", one_raw, false);
-  print("threads_2_uncompressed", two_raw, false);
-  print("threads_1_owner_flush", one_owner, false);
-  print("threads_2_owner_flush", two_owner, true);
-  std::printf("  },\n");
-  // thread_cpu: what the recording thread itself pays (hot path and its share of block hand-over
-  // and owner writes); process_cpu: everything, flusher and kernel included; wall: what a user
-  // sees on this machine today, other jobs included. Each against the clock read measured the
-  // same way with as many threads.
-  std::printf("  \"ratio_to_clock_read\": {\"thread_cpu\": {\"threads_1\": %.2f, \"threads_2\": %.2f}, "
-              "\"process_cpu\": {\"threads_1\": %.2f, \"threads_2\": %.2f, \"threads_2_uncompressed\": %.2f}, "
-              "\"wall\": {\"threads_1\": %.2f, \"threads_2\": %.2f}, \"target\": 1.5},\n",
-              one.thread_cpu.median / clock.thread_cpu.median, two.thread_cpu.median / clock_two.thread_cpu.median,
-              one.process_cpu.median / clock.thread_cpu.median, two.process_cpu.median / clock_two.thread_cpu.median,
-              two_raw.process_cpu.median / clock_two.thread_cpu.median,
-              one.wall.median / clock.wall.median, two.wall.median / clock_two.wall.median);
-  std::printf("  \"grain_event_ns\": {\n");
-  print("static_descriptor", grain_ids.forms[0], false);
-  print("id_per_instance", grain_ids.forms[1], false);
-  print("id_per_instance_beyond_32_bits", grain_ids.forms[2], true);
-  std::printf("  },\n");
-  std::printf("  \"sync_event_ns\": {\n");
-  for (int f = 0; f < 4; ++f) print(kSyncFormNames[f], syncs.forms[f], f == 3);
-  std::printf("  },\n");
+  PrintEventCosts(e);
+  PrintCosts("grain_event_ns", {{"static_descriptor", grain_ids.forms[0]}, {"id_per_instance", grain_ids.forms[1]},
+                                {"id_per_instance_beyond_32_bits", grain_ids.forms[2]}});
+  PrintCosts("sync_event_ns", {{kSyncFormNames[0], syncs.forms[0]}, {kSyncFormNames[1], syncs.forms[1]},
+                               {kSyncFormNames[2], syncs.forms[2]}, {kSyncFormNames[3], syncs.forms[3]}});
   std::printf("  \"startup_calibrated_overhead_per_event_ns\": %.2f,\n", rec::OverheadPerEventNs());
   std::printf("  \"pi_example\": {\"runs\": %d, \"instrumented_ms\": %.4f, \"uninstrumented_ms\": %.4f, "
               "\"overhead_percent\": %.2f, \"events_per_run\": %llu, \"runtime_startup_ms\": %.3f},\n",

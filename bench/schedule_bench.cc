@@ -13,6 +13,7 @@
 //   schedule_bench [--smoke] [--corpus DIR] [--graphs N] [--node-limit N]
 // --smoke: 4 STG graphs, the comm graphs, HEFT on 1,000 tasks (seconds, for CI).
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -110,14 +111,18 @@ void Check(const TaskDag& g, const Machine& m, const Schedule& s, const std::str
   }
 }
 
-Json StgBenchmark(const Options& o) {
+using NamedDags = std::vector<std::pair<std::string, TaskDag>>;
+
+// The STG graphs of 50 tasks in file-name order, the first o.graphs of them (0: all); one that
+// cannot be read is left out after a message.
+NamedDags ReadStgGraphs(const Options& o) {
   const std::string dir = o.corpus + "/stg/50";
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(dir))
     if (e.path().extension() == ".stg") files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end());
   if (o.graphs > 0 && files.size() > o.graphs) files.resize(o.graphs);
-  std::vector<std::pair<std::string, TaskDag>> graphs;
+  NamedDags graphs;
   for (const std::string& f : files) {
     Result<std::string> content = ReadFile(dir + "/" + f);
     Result<TaskDag> g = content.ok() ? ReadStg(*content, f) : Result<TaskDag>(content.status());
@@ -127,59 +132,80 @@ Json StgBenchmark(const Options& o) {
     }
     graphs.emplace_back(f, std::move(g).value());
   }
-  const std::vector<Heuristic> heuristics = {Heuristic::kHlfet, Heuristic::kEtf, Heuristic::kMcp, Heuristic::kHeft,
-                                             Heuristic::kDsc, Heuristic::kBest, Heuristic::kExact};
+  return graphs;
+}
+
+// In report order; the five list heuristics come first (best_of_five_heuristics is the best of
+// them), "best" is the portfolio as `grainscope schedule` runs it.
+constexpr std::array kStgHeuristics = {Heuristic::kHlfet, Heuristic::kEtf, Heuristic::kMcp, Heuristic::kHeft,
+                                       Heuristic::kDsc, Heuristic::kBest, Heuristic::kExact};
+
+// Every heuristic on one graph, each schedule checked and judged against the graph's reference
+// row into `tally`; the best of the five list heuristics into `best_of_five`. A failed schedule,
+// or one that contradicts the reference (shorter than its lower bound, or proven optimal at
+// another length), counts as invalid.
+void ScheduleStgGraph(const std::string& name, const TaskDag& g, const Machine& m, const Reference& ref,
+                      const Options& o, std::map<Heuristic, Tally>& tally, Tally& best_of_five) {
+  PortfolioOptions po;
+  po.exact.node_limit = o.node_limit;
+  Schedule five;
+  for (Heuristic h : kStgHeuristics) {
+    const Clock::time_point t0 = Clock::now();
+    Result<Schedule> s = RunHeuristic(g, m, h, po);
+    const double secs = Since(t0);
+    if (!s.ok()) {
+      std::fprintf(stderr, "schedule_bench: %s: %s\n", name.c_str(), s.status().message().c_str());
+      ++invalid_schedules;
+      continue;
+    }
+    Check(g, m, *s, name);
+    if (s->makespan < ref.lower || (s->optimal && ref.proven && s->makespan != ref.lower)) {
+      std::fprintf(stderr, "schedule_bench: %s p=%u: %s makespan %lld contradicts the reference %lld\n",
+                   name.c_str(), m.processors, s->heuristic.c_str(), static_cast<long long>(s->makespan),
+                   static_cast<long long>(ref.lower));
+      ++invalid_schedules;
+    }
+    tally[h].Add(*s, ref, secs);
+    if (h <= Heuristic::kDsc && (five.slots.empty() || s->makespan < five.makespan)) five = *s;
+  }
+  five.optimal = false;  // judged against the reference only
+  best_of_five.Add(five, ref, 0);
+}
+
+// The graphs on `p` processors: per heuristic its tally against the graphs' reference rows (a
+// graph without one is left out).
+Json StgOnProcessors(const Options& o, const NamedDags& graphs, uint32_t p) {
+  const std::map<std::string, Reference> refs =
+      ReadReferences(o.corpus + "/stg/optimal/Case50_" + std::to_string(p) + "_OPT.csv");
+  std::map<Heuristic, Tally> tally;
+  Tally best_of_five;
+  int unproven_rows = 0;
+  Machine m;
+  m.processors = p;
+  for (const auto& [name, g] : graphs) {
+    auto ref = refs.find(name);
+    if (ref == refs.end()) continue;
+    unproven_rows += !ref->second.proven;
+    ScheduleStgGraph(name, g, m, ref->second, o, tally, best_of_five);
+  }
+  Json pj;
+  pj["processors"] = p;
+  pj["reference_rows_not_proven"] = unproven_rows;
+  Json hj;
+  for (Heuristic h : kStgHeuristics) hj[std::string(HeuristicName(h))] = tally[h].ToJson(h >= Heuristic::kExact);
+  hj["best_of_five_heuristics"] = best_of_five.ToJson(false);
+  pj["heuristics"] = std::move(hj);
+  return pj;
+}
+
+Json StgBenchmark(const Options& o) {
+  const NamedDags graphs = ReadStgGraphs(o);
   Json out;
   out["graphs"] = graphs.size();
   out["exact_node_limit"] = o.node_limit;
   Json per_p = Json::array();
   const std::vector<uint32_t> processors = o.smoke ? std::vector<uint32_t>{2, 4} : std::vector<uint32_t>{2, 4, 8, 16};
-  for (uint32_t p : processors) {
-    const std::map<std::string, Reference> refs =
-        ReadReferences(o.corpus + "/stg/optimal/Case50_" + std::to_string(p) + "_OPT.csv");
-    std::map<Heuristic, Tally> tally;
-    Tally best_of_five;
-    int unproven_rows = 0;
-    Machine m;
-    m.processors = p;
-    for (const auto& [name, g] : graphs) {
-      auto ref = refs.find(name);
-      if (ref == refs.end()) continue;
-      unproven_rows += !ref->second.proven;
-      PortfolioOptions po;
-      po.exact.node_limit = o.node_limit;
-      Schedule five;
-      for (Heuristic h : heuristics) {
-        const Clock::time_point t0 = Clock::now();
-        Result<Schedule> s = RunHeuristic(g, m, h, po);
-        const double secs = Since(t0);
-        if (!s.ok()) {
-          std::fprintf(stderr, "schedule_bench: %s: %s\n", name.c_str(), s.status().message().c_str());
-          ++invalid_schedules;
-          continue;
-        }
-        Check(g, m, *s, name);
-        if (s->makespan < ref->second.lower || (s->optimal && ref->second.proven && s->makespan != ref->second.lower)) {
-          std::fprintf(stderr, "schedule_bench: %s p=%u: %s makespan %lld contradicts the reference %lld\n",
-                       name.c_str(), p, s->heuristic.c_str(), static_cast<long long>(s->makespan),
-                       static_cast<long long>(ref->second.lower));
-          ++invalid_schedules;
-        }
-        tally[h].Add(*s, ref->second, secs);
-        if (h <= Heuristic::kDsc && (five.slots.empty() || s->makespan < five.makespan)) five = *s;
-      }
-      five.optimal = false;  // judged against the reference only
-      best_of_five.Add(five, ref->second, 0);
-    }
-    Json pj;
-    pj["processors"] = p;
-    pj["reference_rows_not_proven"] = unproven_rows;
-    Json hj;
-    for (Heuristic h : heuristics) hj[std::string(HeuristicName(h))] = tally[h].ToJson(h >= Heuristic::kExact);
-    hj["best_of_five_heuristics"] = best_of_five.ToJson(false);
-    pj["heuristics"] = std::move(hj);
-    per_p.push_back(std::move(pj));
-  }
+  for (uint32_t p : processors) per_p.push_back(StgOnProcessors(o, graphs, p));
   out["by_processors"] = std::move(per_p);
   return out;
 }

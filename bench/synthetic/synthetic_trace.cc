@@ -27,6 +27,130 @@ class Random {
   uint64_t state_;
 };
 
+// Builds the ring program of synthetic_trace.h round by round. Every duration comes from one
+// random sequence in a fixed order (locations in turn, each event in program order), so the same
+// seed gives the same trace: goldens and benchmarks depend on it, and any change to the order of
+// the draws below changes every trace.
+class RingGenerator {
+ public:
+  RingGenerator(const SyntheticOptions& o, uint32_t leaves)
+      : o_(o), leaves_(leaves), b_("synthetic"), rng_(o.seed), clock_(o.locations, 0), send_time_(o.locations),
+        msg_(o.locations) {}
+
+  // The locations, the communicator and the regions; room for the events of `rounds` rounds.
+  void Define(uint64_t rounds, uint64_t per_round) {
+    for (uint32_t l = 0; l < o_.locations; ++l)
+      locs_.push_back(b_.AddLocation("rank " + std::to_string(l), LocationKind::kRank, l));
+    world_ = b_.AddCommunicator("MPI_COMM_WORLD", locs_);
+    iteration_ = b_.AddRegion("iteration", RegionRole::kFunction, 0);
+    solve_ = b_.AddRegion("solve", RegionRole::kFunction, 1);
+    for (uint32_t i = 0; i < std::min<uint32_t>(leaves_, 8); ++i)
+      leaf_.push_back(b_.AddRegion("kernel " + std::to_string(i), RegionRole::kFunction, 2 + i));
+    send_ = b_.AddRegion("MPI_Send", RegionRole::kPointToPoint, 100);
+    recv_ = b_.AddRegion("MPI_Recv", RegionRole::kPointToPoint, 101);
+    barrier_ = b_.AddRegion("MPI_Barrier", RegionRole::kCollective, 102);
+    b_.AddMetadata("generator", "grainscope synthetic");
+    b_.AddMetadata("seed", std::to_string(o_.seed));
+    const uint64_t barrier_events = o_.barrier_every ? 4 * (rounds / o_.barrier_every + 1) : 0;
+    for (LocationId l : locs_) b_.Reserve(l, rounds * per_round + barrier_events);
+  }
+
+  // Round `r`: every location computes and sends to its right, then every location receives from
+  // its left and ends the iteration; every barrier_every rounds a barrier follows.
+  void Round(uint64_t r) {
+    for (uint32_t l = 0; l < o_.locations; ++l) {
+      Solve(l);
+      Send(r, l);
+    }
+    for (uint32_t l = 0; l < o_.locations; ++l) Receive(l);
+    if (o_.barrier_every > 0 && (r + 1) % o_.barrier_every == 0) Barrier();
+  }
+
+  Result<Trace> Finish() { return b_.Finish(); }
+
+ private:
+  static constexpr TimeNs kLatency = 1500;
+
+  // The iteration begins with the solve region and its leaves; with probability late_fraction the
+  // leaves take 4x longer (a late sender for the right neighbour).
+  void Solve(uint32_t l) {
+    const double scale = rng_.Uniform() < o_.late_fraction ? 4.0 : 1.0;
+    TimeNs& t = clock_[l];
+    b_.Enter(locs_[l], t, iteration_);
+    t += rng_.Between(10, 50);
+    b_.Enter(locs_[l], t, solve_);
+    for (uint32_t i = 0; i < leaves_; ++i) {
+      t += rng_.Between(5, 20);
+      b_.Enter(locs_[l], t, leaf_[i % leaf_.size()]);
+      t += static_cast<TimeNs>(scale * static_cast<double>(rng_.Between(200, 1200)));
+      b_.Leave(locs_[l], t, leaf_[i % leaf_.size()]);
+    }
+    t += rng_.Between(5, 20);
+    b_.Leave(locs_[l], t, solve_);
+  }
+
+  // The message of round `r` to the right neighbour, in an MPI_Send call.
+  void Send(uint64_t r, uint32_t l) {
+    TimeNs& t = clock_[l];
+    MessageInfo info;
+    info.sender = locs_[l];
+    info.receiver = locs_[(l + 1) % o_.locations];
+    info.tag = static_cast<int32_t>(r & 0x7fff);
+    info.bytes = 1024 + 64 * (rng_.Next() % 64);
+    info.communicator = world_;
+    msg_[l] = b_.AddMessage(info);
+    t += rng_.Between(20, 100);
+    b_.Enter(locs_[l], t, send_);
+    b_.Send(locs_[l], t, msg_[l]);
+    send_time_[l] = t;
+    t += rng_.Between(300, 900);
+    b_.Leave(locs_[l], t, send_);
+  }
+
+  // The left neighbour's message, in an MPI_Recv call that ends no earlier than the send plus
+  // kLatency (consistent clocks); then the iteration ends.
+  void Receive(uint32_t l) {
+    const uint32_t left = (l + o_.locations - 1) % o_.locations;
+    TimeNs& t = clock_[l];
+    t += rng_.Between(10, 40);
+    b_.Enter(locs_[l], t, recv_);
+    t = std::max(t + rng_.Between(200, 600), send_time_[left] + kLatency);
+    b_.Recv(locs_[l], t, msg_[left]);
+    b_.Leave(locs_[l], t, recv_);
+    t += rng_.Between(5, 20);
+    b_.Leave(locs_[l], t, iteration_);
+  }
+
+  // Every location arrives after a short delay; all leave after the last arrival.
+  void Barrier() {
+    const CollectiveId c = b_.AddCollective(CollectiveOp::kBarrier, world_, LocationId());
+    TimeNs last = 0;
+    for (uint32_t l = 0; l < o_.locations; ++l) {
+      clock_[l] += rng_.Between(10, 40);
+      last = std::max(last, clock_[l]);
+    }
+    for (uint32_t l = 0; l < o_.locations; ++l) {
+      b_.Enter(locs_[l], clock_[l], barrier_);
+      b_.CollBegin(locs_[l], clock_[l], c, 0, 0);
+      clock_[l] = last + rng_.Between(1000, 3000);
+      b_.CollEnd(locs_[l], clock_[l], c);
+      b_.Leave(locs_[l], clock_[l], barrier_);
+    }
+  }
+
+  const SyntheticOptions& o_;
+  const uint32_t leaves_;
+  TraceBuilder b_;
+  Random rng_;
+  std::vector<LocationId> locs_;
+  CommunicatorId world_;
+  RegionId iteration_, solve_, send_, recv_, barrier_;
+  std::vector<RegionId> leaf_;  // at most 8 kernels, the leaves take them in turn
+  std::vector<TimeNs> clock_;      // per location: the time of its next event
+  std::vector<TimeNs> send_time_;  // per location: its send of this round
+  std::vector<MessageId> msg_;     // per location: its message of this round
+};
+
 }  // namespace
 
 Result<Trace> GenerateSyntheticTrace(const SyntheticOptions& o) {
@@ -39,85 +163,10 @@ Result<Trace> GenerateSyntheticTrace(const SyntheticOptions& o) {
       std::max(1.0, std::round((2.0 / o.message_fraction - 10.0) / 2.0)));
   const uint64_t per_round = 10 + 2 * leaves;
   const uint64_t rounds = std::max<uint64_t>(1, o.events / (per_round * o.locations));
-
-  TraceBuilder b("synthetic");
-  std::vector<LocationId> locs;
-  for (uint32_t l = 0; l < o.locations; ++l) locs.push_back(b.AddLocation("rank " + std::to_string(l), LocationKind::kRank, l));
-  const CommunicatorId world = b.AddCommunicator("MPI_COMM_WORLD", locs);
-  const RegionId iteration = b.AddRegion("iteration", RegionRole::kFunction, 0);
-  const RegionId solve = b.AddRegion("solve", RegionRole::kFunction, 1);
-  std::vector<RegionId> leaf;
-  for (uint32_t i = 0; i < std::min<uint32_t>(leaves, 8); ++i)
-    leaf.push_back(b.AddRegion("kernel " + std::to_string(i), RegionRole::kFunction, 2 + i));
-  const RegionId send = b.AddRegion("MPI_Send", RegionRole::kPointToPoint, 100);
-  const RegionId recv = b.AddRegion("MPI_Recv", RegionRole::kPointToPoint, 101);
-  const RegionId barrier = b.AddRegion("MPI_Barrier", RegionRole::kCollective, 102);
-  b.AddMetadata("generator", "grainscope synthetic");
-  b.AddMetadata("seed", std::to_string(o.seed));
-  for (LocationId l : locs) b.Reserve(l, rounds * per_round + (o.barrier_every ? 4 * (rounds / o.barrier_every + 1) : 0));
-
-  Random rng(o.seed);
-  std::vector<TimeNs> clock(o.locations, 0);
-  std::vector<TimeNs> send_time(o.locations);
-  std::vector<MessageId> msg(o.locations);
-  constexpr TimeNs kLatency = 1500;
-  for (uint64_t r = 0; r < rounds; ++r) {
-    for (uint32_t l = 0; l < o.locations; ++l) {
-      const double scale = rng.Uniform() < o.late_fraction ? 4.0 : 1.0;
-      TimeNs& t = clock[l];
-      b.Enter(locs[l], t, iteration);
-      t += rng.Between(10, 50);
-      b.Enter(locs[l], t, solve);
-      for (uint32_t i = 0; i < leaves; ++i) {
-        t += rng.Between(5, 20);
-        b.Enter(locs[l], t, leaf[i % leaf.size()]);
-        t += static_cast<TimeNs>(scale * static_cast<double>(rng.Between(200, 1200)));
-        b.Leave(locs[l], t, leaf[i % leaf.size()]);
-      }
-      t += rng.Between(5, 20);
-      b.Leave(locs[l], t, solve);
-      MessageInfo info;
-      info.sender = locs[l];
-      info.receiver = locs[(l + 1) % o.locations];
-      info.tag = static_cast<int32_t>(r & 0x7fff);
-      info.bytes = 1024 + 64 * (rng.Next() % 64);
-      info.communicator = world;
-      msg[l] = b.AddMessage(info);
-      t += rng.Between(20, 100);
-      b.Enter(locs[l], t, send);
-      b.Send(locs[l], t, msg[l]);
-      send_time[l] = t;
-      t += rng.Between(300, 900);
-      b.Leave(locs[l], t, send);
-    }
-    for (uint32_t l = 0; l < o.locations; ++l) {
-      const uint32_t left = (l + o.locations - 1) % o.locations;
-      TimeNs& t = clock[l];
-      t += rng.Between(10, 40);
-      b.Enter(locs[l], t, recv);
-      t = std::max(t + rng.Between(200, 600), send_time[left] + kLatency);
-      b.Recv(locs[l], t, msg[left]);
-      b.Leave(locs[l], t, recv);
-      t += rng.Between(5, 20);
-      b.Leave(locs[l], t, iteration);
-    }
-    if (o.barrier_every > 0 && (r + 1) % o.barrier_every == 0) {
-      const CollectiveId c = b.AddCollective(CollectiveOp::kBarrier, world, LocationId());
-      TimeNs last = 0;
-      for (uint32_t l = 0; l < o.locations; ++l) {
-        clock[l] += rng.Between(10, 40);
-        last = std::max(last, clock[l]);
-      }
-      for (uint32_t l = 0; l < o.locations; ++l) {
-        b.Enter(locs[l], clock[l], barrier);
-        b.CollBegin(locs[l], clock[l], c, 0, 0);
-        clock[l] = last + rng.Between(1000, 3000);
-        b.CollEnd(locs[l], clock[l], c);
-        b.Leave(locs[l], clock[l], barrier);
-      }
-    }
-  }
-  return b.Finish();
+  RingGenerator gen(o, leaves);
+  gen.Define(rounds, per_round);
+  for (uint64_t r = 0; r < rounds; ++r) gen.Round(r);
+  return gen.Finish();
 }
 
 }  // namespace grainscope

@@ -2,6 +2,8 @@
 // (report/html_report.h, docs/html.md).
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -56,8 +58,43 @@ uint32_t GrainLanes(const ExecutionProfile* p) {
   return n;
 }
 
+using ProcessorRange = std::pair<uint32_t, uint32_t>;
+
+// The speedup projection, computed only when asked for (-p, --actual) or when the profile has at
+// most kAutoPredictTasks grains; nullopt when it is not computed, after a note in `notes` when the
+// graph was too large for it to come quickly.
+std::optional<Result<Prediction>> ProjectSpeedup(const HtmlOptions& o, const std::optional<ProcessorRange>& range,
+                                                 const Trace& trace, const std::vector<Trace>& others,
+                                                 const ExecutionProfile* profile, std::vector<std::string>& notes) {
+  size_t grains = 0;
+  if (profile)
+    for (const ProcessorProfile& p : profile->processors) grains += p.grains.size();
+  if (range || !o.actual.empty() || (grains > 0 && grains <= kAutoPredictTasks)) {
+    const uint32_t lanes = std::max<uint32_t>(1, GrainLanes(profile));
+    const auto [from, to] = range ? *range : ProcessorRange{1, std::min<uint32_t>(64, 2 * lanes)};
+    std::vector<NamedTrace> actual;
+    for (size_t i = 0; i < others.size(); ++i) actual.push_back(NamedTrace{o.actual[i], &others[i]});
+    return Predict(NamedTrace{o.trace, &trace}, actual, *ParseHeuristic(o.heuristic), from, to, PortfolioOptions{});
+  }
+  if (grains > kAutoPredictTasks) {
+    notes.push_back(fmt::format("speedup projection: skipped for {} grains (pass -p or --actual to compute it)",
+                                grains));
+  }
+  return std::nullopt;
+}
+
+// The page to -o, or to its default name (said on stderr, since the user did not choose it).
+Status WritePage(const HtmlOptions& o, const std::string& page, const std::vector<std::string>& notes) {
+  std::vector<std::string> inputs = o.actual;
+  inputs.insert(inputs.begin(), o.trace);
+  const std::string page_path = o.output.empty() ? DefaultPageName(o.trace) : o.output;
+  GS_RETURN_IF_ERROR(Emit(page, page_path, notes, OutputPolicy(o.force, std::move(inputs))));
+  if (o.output.empty()) fmt::print(stderr, "grainscope html: wrote {}\n", page_path);
+  return OkStatus();
+}
+
 Status RunHtml(const HtmlOptions& o) {
-  std::optional<std::pair<uint32_t, uint32_t>> range;
+  std::optional<ProcessorRange> range;
   if (!o.processors.empty()) {
     range = ParseProcessorRange(o.processors);
     if (!range) return InvalidArgument(fmt::format("-p expects N or A..B processors, got '{}'", o.processors));
@@ -94,32 +131,13 @@ Status RunHtml(const HtmlOptions& o) {
   const Characterization characterization = Characterize(trace, calls, waits);
   in.waits = &waits;
   in.characterization = &characterization;
-
   progress::Begin("speedup projection", 0);
-  Result<Prediction> prediction = InvalidArgument("not computed");
-  size_t grains = 0;
-  if (profile.ok())
-    for (const ProcessorProfile& p : profile->processors) grains += p.grains.size();
-  if (range || !o.actual.empty() || (grains > 0 && grains <= kAutoPredictTasks)) {
-    const uint32_t lanes = std::max<uint32_t>(1, GrainLanes(in.profile));
-    const auto [from, to] = range ? *range : std::pair<uint32_t, uint32_t>{1, std::min<uint32_t>(64, 2 * lanes)};
-    std::vector<NamedTrace> actual;
-    for (size_t i = 0; i < others.size(); ++i) actual.push_back(NamedTrace{o.actual[i], &others[i]});
-    prediction = Predict(NamedTrace{o.trace, &trace}, actual, *ParseHeuristic(o.heuristic), from, to, PortfolioOptions{});
-    if (prediction.ok()) in.prediction = &*prediction;
-    else in.notes.push_back("speedup projection: " + prediction.status().message());
-  } else if (grains > kAutoPredictTasks) {
-    in.notes.push_back(fmt::format("speedup projection: skipped for {} grains (pass -p or --actual to compute it)",
-                                   grains));
-  }
+  const std::optional<Result<Prediction>> prediction = ProjectSpeedup(o, range, trace, others, in.profile, in.notes);
+  if (prediction && prediction->ok()) in.prediction = &**prediction;
+  else if (prediction) in.notes.push_back("speedup projection: " + prediction->status().message());
   progress::Begin("writing the page", 0);
   GS_ASSIGN_OR_RETURN(std::string page, RenderHtmlReport(in));
-  std::vector<std::string> inputs = o.actual;
-  inputs.insert(inputs.begin(), o.trace);
-  const std::string page_path = o.output.empty() ? DefaultPageName(o.trace) : o.output;
-  GS_RETURN_IF_ERROR(Emit(page, page_path, reader.notes, OutputPolicy(o.force, std::move(inputs))));
-  if (o.output.empty()) fmt::print(stderr, "grainscope html: wrote {}\n", page_path);
-  return OkStatus();
+  return WritePage(o, page, reader.notes);
 }
 
 }  // namespace

@@ -30,11 +30,16 @@ class Diagnostics {
   // Adds what another trace's reader counted (a rank file's, a document's).
   void Merge(const Diagnostics& other);
   uint64_t Count(Diag kind) const;
+  // What the reader counts of the input it skipped: records (the default) or, for a text format,
+  // lines (`info` reports that count under its name, whatever the format).
+  void set_skipped_input(Diag kind) { skipped_input_ = kind; }
+  Diag skipped_input() const { return skipped_input_; }
   const std::vector<Diagnostic>& entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }
 
  private:
-  std::vector<Diagnostic> entries_;  // in order of first occurrence; few kinds, so a linear scan
+  std::vector<Diagnostic> entries_;
+  Diag skipped_input_ = Diag::kSkippedRecords;  // in order of first occurrence; few kinds, so a linear scan
 };
 
 }  // namespace grainscope

@@ -183,6 +183,18 @@ Status TraceBuilder::CheckDependencies() {
   return OkStatus();
 }
 
+namespace {
+
+// Event i of `location` names entry `arg` past the end of its table ("message", "collective",
+// "string", "sync event"). Out of line and cold: CheckLocation's loop runs once per event of every
+// trace read, and only a corrupt trace gets here.
+[[gnu::cold, gnu::noinline]] Status UnknownEntry(std::string_view location, size_t i, std::string_view table,
+                                                 uint32_t arg) {
+  return DataLoss(fmt::format("{}: event {} names unknown {} {}", location, i, table, arg));
+}
+
+}  // namespace
+
 Status TraceBuilder::CheckLocation(LocationId loc, bool* improper) const {
   const EventColumns e{times_[loc.value], body_.kinds[loc.value], body_.args[loc.value]};
   std::string_view name = str(body_.locations[loc.value].name);
@@ -217,21 +229,17 @@ Status TraceBuilder::CheckLocation(LocationId loc, bool* improper) const {
       case EventKind::kSendComplete:
       case EventKind::kRecvPost:
       case EventKind::kRecv:
-        if (arg >= body_.messages.size())
-          return DataLoss(fmt::format("{}: event {} names unknown message {}", name, i, arg));
+        if (arg >= body_.messages.size()) return UnknownEntry(name, i, "message", arg);
         break;
       case EventKind::kCollBegin:
       case EventKind::kCollEnd:
-        if (arg >= body_.collectives.size())
-          return DataLoss(fmt::format("{}: event {} names unknown collective {}", name, i, arg));
+        if (arg >= body_.collectives.size()) return UnknownEntry(name, i, "collective", arg);
         break;
       case EventKind::kMarker:
-        if (arg >= body_.strings.size())
-          return DataLoss(fmt::format("{}: event {} names unknown string {}", name, i, arg));
+        if (arg >= body_.strings.size()) return UnknownEntry(name, i, "string", arg);
         break;
       case EventKind::kSync:
-        if (arg >= body_.syncs.size())
-          return DataLoss(fmt::format("{}: event {} names unknown sync event {}", name, i, arg));
+        if (arg >= body_.syncs.size()) return UnknownEntry(name, i, "sync event", arg);
         break;
     }
   }

@@ -81,8 +81,8 @@ std::string CritPathCsv(const Trace& t, const CriticalPath& cp) {
   return out;
 }
 
-std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
-  std::string out = fmt::format("Critical path: {}\n", o.source);
+// The headline: the path's length against the measured run, and the three efficiencies.
+void AppendSummary(std::string& out, const Trace& t, const CriticalPath& cp) {
   auto line = [&](std::string_view key, const std::string& value) { out += fmt::format("  {:<26} {}\n", key, value); };
   line("length", fmt::format("{}   (measured run {}; ends on {})", FormatDuration(cp.length_ns),
                              FormatDuration(cp.measured_ns), LocationName(t, cp.end_location)));
@@ -94,57 +94,70 @@ std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOpt
     line("rendezvous sends", fmt::format("{}   (above the eager limit of {} B, {}; waiting for the receive "
                                          "is not work)", RendezvousSends(t), eager->bytes, eager->source));
   }
+}
 
+void AppendProfile(std::string& out, const Trace& t, const CriticalPath& cp, size_t top) {
   out += fmt::format("\n  Profile: time on the path per region\n  {:>14} {:>8}  {}\n", "time", "% path", "region");
-  const size_t profile_shown = RowsShown(cp.profile.size(), o.top);
-  for (size_t i = 0; i < profile_shown; ++i) {
+  AppendRows(out, cp.profile.size(), top, [&](size_t i) {
     const RegionPathTime& r = cp.profile[i];
-    out += fmt::format("  {:>14} {:>8}  {}\n", FormatDuration(r.time_ns), FormatPercent(r.fraction),
+    return fmt::format("  {:>14} {:>8}  {}\n", FormatDuration(r.time_ns), FormatPercent(r.fraction),
                        RegionName(t, r.region));
-  }
-  out += RowsLeftOut(cp.profile.size(), profile_shown);
-  if (!cp.imbalance.empty()) {
-    out += fmt::format("\n  Imbalance: time on the path beyond the mean per location\n  {:>14} {:>14}  {}\n",
-                       "imbalance", "mean", "region");
-    const size_t shown = RowsShown(cp.imbalance.size(), o.top);
-    for (size_t i = 0; i < shown; ++i) {
-      const RegionImbalance& r = cp.imbalance[i];
-      out += fmt::format("  {:>14} {:>14}  {}\n", FormatDuration(r.imbalance_ns), FormatDuration(r.mean_ns),
-                         RegionName(t, r.region));
-    }
-    out += RowsLeftOut(cp.imbalance.size(), shown);
-  }
-  const size_t lw = LocationColumnWidth(t, 16);
+  });
+}
+
+// The regions with more time on the path than their mean per location; no table when none has.
+void AppendImbalance(std::string& out, const Trace& t, const CriticalPath& cp, size_t top) {
+  if (cp.imbalance.empty()) return;
+  out += fmt::format("\n  Imbalance: time on the path beyond the mean per location\n  {:>14} {:>14}  {}\n",
+                     "imbalance", "mean", "region");
+  AppendRows(out, cp.imbalance.size(), top, [&](size_t i) {
+    const RegionImbalance& r = cp.imbalance[i];
+    return fmt::format("  {:>14} {:>14}  {}\n", FormatDuration(r.imbalance_ns), FormatDuration(r.mean_ns),
+                       RegionName(t, r.region));
+  });
+}
+
+// The path's stretches in time order; `lw` is the location column's width.
+void AppendPath(std::string& out, const Trace& t, const CriticalPath& cp, size_t top, size_t lw) {
   out += fmt::format("\n  Path ({} stretches)\n  {:>14} {:>14} {:>14}  {:<{}} {}\n", cp.path.size(), "start", "end",
                      "on path", "location", lw, "region");
-  const size_t path_shown = RowsShown(cp.path.size(), o.top);
-  for (size_t i = 0; i < path_shown; ++i) {
+  AppendRows(out, cp.path.size(), top, [&](size_t i) {
     const PathSegment& s = cp.path[i];
-    out += fmt::format("  {:>14} {:>14} {:>14}  {:<{}} {}\n", FormatDuration(s.start_ns - t.origin_ns()),
+    return fmt::format("  {:>14} {:>14} {:>14}  {:<{}} {}\n", FormatDuration(s.start_ns - t.origin_ns()),
                        FormatDuration(s.end_ns - t.origin_ns()), FormatDuration(s.time_ns),
                        LocationName(t, s.location), lw, RegionName(t, s.region));
-  }
-  out += RowsLeftOut(cp.path.size(), path_shown);
-  if (!cp.slack.empty()) {
-    std::vector<const GrainSlack*> order;
-    for (const GrainSlack& g : cp.slack)
-      if (g.slack_ns > 0) order.push_back(&g);
-    std::stable_sort(order.begin(), order.end(), [](const GrainSlack* a, const GrainSlack* b) {
-      return a->slack_ns > b->slack_ns;
-    });
-    out += fmt::format("\n  Slack: {} of {} grains have none (they are critical)\n", cp.slack.size() - order.size(),
-                       cp.slack.size());
-    if (!order.empty())
-      out += fmt::format("  {:>14} {:>14}  {:<{}} {}\n", "slack", "start", "location", lw, "grain (most slack first)");
-    const size_t shown = RowsShown(order.size(), o.top);
-    for (size_t i = 0; i < shown; ++i) {
-      const GrainSlack& g = *order[i];
-      out += fmt::format("  {:>14} {:>14}  {:<{}} {}\n", FormatDuration(g.slack_ns),
-                         FormatDuration(g.grain.start - t.origin_ns()), LocationName(t, g.grain.location), lw,
-                         RegionName(t, g.grain.region));
-    }
-    out += RowsLeftOut(order.size(), shown);
-  }
+  });
+}
+
+// The grains with slack, most first; the critical ones (no slack) are only counted.
+void AppendSlack(std::string& out, const Trace& t, const CriticalPath& cp, size_t top, size_t lw) {
+  if (cp.slack.empty()) return;
+  std::vector<const GrainSlack*> order;
+  for (const GrainSlack& g : cp.slack)
+    if (g.slack_ns > 0) order.push_back(&g);
+  std::stable_sort(order.begin(), order.end(), [](const GrainSlack* a, const GrainSlack* b) {
+    return a->slack_ns > b->slack_ns;
+  });
+  out += fmt::format("\n  Slack: {} of {} grains have none (they are critical)\n", cp.slack.size() - order.size(),
+                     cp.slack.size());
+  if (!order.empty())
+    out += fmt::format("  {:>14} {:>14}  {:<{}} {}\n", "slack", "start", "location", lw, "grain (most slack first)");
+  AppendRows(out, order.size(), top, [&](size_t i) {
+    const GrainSlack& g = *order[i];
+    return fmt::format("  {:>14} {:>14}  {:<{}} {}\n", FormatDuration(g.slack_ns),
+                       FormatDuration(g.grain.start - t.origin_ns()), LocationName(t, g.grain.location), lw,
+                       RegionName(t, g.grain.region));
+  });
+}
+
+std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
+  std::string out = fmt::format("Critical path: {}\n", o.source);
+  AppendSummary(out, t, cp);
+  AppendProfile(out, t, cp, o.top);
+  AppendImbalance(out, t, cp, o.top);
+  const size_t lw = LocationColumnWidth(t, 16);
+  AppendPath(out, t, cp, o.top, lw);
+  AppendSlack(out, t, cp, o.top, lw);
   return out;
 }
 

@@ -229,6 +229,92 @@ Result<Json> Parsed(Result<std::string> rendered) {
   return Json::parse(*rendered);
 }
 
+// The profile's JSON report keeping only the longest grains, in one list across processors; each
+// processor keeps its grain count (rendering every grain of a big trace to JSON only to drop it
+// would cost seconds).
+Result<Json> ProfileTable(const Trace& t, const ExecutionProfile& profile, const RenderOptions& r,
+                          const HtmlLimits& lim) {
+  ExecutionProfile longest_only = profile;
+  std::vector<TimeNs> lengths;
+  std::vector<size_t> counts;
+  for (const ProcessorProfile& proc : longest_only.processors) {
+    counts.push_back(proc.grains.size());
+    for (const GrainShare& g : proc.grains) lengths.push_back(g.grain.duration());
+  }
+  const size_t keep = std::min(lim.table_grains, lengths.size());
+  if (keep > 0) {
+    std::nth_element(lengths.begin(), lengths.begin() + static_cast<long>(keep - 1), lengths.end(), std::greater<>());
+    const TimeNs shortest_kept = lengths[keep - 1];
+    for (ProcessorProfile& proc : longest_only.processors) {
+      std::erase_if(proc.grains, [&](const GrainShare& g) { return g.grain.duration() < shortest_kept; });
+    }
+  }
+  GS_ASSIGN_OR_RETURN(Json p, Parsed(RenderProfile(t, longest_only, r)));
+  Json longest = Json::array();
+  for (size_t i = 0; i < p["processors"].size(); ++i) {
+    Json& proc = p["processors"][i];
+    for (Json& g : proc["grains"]) {
+      g["processor"] = proc["name"];
+      longest.push_back(std::move(g));
+    }
+    proc["grain_count"] = counts[i];
+    proc.erase("grains");
+  }
+  std::stable_sort(longest.begin(), longest.end(),
+                   [](const Json& a, const Json& b) { return a["time_ns"].get<int64_t>() > b["time_ns"].get<int64_t>(); });
+  p["grain_count"] = lengths.size();
+  if (longest.size() > keep) longest.erase(longest.begin() + static_cast<long>(keep), longest.end());
+  p["longest_grains"] = std::move(longest);
+  return p;
+}
+
+// The report's time per location and its region table, without the per-location rows of each
+// region and past the first table_regions regions.
+Json TimeTable(const Trace& t, const TimeBreakdown& breakdown, const RegionProfile& profile, const HtmlLimits& lim) {
+  Json time;
+  AddTimeAndRegionsJson(t, breakdown, profile, time);
+  Json& regions = time["regions"];
+  time["region_count"] = regions.size();
+  if (regions.size() > lim.table_regions) regions.erase(regions.begin() + static_cast<long>(lim.table_regions), regions.end());
+  for (Json& r : regions) r.erase("locations");
+  Json& locations = time["locations"];
+  time["location_count"] = locations.size();
+  if (locations.size() > lim.table_locations)
+    locations.erase(locations.begin() + static_cast<long>(lim.table_locations), locations.end());
+  return time;
+}
+
+// The critical path's summary: without the per-grain slack and the stretches (the timeline draws
+// those), only their count.
+Result<Json> CritPathTable(const Trace& t, const CriticalPath& cp, const RenderOptions& r) {
+  CriticalPath summary_only = cp;
+  summary_only.slack.clear();
+  summary_only.path.clear();
+  GS_ASSIGN_OR_RETURN(Json c, Parsed(RenderCriticalPath(t, summary_only, r)));
+  c.erase("slack");
+  c.erase("path");
+  c["path_stretches"] = cp.path.size();
+  return c;
+}
+
+// The waits report with its first table_sync_points sync points, each with its first
+// table_classes classes (and the counts before the cut).
+Result<Json> WaitsTable(const Trace& t, const WaitStates& waits, const Characterization& c, const RenderOptions& r,
+                        const HtmlLimits& lim) {
+  GS_ASSIGN_OR_RETURN(Json w, Parsed(RenderWaits(t, waits, c, r)));
+  w["sync_point_count"] = w["sync_points"].size();
+  for (Json& sp : w["sync_points"]) {
+    sp["class_count"] = sp["classes"].size();
+    if (sp["classes"].size() > lim.table_classes) {
+      sp["classes"].erase(sp["classes"].begin() + static_cast<long>(lim.table_classes), sp["classes"].end());
+    }
+  }
+  if (w["sync_points"].size() > lim.table_sync_points) {
+    w["sync_points"].erase(w["sync_points"].begin() + static_cast<long>(lim.table_sync_points), w["sync_points"].end());
+  }
+  return w;
+}
+
 // The report tables, from the JSON reports (docs/json.md) minus their per-instance lists.
 Result<Json> Tables(const HtmlReportInputs& in, const HtmlLimits& lim) {
   RenderOptions r;
@@ -238,79 +324,14 @@ Result<Json> Tables(const HtmlReportInputs& in, const HtmlLimits& lim) {
   Json tables;
   GS_ASSIGN_OR_RETURN(tables["info"], Parsed(RenderInfo(t, *in.summary, r)));
   if (in.profile) {
-    // The JSON report of a profile keeping only the longest grains (rendering every grain of a
-    // big trace to JSON only to drop it would cost seconds).
-    ExecutionProfile longest_only = *in.profile;
-    std::vector<TimeNs> lengths;
-    std::vector<size_t> counts;
-    for (const ProcessorProfile& proc : longest_only.processors) {
-      counts.push_back(proc.grains.size());
-      for (const GrainShare& g : proc.grains) lengths.push_back(g.grain.duration());
-    }
-    const size_t keep = std::min(lim.table_grains, lengths.size());
-    if (keep > 0) {
-      std::nth_element(lengths.begin(), lengths.begin() + static_cast<long>(keep - 1), lengths.end(), std::greater<>());
-      const TimeNs shortest_kept = lengths[keep - 1];
-      for (ProcessorProfile& proc : longest_only.processors) {
-        std::erase_if(proc.grains, [&](const GrainShare& g) { return g.grain.duration() < shortest_kept; });
-      }
-    }
-    GS_ASSIGN_OR_RETURN(Json p, Parsed(RenderProfile(t, longest_only, r)));
-    Json longest = Json::array();
-    for (size_t i = 0; i < p["processors"].size(); ++i) {
-      Json& proc = p["processors"][i];
-      for (Json& g : proc["grains"]) {
-        g["processor"] = proc["name"];
-        longest.push_back(std::move(g));
-      }
-      proc["grain_count"] = counts[i];
-      proc.erase("grains");
-    }
-    std::stable_sort(longest.begin(), longest.end(),
-                     [](const Json& a, const Json& b) { return a["time_ns"].get<int64_t>() > b["time_ns"].get<int64_t>(); });
-    p["grain_count"] = lengths.size();
-    if (longest.size() > keep) longest.erase(longest.begin() + static_cast<long>(keep), longest.end());
-    p["longest_grains"] = std::move(longest);
-    tables["profile"] = std::move(p);
+    GS_ASSIGN_OR_RETURN(tables["profile"], ProfileTable(t, *in.profile, r, lim));
   }
-  if (in.time && in.regions) {
-    // The report's time per location and its region table, without the per-location rows of
-    // each region and past the first table_regions regions.
-    Json time;
-    AddTimeAndRegionsJson(t, *in.time, *in.regions, time);
-    Json& regions = time["regions"];
-    time["region_count"] = regions.size();
-    if (regions.size() > lim.table_regions) regions.erase(regions.begin() + static_cast<long>(lim.table_regions), regions.end());
-    for (Json& r : regions) r.erase("locations");
-    Json& locations = time["locations"];
-    time["location_count"] = locations.size();
-    if (locations.size() > lim.table_locations)
-      locations.erase(locations.begin() + static_cast<long>(lim.table_locations), locations.end());
-    tables["time"] = std::move(time);
-  }
+  if (in.time && in.regions) tables["time"] = TimeTable(t, *in.time, *in.regions, lim);
   if (in.critical_path) {
-    CriticalPath summary_only = *in.critical_path;  // without the per-grain slack and the stretches
-    summary_only.slack.clear();
-    summary_only.path.clear();
-    GS_ASSIGN_OR_RETURN(Json c, Parsed(RenderCriticalPath(t, summary_only, r)));
-    c.erase("slack");
-    c.erase("path");
-    c["path_stretches"] = in.critical_path->path.size();
-    tables["critpath"] = std::move(c);
+    GS_ASSIGN_OR_RETURN(tables["critpath"], CritPathTable(t, *in.critical_path, r));
   }
   if (in.waits && in.characterization) {
-    GS_ASSIGN_OR_RETURN(Json w, Parsed(RenderWaits(t, *in.waits, *in.characterization, r)));
-    w["sync_point_count"] = w["sync_points"].size();
-    for (Json& sp : w["sync_points"]) {
-      sp["class_count"] = sp["classes"].size();
-      if (sp["classes"].size() > lim.table_classes) {
-        sp["classes"].erase(sp["classes"].begin() + static_cast<long>(lim.table_classes), sp["classes"].end());
-      }
-    }
-    if (w["sync_points"].size() > lim.table_sync_points) {
-      w["sync_points"].erase(w["sync_points"].begin() + static_cast<long>(lim.table_sync_points), w["sync_points"].end());
-    }
-    tables["waits"] = std::move(w);
+    GS_ASSIGN_OR_RETURN(tables["waits"], WaitsTable(t, *in.waits, *in.characterization, r, lim));
   }
   if (in.prediction) {
     GS_ASSIGN_OR_RETURN(tables["prediction"], Parsed(RenderPrediction(*in.prediction, r)));

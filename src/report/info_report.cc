@@ -7,8 +7,76 @@
 
 namespace grainscope {
 
+namespace {
+
+// Every diagnostic with its declared severity and description.
+nlohmann::ordered_json DiagnosticsJson(const Trace& trace) {
+  nlohmann::ordered_json diags = nlohmann::ordered_json::array();
+  for (const Diagnostic& d : trace.diagnostics().entries()) {
+    const DiagnosticKind& kind = KindOf(d.kind);
+    diags.push_back({{"name", d.name},
+                     {"count", d.count},
+                     {"example", d.example},
+                     {"severity", DiagnosticSeverityName(kind.severity)},
+                     {"description", kind.description}});
+  }
+  return diags;
+}
+
+// "4 processes, 8 threads": the kinds present, or "" when there are none.
+std::string LocationKindCounts(const TraceSummary& s) {
+  std::string kinds;
+  for (LocationKind k : kLocationKinds) {
+    if (uint64_t n = s.locations_by_kind[static_cast<int>(k)]; n > 0)
+      kinds += fmt::format("{}{} {}{}", kinds.empty() ? "" : ", ", n, LocationKindName(k),
+                           n == 1 ? "" : k == LocationKind::kProcess ? "es" : "s");
+  }
+  return kinds;
+}
+
+// "MPI_Send 12, MPI_Recv 12, ... (3 more)": the first `top` calls (0: all).
+std::string CommunicationCalls(const Trace& trace, const TraceSummary& s, size_t top) {
+  const size_t shown = RowsShown(s.communication_calls.size(), top);
+  std::string calls;
+  for (size_t i = 0; i < shown; ++i) {
+    const auto& [region, n] = s.communication_calls[i];
+    calls += fmt::format("{}{} {}", i == 0 ? "" : ", ", trace.str(trace.region(region).name), n);
+  }
+  if (shown < s.communication_calls.size()) calls += fmt::format(", ... ({} more)", s.communication_calls.size() - shown);
+  return calls;
+}
+
+std::string InfoText(const Trace& trace, const TraceSummary& s, const RenderOptions& o) {
+  std::string out;
+  auto line = [&](std::string_view key, const std::string& value) {
+    out += fmt::format("  {:<20} {}\n", key, value);
+  };
+  out += fmt::format("{}\n", o.source);
+  line("format", s.format);
+  const std::string kinds = LocationKindCounts(s);
+  line("locations", fmt::format("{} ({})", s.locations, kinds.empty() ? "none" : kinds));
+  line("regions", fmt::format("{}, {} of them grains", s.regions, s.grains));
+  line("events", fmt::format("{}", s.events));
+  line("messages", fmt::format("{} matched, {} unmatched, {} bytes", s.messages, s.unmatched_messages,
+                               s.message_bytes));
+  line("collectives", fmt::format("{}", s.collectives));
+  line("time span", fmt::format("{} .. {} ({})", FormatDuration(s.start_ns), FormatDuration(s.end_ns),
+                                FormatDuration(s.end_ns - s.start_ns)));
+  const Diagnostics& diagnostics = trace.diagnostics();
+  if (diagnostics.skipped_input() == Diag::kSkippedLines)
+    line("skipped lines", fmt::format("{}", diagnostics.Count(Diag::kSkippedLines)));
+  if (!s.communication_calls.empty()) line("communication calls", CommunicationCalls(trace, s, o.top));
+  if (!trace.diagnostics().empty()) {
+    out += "  warnings:\n";
+    for (const Diagnostic& d : trace.diagnostics().entries())
+      out += fmt::format("    {:<22} {:>8}   first: {}\n", d.name, d.count, d.example);
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const RenderOptions& o) {
-  const uint64_t skipped = trace.diagnostics().Count(Diag::kSkippedLines);
   if (o.format == OutputFormat::kJson) {
     nlohmann::ordered_json j;
     j["file"] = o.source;
@@ -30,11 +98,8 @@ Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const 
     j["origin_ns"] = s.origin_ns;
     j["start_ns"] = s.start_ns;
     j["end_ns"] = s.end_ns;
-    if (s.format == "seedtext") {
-      j["skipped_lines"] = skipped;
-    } else {
-      j["skipped_records"] = trace.diagnostics().Count(Diag::kSkippedRecords);
-    }
+    const Diag skipped = trace.diagnostics().skipped_input();  // skipped_lines or skipped_records
+    j[std::string(KindOf(skipped).name)] = trace.diagnostics().Count(skipped);
     nlohmann::ordered_json kinds = nlohmann::ordered_json::object();
     for (int k = 0; k < kEventKindCount; ++k)
       kinds[std::string(EventKindName(static_cast<EventKind>(k)))] = s.events_by_kind[k];
@@ -42,58 +107,13 @@ Result<std::string> RenderInfo(const Trace& trace, const TraceSummary& s, const 
     nlohmann::ordered_json calls = nlohmann::ordered_json::object();
     for (const auto& [region, n] : s.communication_calls) calls[std::string(trace.str(trace.region(region).name))] = n;
     j["communication_calls"] = calls;
-    nlohmann::ordered_json diags = nlohmann::ordered_json::array();
-    for (const Diagnostic& d : trace.diagnostics().entries()) {
-      const DiagnosticKind& kind = KindOf(d.kind);
-      diags.push_back({{"name", d.name},
-                       {"count", d.count},
-                       {"example", d.example},
-                       {"severity", DiagnosticSeverityName(kind.severity)},
-                       {"description", kind.description}});
-    }
-    j["diagnostics"] = diags;
+    j["diagnostics"] = DiagnosticsJson(trace);
     return FinishJson(j, o.notes);
   }
   if (o.format != OutputFormat::kText) {
     return InvalidArgument(fmt::format("info has no {} output (use text or json)", OutputFormatName(o.format)));
   }
-  std::string out;
-  auto line = [&](std::string_view key, const std::string& value) {
-    out += fmt::format("  {:<20} {}\n", key, value);
-  };
-  out += fmt::format("{}\n", o.source);
-  line("format", s.format);
-  std::string kinds;
-  for (LocationKind k : kLocationKinds) {
-    if (uint64_t n = s.locations_by_kind[static_cast<int>(k)]; n > 0)
-      kinds += fmt::format("{}{} {}{}", kinds.empty() ? "" : ", ", n, LocationKindName(k),
-                           n == 1 ? "" : k == LocationKind::kProcess ? "es" : "s");
-  }
-  line("locations", fmt::format("{} ({})", s.locations, kinds.empty() ? "none" : kinds));
-  line("regions", fmt::format("{}, {} of them grains", s.regions, s.grains));
-  line("events", fmt::format("{}", s.events));
-  line("messages", fmt::format("{} matched, {} unmatched, {} bytes", s.messages, s.unmatched_messages,
-                               s.message_bytes));
-  line("collectives", fmt::format("{}", s.collectives));
-  line("time span", fmt::format("{} .. {} ({})", FormatDuration(s.start_ns), FormatDuration(s.end_ns),
-                                FormatDuration(s.end_ns - s.start_ns)));
-  if (s.format == "seedtext") line("skipped lines", fmt::format("{}", skipped));
-  if (!s.communication_calls.empty()) {
-    const size_t shown = RowsShown(s.communication_calls.size(), o.top);
-    std::string calls;
-    for (size_t i = 0; i < shown; ++i) {
-      const auto& [region, n] = s.communication_calls[i];
-      calls += fmt::format("{}{} {}", i == 0 ? "" : ", ", trace.str(trace.region(region).name), n);
-    }
-    if (shown < s.communication_calls.size()) calls += fmt::format(", ... ({} more)", s.communication_calls.size() - shown);
-    line("communication calls", calls);
-  }
-  if (!trace.diagnostics().empty()) {
-    out += "  warnings:\n";
-    for (const Diagnostic& d : trace.diagnostics().entries())
-      out += fmt::format("    {:<22} {:>8}   first: {}\n", d.name, d.count, d.example);
-  }
-  return out;
+  return InfoText(trace, s, o);
 }
 
 }  // namespace grainscope

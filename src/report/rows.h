@@ -22,4 +22,12 @@ inline std::string RowsLeftOut(size_t total, size_t shown, std::string_view inde
                      total - shown == 1 ? "" : "s");
 }
 
+// A cut table's rows: `row(i)` for the first RowsShown(total, top) of them, then RowsLeftOut.
+template <class Row>
+void AppendRows(std::string& out, size_t total, size_t top, Row&& row) {
+  const size_t shown = RowsShown(total, top);
+  for (size_t i = 0; i < shown; ++i) out += row(i);
+  out += RowsLeftOut(total, shown);
+}
+
 }  // namespace grainscope

@@ -34,16 +34,10 @@ TimeNs TotalDelay(const Characterization& c) {
   return total;
 }
 
-std::string WaitsJson(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o) {
-  using json = nlohmann::ordered_json;
-  json j;
-  j["total_wait_ns"] = w.total_ns;
-  j["eager_limit_bytes"] = w.eager_limit_bytes;
-  j["eager_limit_source"] = w.eager_limit_source;
-  json kinds = json::array();
-  for (int k = 0; k < kWaitKindCount; ++k)
-    kinds.push_back({{"kind", WaitKindName(static_cast<WaitKind>(k))}, {"count", w.count[k]}, {"time_ns", w.time_ns[k]}});
-  j["kinds"] = std::move(kinds);
+using json = nlohmann::ordered_json;
+
+// Each sync point's classes of waits, each class with the steps that explain it and their shares.
+json SyncPointsJson(const Trace& t, const WaitStates& w, const Characterization& c) {
   json points = json::array();
   for (const SyncPointClasses& sp : c.sync_points) {
     json classes = json::array();
@@ -63,18 +57,21 @@ std::string WaitsJson(const Trace& t, const WaitStates& w, const Characterizatio
                       {"count", sp.count},
                       {"classes", std::move(classes)}});
   }
-  j["sync_points"] = std::move(points);
-  json locs = json::array();
-  for (uint32_t l = 0; l < w.by_location.size(); ++l)
-    locs.push_back({{"location", LocationName(t, LocationId(l))}, {"wait_ns", w.by_location[l]}});
-  j["locations"] = std::move(locs);
+  return points;
+}
+
+// The regions that waited, the slot past the last region being waits outside any region.
+json RegionsJson(const Trace& t, const WaitStates& w) {
   json regions = json::array();
   for (uint32_t r = 0; r < w.by_region.size(); ++r) {
     if (w.by_region[r] == 0) continue;
     regions.push_back({{"region", RegionName(t, r + 1 == w.by_region.size() ? RegionId() : RegionId(r))},
                        {"wait_ns", w.by_region[r]}});
   }
-  j["regions"] = std::move(regions);
+  return regions;
+}
+
+json LargestJson(const Trace& t, const WaitStates& w) {
   json largest = json::array();
   for (const WaitInstance* i : Largest(w, 20)) {
     largest.push_back({{"kind", WaitKindName(i->kind)},
@@ -84,7 +81,10 @@ std::string WaitsJson(const Trace& t, const WaitStates& w, const Characterizatio
                        {"wait_ns", i->wait_ns},
                        {"sync_point", i->sync_point}});
   }
-  j["largest"] = std::move(largest);
+  return largest;
+}
+
+json RootCausesJson(const Trace& t, const Characterization& c) {
   const TimeNs delay = TotalDelay(c);
   json causes = json::array();
   for (const RegionDelay& d : c.root_causes) {
@@ -92,7 +92,26 @@ std::string WaitsJson(const Trace& t, const WaitStates& w, const Characterizatio
                       {"delay_ns", d.delay_ns},
                       {"fraction", delay > 0 ? static_cast<double>(d.delay_ns) / delay : 0.0}});
   }
-  j["root_causes"] = std::move(causes);
+  return causes;
+}
+
+std::string WaitsJson(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o) {
+  json j;
+  j["total_wait_ns"] = w.total_ns;
+  j["eager_limit_bytes"] = w.eager_limit_bytes;
+  j["eager_limit_source"] = w.eager_limit_source;
+  json kinds = json::array();
+  for (int k = 0; k < kWaitKindCount; ++k)
+    kinds.push_back({{"kind", WaitKindName(static_cast<WaitKind>(k))}, {"count", w.count[k]}, {"time_ns", w.time_ns[k]}});
+  j["kinds"] = std::move(kinds);
+  j["sync_points"] = SyncPointsJson(t, w, c);
+  json locs = json::array();
+  for (uint32_t l = 0; l < w.by_location.size(); ++l)
+    locs.push_back({{"location", LocationName(t, LocationId(l))}, {"wait_ns", w.by_location[l]}});
+  j["locations"] = std::move(locs);
+  j["regions"] = RegionsJson(t, w);
+  j["largest"] = LargestJson(t, w);
+  j["root_causes"] = RootCausesJson(t, c);
   return FinishJson(j, o.notes);
 }
 
@@ -106,9 +125,10 @@ std::string WaitsCsv(const Trace& t, const WaitStates& w) {
   return out;
 }
 
-std::string WaitsText(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o) {
-  std::string out = fmt::format("Wait states: {}\n  total waiting time {} in {} waits\n", o.source,
-                                FormatDuration(w.total_ns), w.instances.size());
+// The total, the eager limit where there are messages, and the count and time per kind of wait.
+void AppendKinds(std::string& out, const Trace& t, const WaitStates& w, const RenderOptions& o) {
+  out += fmt::format("Wait states: {}\n  total waiting time {} in {} waits\n", o.source, FormatDuration(w.total_ns),
+                     w.instances.size());
   if (t.messages().size() > 0) {
     out += fmt::format("  eager limit {} B ({}): larger sends wait for their receive (late receiver)\n",
                        w.eager_limit_bytes, w.eager_limit_source);
@@ -120,57 +140,77 @@ std::string WaitsText(const Trace& t, const WaitStates& w, const Characterizatio
     out += fmt::format("  {:<20} {:>8} {:>14}\n", WaitKindName(static_cast<WaitKind>(k)), w.count[k],
                        FormatDuration(w.time_ns[k]));
   }
+}
+
+void AppendLocations(std::string& out, const Trace& t, const WaitStates& w, size_t top) {
   const size_t lw = LocationColumnWidth(t, 20);
   out += fmt::format("\n  {:<{}} {:>14}\n", "location", lw, "waiting");
-  const size_t locations_shown = RowsShown(w.by_location.size(), o.top);
-  for (uint32_t l = 0; l < locations_shown; ++l)
-    out += fmt::format("  {:<{}} {:>14}\n", LocationName(t, LocationId(l)), lw, FormatDuration(w.by_location[l]));
-  out += RowsLeftOut(w.by_location.size(), locations_shown);
+  AppendRows(out, w.by_location.size(), top, [&](size_t l) {
+    return fmt::format("  {:<{}} {:>14}\n", LocationName(t, LocationId(static_cast<uint32_t>(l))), lw,
+                       FormatDuration(w.by_location[l]));
+  });
+}
 
-  constexpr size_t kMaxClasses = 5, kMaxSteps = 5;  // per sync point, per class
-  const size_t points_shown = RowsShown(c.sync_points.size(), o.top);
-  for (size_t p = 0; p < points_shown; ++p) {
+// One class of waits: its first steps by share, the rest summed on one line (the positive shares
+// add up to 100 %, so the reader sees where the remainder went).
+void AppendWaitClass(std::string& out, const Trace& t, const WaitClass& wc, size_t number) {
+  constexpr size_t kMaxSteps = 5;
+  out += fmt::format("    class {}: {} waits, {}; explained by\n", number, wc.count, FormatDuration(wc.wait_ns));
+  size_t s = 0;
+  for (; s < wc.steps.size() && s < kMaxSteps && wc.shares[s] > 0; ++s) {
+    out += fmt::format("      {:>6} %  {} ({})\n", FormatPercent(wc.shares[s]), RegionName(t, wc.steps[s].region),
+                       StepStateName(wc.steps[s].state));
+  }
+  double rest = 0;
+  size_t others = 0;
+  for (; s < wc.steps.size() && wc.shares[s] > 0; ++s, ++others) rest += wc.shares[s];
+  if (others > 0) out += fmt::format("      {:>6} %  {} other step{}\n", FormatPercent(rest), others, others == 1 ? "" : "s");
+}
+
+void AppendSyncPoints(std::string& out, const Trace& t, const WaitStates& w, const Characterization& c, size_t top) {
+  constexpr size_t kMaxClasses = 5;  // per sync point
+  const size_t shown = RowsShown(c.sync_points.size(), top);
+  for (size_t p = 0; p < shown; ++p) {
     const SyncPointClasses& sp = c.sync_points[p];
     out += fmt::format("\n  Sync point {}: {} waits, {}, {} class{}\n", w.sync_points[sp.sync_point].label, sp.count,
                        FormatDuration(sp.wait_ns), sp.classes.size(), sp.classes.size() == 1 ? "" : "es");
-    for (size_t k = 0; k < sp.classes.size() && k < kMaxClasses; ++k) {
-      const WaitClass& wc = sp.classes[k];
-      out += fmt::format("    class {}: {} waits, {}; explained by\n", k + 1, wc.count, FormatDuration(wc.wait_ns));
-      // The positive shares add up to 100 %: the steps not shown are summed on one line.
-      size_t s = 0;
-      for (; s < wc.steps.size() && s < kMaxSteps && wc.shares[s] > 0; ++s) {
-        out += fmt::format("      {:>6} %  {} ({})\n", FormatPercent(wc.shares[s]), RegionName(t, wc.steps[s].region),
-                           StepStateName(wc.steps[s].state));
-      }
-      double rest = 0;
-      size_t others = 0;
-      for (; s < wc.steps.size() && wc.shares[s] > 0; ++s, ++others) rest += wc.shares[s];
-      if (others > 0) out += fmt::format("      {:>6} %  {} other step{}\n", FormatPercent(rest), others, others == 1 ? "" : "s");
-    }
+    for (size_t k = 0; k < sp.classes.size() && k < kMaxClasses; ++k) AppendWaitClass(out, t, sp.classes[k], k + 1);
   }
-  if (points_shown < c.sync_points.size())
-    out += "\n" + RowsLeftOut(c.sync_points.size(), points_shown);
+  if (shown < c.sync_points.size()) out += "\n" + RowsLeftOut(c.sync_points.size(), shown);
+}
+
+void AppendLargest(std::string& out, const Trace& t, const WaitStates& w, size_t top) {
   out += "\n  Largest waits\n";
   const size_t waiter_width = LocationColumnWidth(t, 16);
   out += fmt::format("  {:>14} {:>14}  {:<18} {:<{}} {}\n", "wait", "start", "kind", "waiter", waiter_width, "waited for");
-  const size_t largest_shown = RowsShown(w.instances.size(), o.top);
-  for (const WaitInstance* i : Largest(w, largest_shown)) {
+  const size_t shown = RowsShown(w.instances.size(), top);
+  for (const WaitInstance* i : Largest(w, shown)) {
     out += fmt::format("  {:>14} {:>14}  {:<18} {:<{}} {}\n", FormatDuration(i->wait_ns),
                        FormatDuration(i->start_ns - t.origin_ns()), WaitKindName(i->kind), LocationName(t, i->waiter), waiter_width,
                        LocationName(t, i->late));
   }
-  out += RowsLeftOut(w.instances.size(), largest_shown);
+  out += RowsLeftOut(w.instances.size(), shown);
+}
+
+// The regions whose excess time on the late locations caused the waiting; nothing when no delay.
+void AppendRootCauses(std::string& out, const Trace& t, const Characterization& c, size_t top) {
   const TimeNs delay = TotalDelay(c);
-  if (delay > 0) {
-    out += "\n  These regions caused most of the waiting (the late locations' excess time):\n";
-    const size_t causes_shown = RowsShown(c.root_causes.size(), o.top);
-    for (size_t i = 0; i < causes_shown; ++i) {
-      const RegionDelay& d = c.root_causes[i];
-      out += fmt::format("  {:>14} {:>8} %  {}\n", FormatDuration(d.delay_ns),
-                         FormatPercent(static_cast<double>(d.delay_ns) / delay), RegionName(t, d.region));
-    }
-    out += RowsLeftOut(c.root_causes.size(), causes_shown);
-  }
+  if (delay <= 0) return;
+  out += "\n  These regions caused most of the waiting (the late locations' excess time):\n";
+  AppendRows(out, c.root_causes.size(), top, [&](size_t i) {
+    const RegionDelay& d = c.root_causes[i];
+    return fmt::format("  {:>14} {:>8} %  {}\n", FormatDuration(d.delay_ns),
+                       FormatPercent(static_cast<double>(d.delay_ns) / delay), RegionName(t, d.region));
+  });
+}
+
+std::string WaitsText(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o) {
+  std::string out;
+  AppendKinds(out, t, w, o);
+  AppendLocations(out, t, w, o.top);
+  AppendSyncPoints(out, t, w, c, o.top);
+  AppendLargest(out, t, w, o.top);
+  AppendRootCauses(out, t, c, o.top);
   return out;
 }
 

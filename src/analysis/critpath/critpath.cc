@@ -161,23 +161,12 @@ void ComputeWork(const HbGraph& g, const CritPathModel& model, CriticalPath& cp,
   }
 }
 
-}  // namespace
-
-Result<ForwardSweep> SweepCriticalPath(const HbGraph& g, const CritPathOptions& options) {
-  return SweepForward(g, CritPathModel(g, options.message_latency_ns));
-}
-
-Result<CriticalPath> ComputeCriticalPath(const Trace& trace, const CritPathOptions& options) {
-  if (trace.event_count() == 0) return FailedPrecondition("the trace has no events");
-  HbGraph g(trace);
-  CritPathModel model(g, options.message_latency_ns);
-  GS_ASSIGN_OR_RETURN(ForwardSweep f, SweepForward(g, model));
-
-  CriticalPath cp;
-  cp.measured_ns = trace.end_ns() - trace.start_ns();
+// The path ends where the sweep's value is largest: the last event of the location that finishes
+// last in the model (the first such location on ties). Sets length_ns and end_location.
+void FindPathEnd(const HbGraph& g, const ForwardSweep& f, CriticalPath& cp) {
   bool found = false;
   for (uint32_t l = 0; l < g.location_count(); ++l) {
-    const size_t n = trace.events(LocationId(l)).size();
+    const size_t n = g.trace().events(LocationId(l)).size();
     if (n == 0) continue;
     const TimeNs v = f.value[g.flat(LocationId(l), static_cast<EventIndex>(n - 1))];
     if (!found || v > cp.length_ns) {
@@ -186,11 +175,12 @@ Result<CriticalPath> ComputeCriticalPath(const Trace& trace, const CritPathOptio
       found = true;
     }
   }
-  cp.path = LabelRuns(g, f, WalkBack(g, f, cp.end_location, &cp.transfer_ns));
+}
 
-  std::vector<TimeNs> region_total;
-  ComputeWork(g, model, cp, region_total);
-  const size_t outside = trace.regions().size();
+// Per region its time on the path (profile) and, where that exceeds the region's mean work per
+// location, its imbalance; both largest first. `region_total`: ComputeWork's per region.
+void ProfileRegions(const HbGraph& g, const std::vector<TimeNs>& region_total, CriticalPath& cp) {
+  const size_t outside = g.trace().regions().size();
   std::vector<TimeNs> on_path(outside + 1, 0);
   for (const PathSegment& s : cp.path) on_path[s.region.valid() ? s.region.value : outside] += s.time_ns;
   for (uint32_t r = 0; r <= outside; ++r) {
@@ -209,28 +199,58 @@ Result<CriticalPath> ComputeCriticalPath(const Trace& trace, const CritPathOptio
   std::stable_sort(cp.imbalance.begin(), cp.imbalance.end(), [](const auto& a, const auto& b) {
     return a.imbalance_ns != b.imbalance_ns ? a.imbalance_ns > b.imbalance_ns : a.region < b.region;
   });
+}
 
+// Load balance (mean / max work per location), transfer efficiency (length / measured run) and
+// serialisation efficiency (max work / length), from compute_ns, the path and the measured run.
+void ComputeEfficiencies(CriticalPath& cp) {
   TimeNs max_compute = 0, sum_compute = 0;
   for (TimeNs c : cp.compute_ns) {
     max_compute = std::max(max_compute, c);
     sum_compute += c;
   }
-  const double mean_compute = static_cast<double>(sum_compute) / static_cast<double>(g.location_count());
+  const double mean_compute = static_cast<double>(sum_compute) / static_cast<double>(cp.compute_ns.size());
   cp.load_balance = max_compute > 0 ? mean_compute / static_cast<double>(max_compute) : 1.0;
   cp.transfer_efficiency = cp.measured_ns > 0 ? static_cast<double>(cp.length_ns) / cp.measured_ns : 1.0;
   cp.serialization_efficiency = cp.length_ns > 0 ? static_cast<double>(max_compute) / cp.length_ns : 1.0;
+}
 
-  // Slack: latest start (backward sweep from the path length) - earliest start.
-  std::vector<GrainInstance> grains = CollectGrains(trace);
+// Slack per grain: latest start (backward sweep from the path length) - earliest start (the
+// forward sweep `f`, released before the backward sweep: state stays within 8 bytes per event).
+Status ComputeSlack(const HbGraph& g, const CritPathModel& model, ForwardSweep& f, CriticalPath& cp) {
+  std::vector<GrainInstance> grains = CollectGrains(g.trace());
   std::vector<TimeNs> earliest;
   earliest.reserve(grains.size());
   for (const GrainInstance& gi : grains) earliest.push_back(f.value[g.flat(gi.location, gi.enter)]);
-  f = ForwardSweep();  // release before the backward sweep: state stays within 8 bytes per event
+  f = ForwardSweep();
   GS_ASSIGN_OR_RETURN(std::vector<TimeNs> latest, SweepBackward(g, model, cp.length_ns));
   for (size_t i = 0; i < grains.size(); ++i) {
     const TimeNs late = latest[g.flat(grains[i].location, grains[i].enter)];
     cp.slack.push_back({grains[i], earliest[i], late - earliest[i]});
   }
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<ForwardSweep> SweepCriticalPath(const HbGraph& g, const CritPathOptions& options) {
+  return SweepForward(g, CritPathModel(g, options.message_latency_ns));
+}
+
+Result<CriticalPath> ComputeCriticalPath(const Trace& trace, const CritPathOptions& options) {
+  if (trace.event_count() == 0) return FailedPrecondition("the trace has no events");
+  HbGraph g(trace);
+  CritPathModel model(g, options.message_latency_ns);
+  GS_ASSIGN_OR_RETURN(ForwardSweep f, SweepForward(g, model));
+  CriticalPath cp;
+  cp.measured_ns = trace.end_ns() - trace.start_ns();
+  FindPathEnd(g, f, cp);
+  cp.path = LabelRuns(g, f, WalkBack(g, f, cp.end_location, &cp.transfer_ns));
+  std::vector<TimeNs> region_total;
+  ComputeWork(g, model, cp, region_total);
+  ProfileRegions(g, region_total, cp);
+  ComputeEfficiencies(cp);
+  GS_RETURN_IF_ERROR(ComputeSlack(g, model, f, cp));
   return cp;
 }
 

@@ -117,12 +117,12 @@ TimeNs MessageCost(const Trace& trace, uint32_t m, const CallSites& calls) {
   return std::max<TimeNs>(0, recv_leave - send_enter - idle_between);
 }
 
-Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
-  TaskGraph g;
-  std::vector<GrainInstance> grains = CollectGrains(trace, GrainFallback::kOutermostCalls);
-  if (grains.empty()) {
-    return FailedPrecondition("the trace has no grains (no regions with enter and leave events)");
-  }
+namespace {
+
+// The grains as the graph's nodes, ordered by grain id, then start, then location. A node's id is
+// its grain's id + 1 when every grain ran once and has an id, else its position + 1
+// (TaskGraph::ids_from_grain_ids).
+void AddGrainNodes(const Trace& trace, std::vector<GrainInstance> grains, TaskGraph& g) {
   std::stable_sort(grains.begin(), grains.end(), [&](const GrainInstance& a, const GrainInstance& b) {
     const int64_t ga = trace.region(a.region).external_id, gb = trace.region(b.region).external_id;
     if (ga != gb) return ga < gb;
@@ -140,38 +140,62 @@ Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
                             : static_cast<uint32_t>(n + 1);
     g.nodes.push_back(TaskNode{id, grains[n]});
   }
+}
 
+// The grain of every message end and dependency end by position (EndScanner).
+EndScanner::Ends FindEnds(const HbGraph& hb, const TaskGraph& g) {
+  const Trace& trace = hb.trace();
   // Node of each grain Enter event; -1 for other events.
   std::vector<int32_t> node_of_enter(trace.event_count(), -1);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const GrainInstance& gi = g.nodes[n].grain;
     node_of_enter[trace.flat_offset(gi.location) + gi.enter] = static_cast<int32_t>(n);
   }
-  const MessageTable& msgs = trace.messages();
-  const DependencyTable& deps = trace.dependencies();
-  const HbGraph hb(trace);
-  EndScanner::Ends ends{std::vector<MessageEnd>(msgs.size()), std::vector<MessageEnd>(msgs.size()),
-                        std::vector<MessageEnd>(deps.size()), std::vector<MessageEnd>(deps.size())};
+  const size_t messages = trace.messages().size(), dependencies = trace.dependencies().size();
+  EndScanner::Ends ends{std::vector<MessageEnd>(messages), std::vector<MessageEnd>(messages),
+                        std::vector<MessageEnd>(dependencies), std::vector<MessageEnd>(dependencies)};
   EndScanner scanner(hb, node_of_enter);
   for (uint32_t l = 0; l < trace.locations().size(); ++l) scanner.Scan(LocationId(l), ends);
-  const CallSites calls = FindCallSites(trace);
+  return ends;
+}
 
-  // A grain named by the format wins over position: the instance of that grain on that location
-  // that started last at or before the event (or the first one, if all start after it).
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<int32_t>> instances;  // (loc, region) -> nodes
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const GrainInstance& gi = g.nodes[n].grain;
-    instances[{gi.location.value, gi.region.value}].push_back(static_cast<int32_t>(n));
+// A grain named by the format wins over position: the instance of that grain on that location
+// that started last at or before the event (or the first one, if all start after it).
+class NamedGrainNodes {
+ public:
+  explicit NamedGrainNodes(const TaskGraph& g) : g_(g) {
+    for (size_t n = 0; n < g.nodes.size(); ++n) {
+      const GrainInstance& gi = g.nodes[n].grain;
+      instances_[{gi.location.value, gi.region.value}].push_back(static_cast<int32_t>(n));
+    }
   }
-  auto named_node = [&](LocationId loc, RegionId grain, TimeNs t) -> int32_t {
-    auto it = instances.find({loc.value, grain.value});
-    if (it == instances.end()) return -1;
+  // The node, or -1 when the grain has no instance on the location.
+  int32_t Find(LocationId loc, RegionId grain, TimeNs t) const {
+    auto it = instances_.find({loc.value, grain.value});
+    if (it == instances_.end()) return -1;
     int32_t best = it->second.front();
     for (int32_t n : it->second)
-      if (g.nodes[n].grain.start <= t) best = n;
+      if (g_.nodes[n].grain.start <= t) best = n;
     return best;
-  };
+  }
 
+ private:
+  const TaskGraph& g_;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<int32_t>> instances_;  // (loc, region) -> nodes
+};
+
+void AddEdge(TaskGraph& g, int32_t from, int32_t to, TimeNs cost, MessageId message, DependencyId dependency) {
+  g.edges.push_back(TaskEdge{g.nodes[from].id, g.nodes[to].id, cost, message, dependency});
+  g.nodes[from].successors++;
+  g.nodes[to].predecessors++;
+}
+
+// An arc per matched message between the grains of its ends (named by the format, else by
+// position), weighted with the cost of its calls (MessageCost).
+void AddMessageEdges(const Trace& trace, const EndScanner::Ends& ends, TaskGraph& g) {
+  const MessageTable& msgs = trace.messages();
+  const CallSites calls = FindCallSites(trace);
+  const NamedGrainNodes named(g);
   for (uint32_t m = 0; m < msgs.size(); ++m) {
     if (!msgs.matched(MessageId(m))) {
       ++g.unmatched_messages;
@@ -179,33 +203,46 @@ Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
     }
     const TimeNs send_t = trace.events(msgs.sender[m]).time[msgs.send_event[m]];
     const TimeNs recv_t = trace.events(msgs.receiver[m]).time[msgs.recv_event[m]];
-    int32_t from = msgs.send_grain[m].valid() ? named_node(msgs.sender[m], msgs.send_grain[m], send_t)
+    int32_t from = msgs.send_grain[m].valid() ? named.Find(msgs.sender[m], msgs.send_grain[m], send_t)
                                               : ends.send[m].node;
-    int32_t to = msgs.recv_grain[m].valid() ? named_node(msgs.receiver[m], msgs.recv_grain[m], recv_t)
+    int32_t to = msgs.recv_grain[m].valid() ? named.Find(msgs.receiver[m], msgs.recv_grain[m], recv_t)
                                             : ends.recv[m].node;
     if (from < 0 || to < 0) {
       ++g.unattributed_messages;
       continue;
     }
-    g.edges.push_back(TaskEdge{g.nodes[from].id, g.nodes[to].id, MessageCost(trace, m, calls), MessageId(m)});
-    g.nodes[from].successors++;
-    g.nodes[to].predecessors++;
+    AddEdge(g, from, to, MessageCost(trace, m, calls), MessageId(m), DependencyId());
   }
-  // Dependency edges of every kind between grains of different instances: arcs weighted with the
-  // edge's measured latency (measured_waits.h), the rule the replay uses.
+}
+
+// Dependency edges of every kind between grains of different instances: arcs weighted with the
+// edge's measured latency (measured_waits.h), the rule the replay uses.
+void AddDependencyEdges(const HbGraph& hb, const EndScanner::Ends& ends, TaskGraph& g) {
   const MeasuredWaits measured(hb);
-  for (uint32_t r = 0; r < deps.size(); ++r) {
+  for (uint32_t r = 0; r < hb.trace().dependencies().size(); ++r) {
     const int32_t from = ends.from[r].node, to = ends.to[r].node;
     if (from < 0 || to < 0) {
       ++g.unattributed_dependencies;
       continue;
     }
     if (from == to) continue;  // within one grain: program order
-    g.edges.push_back(TaskEdge{g.nodes[from].id, g.nodes[to].id, measured.DependencyLatency(DependencyId(r)),
-                               MessageId(), DependencyId(r)});
-    g.nodes[from].successors++;
-    g.nodes[to].predecessors++;
+    AddEdge(g, from, to, measured.DependencyLatency(DependencyId(r)), MessageId(), DependencyId(r));
   }
+}
+
+}  // namespace
+
+Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
+  TaskGraph g;
+  std::vector<GrainInstance> grains = CollectGrains(trace, GrainFallback::kOutermostCalls);
+  if (grains.empty()) {
+    return FailedPrecondition("the trace has no grains (no regions with enter and leave events)");
+  }
+  AddGrainNodes(trace, std::move(grains), g);
+  const HbGraph hb(trace);
+  const EndScanner::Ends ends = FindEnds(hb, g);
+  AddMessageEdges(trace, ends, g);
+  AddDependencyEdges(hb, ends, g);
   std::stable_sort(g.edges.begin(), g.edges.end(), [](const TaskEdge& a, const TaskEdge& b) {
     if (a.from != b.from) return a.from < b.from;
     if (a.to != b.to) return a.to < b.to;

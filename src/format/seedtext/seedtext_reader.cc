@@ -150,7 +150,9 @@ std::optional<RecordKind> Keyword(std::string_view word) {
 class SeedTextParser {
  public:
   SeedTextParser(std::string_view content, std::string_view file)
-      : content_(content), file_(file), builder_(std::string(kSeedTextFormat)) {}
+      : content_(content), file_(file), builder_(std::string(kSeedTextFormat)) {
+    builder_.diagnostics().set_skipped_input(Diag::kSkippedLines);  // a text format: lines of program output
+  }
 
   Result<Trace> Run() {
     GS_RETURN_IF_ERROR(ParseLines());
