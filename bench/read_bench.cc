@@ -9,10 +9,13 @@
 //   * otf2, chrome, gst_dir: bench/synthetic's MPI-like trace (ring messages, barriers) as an
 //     OTF2 archive, Chrome JSON and a .gst directory of ranks.
 //
-//   read_bench [--smoke] [--events N] [--repeat R] [--only FORMAT] [--keep DIR]
+//   read_bench [--smoke] [--events N] [--repeat R] [--only FORMAT] [--keep DIR] [--threads N]
 // Times are medians over R runs of ReadTrace (format auto-detected, as the CLI does): CPU time
 // of the reading thread ("cpu_seconds", what events_per_s, mb_per_s and ns_per_event use: the
-// machine is shared) and wall time. --keep DIR writes the inputs there and leaves them.
+// machine is shared), CPU time of the whole process ("process_cpu_seconds": with --threads above
+// 1, the rank directory's parts are read on other threads too) and wall time. --threads N
+// (default 1) is ReadOptions::threads: how many threads read a multi-file trace's parts.
+// --keep DIR writes the inputs there and leaves them.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -124,14 +127,21 @@ std::vector<Input> WriteInputs(const std::string& dir, uint64_t events, const st
   return inputs;
 }
 
-bool Bench(const Input& in, int repeat) {
-  std::vector<double> wall, cpu;
+double ProcessCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+bool Bench(const Input& in, int repeat, unsigned threads) {
+  std::vector<double> wall, cpu, process_cpu;
   uint64_t events = 0, messages = 0;
   for (int i = 0; i < repeat; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    const double c0 = ThreadCpuSeconds();
-    Result<Trace> t = ReadTrace(in.path);
+    const double c0 = ThreadCpuSeconds(), p0 = ProcessCpuSeconds();
+    Result<Trace> t = ReadTrace(in.path, "auto", ReadOptions{.threads = threads});
     cpu.push_back(ThreadCpuSeconds() - c0);
+    process_cpu.push_back(ProcessCpuSeconds() - p0);
     wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (!t.ok()) {
       std::fprintf(stderr, "read_bench: %s\n", t.status().message().c_str());
@@ -141,11 +151,11 @@ bool Bench(const Input& in, int repeat) {
     messages = t->messages().size();
   }
   const double s = Median(cpu), n = static_cast<double>(events), bytes = static_cast<double>(BytesOf(in.path));
-  std::printf("{\"bench\": \"read_%s\", \"events\": %llu, \"messages\": %llu, \"bytes\": %.0f, \"repeat\": %d, "
-              "\"cpu_seconds\": %.4f, \"wall_seconds\": %.4f, \"events_per_s\": %.0f, \"mb_per_s\": %.1f, "
-              "\"ns_per_event\": %.2f}\n",
-              in.format.c_str(), static_cast<unsigned long long>(events), static_cast<unsigned long long>(messages),
-              bytes, repeat, s, Median(wall), n / s, bytes / s / 1e6, 1e9 * s / n);
+  std::printf("{\"bench\": \"read_%s\", \"threads\": %u, \"events\": %llu, \"messages\": %llu, \"bytes\": %.0f, "
+              "\"repeat\": %d, \"cpu_seconds\": %.4f, \"process_cpu_seconds\": %.4f, \"wall_seconds\": %.4f, "
+              "\"events_per_s\": %.0f, \"mb_per_s\": %.1f, \"ns_per_event\": %.2f, \"wall_events_per_s\": %.0f}\n",
+              in.format.c_str(), threads, static_cast<unsigned long long>(events), static_cast<unsigned long long>(messages),
+              bytes, repeat, s, Median(process_cpu), Median(wall), n / s, bytes / s / 1e6, 1e9 * s / n, n / Median(wall));
   std::fflush(stdout);
   return events > 0 && messages > 0;
 }
@@ -154,6 +164,7 @@ int Main(int argc, char** argv) {
   uint64_t events = 2'000'000;
   int repeat = 5;
   std::string only, keep;
+  unsigned threads = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
@@ -166,12 +177,14 @@ int Main(int argc, char** argv) {
       repeat = std::max(1, std::atoi(argv[++i]));
     } else if (a == "--only" && has_value) {
       only = argv[++i];
+    } else if (a == "--threads" && has_value) {
+      threads = static_cast<unsigned>(std::max(1, std::atoi(argv[++i])));
     } else if (a == "--keep" && has_value) {
       keep = argv[++i];
     } else {
       std::fprintf(stderr,
                    "usage: read_bench [--smoke] [--events N] [--repeat R] "
-                   "[--only seedtext|gst|otf2|chrome|gst_dir] [--keep DIR]\n");
+                   "[--only seedtext|gst|otf2|chrome|gst_dir] [--keep DIR] [--threads N]\n");
       return 2;
     }
   }
@@ -179,7 +192,7 @@ int Main(int argc, char** argv) {
       keep.empty() ? (fs::temp_directory_path() / ("gs_read_bench_" + std::to_string(getpid()))).string() : keep;
   const std::vector<Input> inputs = WriteInputs(dir, events, only);
   bool ok = !inputs.empty();
-  for (const Input& in : inputs) ok = Bench(in, repeat) && ok;
+  for (const Input& in : inputs) ok = Bench(in, repeat, threads) && ok;
   std::error_code ec;
   if (keep.empty()) fs::remove_all(dir, ec);
   return ok ? 0 : 1;

@@ -15,6 +15,22 @@ void Advance(uint64_t done);
 // From now on Advance(done) means base + done: a reader of several files reports each file's
 // offsets on top of the files before it. Begin resets it to 0.
 void SetBase(uint64_t base);
+// `units` more of the current step are finished: for steps whose parts finish in no fixed order
+// (base/parallel.h), each adds its own when it is done. Not muted.
+void AddDone(uint64_t units);
+
+// While one lives, Begin, Advance and SetBase called on this thread are ignored: a task run beside
+// others (ParallelFor) must not move the bar by its own file's offsets.
+class MuteThisThread {
+ public:
+  MuteThisThread();
+  ~MuteThisThread();
+  MuteThisThread(const MuteThisThread&) = delete;
+  MuteThisThread& operator=(const MuteThisThread&) = delete;
+
+ private:
+  bool was_muted_;
+};
 
 struct Snapshot {
   const char* phase = nullptr;  // null: no step has begun

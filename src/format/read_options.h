@@ -9,6 +9,10 @@ struct ReadOptions {
   // diagnostics say what was done). true: refuse the trace as grainscope did before it repaired,
   // with the message naming the first defect.
   bool strict = false;
+  // Threads for reading the parts of a multi-file trace (a rank directory): 0 means
+  // GRAINSCOPE_THREADS, else one per hardware thread (base/parallel.h). The trace read is the same
+  // whatever the number.
+  unsigned threads = 0;
 };
 
 }  // namespace grainscope

@@ -38,8 +38,8 @@ class Diagnostics {
   bool empty() const { return entries_.empty(); }
 
  private:
-  std::vector<Diagnostic> entries_;
-  Diag skipped_input_ = Diag::kSkippedRecords;  // in order of first occurrence; few kinds, so a linear scan
+  std::vector<Diagnostic> entries_;  // in order of first occurrence; few kinds, so a linear scan
+  Diag skipped_input_ = Diag::kSkippedRecords;
 };
 
 }  // namespace grainscope

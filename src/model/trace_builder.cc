@@ -80,12 +80,14 @@ MessageId TraceBuilder::AddMessage(const MessageInfo& info) {
 EventIndex TraceBuilder::Send(LocationId loc, TimeNs t, MessageId m) {
   EventIndex e = Append(loc, t, EventKind::kSend, m.value);
   body_.messages.send_event[m.value] = e;
+  if (!body_.messages.sender[m.value].valid()) body_.messages.sender[m.value] = loc;  // where its send is
   return e;
 }
 
 EventIndex TraceBuilder::Recv(LocationId loc, TimeNs t, MessageId m) {
   EventIndex e = Append(loc, t, EventKind::kRecv, m.value);
   body_.messages.recv_event[m.value] = e;
+  if (!body_.messages.receiver[m.value].valid()) body_.messages.receiver[m.value] = loc;
   return e;
 }
 

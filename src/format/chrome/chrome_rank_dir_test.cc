@@ -12,6 +12,7 @@
 #include "base/test_files.h"
 #include "format/format_names.h"
 #include "format/trace_reader.h"
+#include "model/exact_dump_test_util.h"
 
 namespace grainscope {
 namespace {
@@ -100,6 +101,25 @@ TEST(ChromeRankDirectory, MergesOneRunOnly) {
   EXPECT_THAT(ExampleOf(*r, "other_run_files"), HasSubstr("c-rank1.json: holds rank 1 again"));
   EXPECT_EQ(r->diagnostics().Count(Diag::kUnreadableRankFiles), 2u);
   EXPECT_EQ(r->diagnostics().Count(Diag::kMissingRankFiles), 0u);
+}
+
+// The files are parsed one per task: the trace is the same on any number of threads, unreadable
+// files and other runs included.
+TEST(ChromeRankDirectory, IsTheSameOnAnyNumberOfThreads) {
+  TempDir dir("chrome_ranks_threads");
+  const int64_t t0 = 1682725897226747;
+  for (int r = 0; r < 6; ++r) ASSERT_TRUE(WriteTestFile(dir / fmt::format("rank-{}.json", r), RankFile(r, 8, t0 + 7 * r)));
+  ASSERT_TRUE(WriteTestFile(dir / "rank-6-again.json", RankFile(5, 8, t0)));
+  ASSERT_TRUE(WriteTestFile(dir / "rank-7.json", R"({"distributedInfo": {"rank": 7}, )"));  // cut short
+  const std::string path = std::filesystem::path(dir / "rank-0.json").parent_path().string();
+  Result<Trace> one = ReadTrace(path, kChromeRanksFormat, ReadOptions{.threads = 1});
+  ASSERT_THAT(one, IsOk());
+  EXPECT_EQ(one->locations().size(), 12u);
+  for (unsigned threads : {2u, 4u, 16u}) {
+    Result<Trace> many = ReadTrace(path, kChromeRanksFormat, ReadOptions{.threads = threads});
+    ASSERT_THAT(many, IsOk());
+    EXPECT_EQ(testing_util::ExactDump(*many), testing_util::ExactDump(*one)) << threads << " threads";
+  }
 }
 
 TEST(ChromeRankDirectory, OtherDirectoriesAreNotRankDirectories) {

@@ -9,8 +9,9 @@
 //     region is the call);
 //   * messages: names "mpi.msg <comm> <sender> <receiver> <tag>" are matched across files in FIFO
 //     order per key (MPI's non-overtaking order); rows carry tag, bytes, communicator;
-//   * communicators from the "mpi.comm" markers, collective instances from the "mpi.coll"
-//     markers, matched per communicator by sequence number (the k-th collective of every member);
+//   * communicators from the "mpi.comm" labels, collective instances from the "mpi.coll"
+//     labels, matched per communicator by sequence number (the k-th collective of every member);
+//     each file's labels are translated once, as it is read (gst_rank_part.h);
 //   * timestamps aligned to rank 0's clock with the "mpi.clock" offsets measured at MPI_Init and
 //     MPI_Finalize, interpolated linearly in between.
 // The mpi.* markers are consumed; other markers stay markers.
@@ -19,6 +20,7 @@
 #include <string>
 
 #include "base/status.h"
+#include "format/read_options.h"
 #include "model/trace.h"
 
 namespace grainscope {
@@ -26,6 +28,9 @@ namespace grainscope {
 // True when `path` is a directory holding at least one *.gst file.
 bool LooksLikeGstDirectory(const std::string& path);
 
-Result<Trace> ReadGstDirectory(const std::string& path);
+// The rank files are read as independent parts on ReadThreads(options.threads) threads
+// (base/parallel.h) and merged once (model/trace_parts.h): the trace is the same whatever the
+// number of threads.
+Result<Trace> ReadGstDirectory(const std::string& path, const ReadOptions& options = {});
 
 }  // namespace grainscope

@@ -18,6 +18,7 @@
 #include "format/gst/gst_dir_reader.h"
 #include "format/gst/gst_format.h"
 #include "format/gst/gst_model_numbers.h"
+#include "format/gst/gst_rank_part.h"
 #include "format/gst/gst_trace_builder.h"
 #include "model/message_matcher.h"
 #include "model/metadata_keys.h"
@@ -89,9 +90,18 @@ Result<Trace> GstTraceBuilder::Run() {
   AddLocations();
   AddRegions();
   MatchMessages();
-  for (Stream& s : streams_) AppendEvents(s);
+  if (mpi_ == nullptr) {
+    for (Stream& s : streams_) AppendEvents(s);
+  } else {
+    // In location order: a rank's collectives take their sequence numbers in that order.
+    std::vector<const Stream*> by_location;
+    for (const Stream& s : streams_) by_location.push_back(&s);
+    std::sort(by_location.begin(), by_location.end(), [](const Stream* a, const Stream* b) { return a->location < b->location; });
+    for (const Stream* s : by_location) AppendPartEvents(*s);
+  }
   AddMetadataAndDiagnostics();
-  builder_.SetEagerLimitIfRecorded();  // a converted MPI trace: its rendezvous sends
+  // A converted MPI trace: its rendezvous sends (a part's are decided once it is merged).
+  if (mpi_ == nullptr) builder_.SetEagerLimitIfRecorded();
   return builder_.Finish();
 }
 
@@ -245,6 +255,52 @@ void GstTraceBuilder::AppendEvents(const Stream& s) {
   }
 }
 
+// AppendEvents for a rank file read as a part (gst_rank_part.h).
+void GstTraceBuilder::AppendPartEvents(const Stream& s) {
+  const LocationId loc = s.location;
+  std::vector<std::string_view> labels;
+  for (const Event& e : s.events) {
+    if (e.kind == gst::kRecordMarker) labels.push_back(chunks_.strings.count(e.id) ? std::string_view(chunks_.strings.at(e.id)) : "");
+  }
+  mpi_->StartLocation(labels);
+  builder_.Reserve(loc, s.events.size());
+  for (uint32_t i = 0; i < s.events.size(); ++i) {
+    const Event& e = s.events[i];
+    const uint32_t si = static_cast<uint32_t>(&s - streams_.data());
+    switch (e.kind) {
+      case gst::kRecordRegionBegin:
+        mpi_->Enter();
+        builder_.Enter(loc, e.time, regions_.at(e.id));
+        break;
+      case gst::kRecordRegionEnd:
+        mpi_->BeforeLeave(builder_, loc, e.time);
+        builder_.Leave(loc, e.time, regions_.at(e.id));
+        break;
+      case gst::kRecordGrainBegin:
+        mpi_->Enter();
+        builder_.Enter(loc, e.time, grains_.at({e.id, e.grain_id}));
+        break;
+      case gst::kRecordGrainEnd:
+        mpi_->BeforeLeave(builder_, loc, e.time);
+        builder_.Leave(loc, e.time, grains_.at({e.id, e.grain_id}));
+        break;
+      case gst::kRecordSendBegin: builder_.Send(loc, e.time, message_of_.at({si, i})); break;
+      case gst::kRecordRecvEnd: builder_.Recv(loc, e.time, message_of_.at({si, i})); break;
+      case gst::kRecordMarker: {
+        const std::string text = StringText(e.id);
+        if (std::string_view(text).starts_with(gst::kMpiLabelPrefix)) {
+          mpi_->Label(builder_, loc, e.time, text);
+        } else {
+          builder_.Marker(loc, e.time, builder_.Intern(text));
+        }
+        break;
+      }
+      case gst::kRecordSync: builder_.Sync(loc, e.time, static_cast<SyncKind>(e.peer), e.bytes, e.id); break;
+      default: break;  // the helper regions' bounds; processor and origin records
+    }
+  }
+}
+
 void GstTraceBuilder::AddMetadataAndDiagnostics() {
   builder_.SetOrigin(origin_.value_or(0));
   for (const auto& [key, value] : chunks_.metadata) builder_.AddMetadata(key, value);
@@ -301,6 +357,13 @@ Result<Trace> ReadGstFile(const std::string& path, bool derive_thread_sync) {
   return ReadGst(file.bytes(), path, derive_thread_sync);
 }
 
+Result<Trace> gst::ReadGstFileAsPart(const std::string& path, MpiLabelTranslator& mpi) {
+  MappedFile file;
+  GS_RETURN_IF_ERROR(file.Open(path));
+  GS_ASSIGN_OR_RETURN(Chunks chunks, gst::ParseChunks(file.bytes(), path));
+  return gst_reader::GstTraceBuilder(std::move(chunks), path, &mpi).Run();
+}
+
 bool LooksLikeGst(std::string_view head) {
   return head.size() >= sizeof gst::kMagic && std::memcmp(head.data(), gst::kMagic, sizeof gst::kMagic) == 0;
 }
@@ -317,8 +380,8 @@ Sniff SniffGst(const TraceProbe& probe) {
 
 // `options`: the .gst readers repair (and count) what they meet themselves and hand the builder
 // properly nested events, so --strict changes nothing here yet.
-Result<Trace> ReadGstPath(const std::string& path, const ReadOptions&) {
-  return LooksLikeGstDirectory(path) ? ReadGstDirectory(path) : ReadGstFile(path);
+Result<Trace> ReadGstPath(const std::string& path, const ReadOptions& options) {
+  return LooksLikeGstDirectory(path) ? ReadGstDirectory(path, options) : ReadGstFile(path);
 }
 }  // namespace
 

@@ -21,6 +21,10 @@
 #include "format/gst/gst_format.h"
 #include "model/trace_builder.h"
 
+namespace grainscope::gst {
+class MpiLabelTranslator;  // gst_rank_part.h
+}  // namespace grainscope::gst
+
 namespace grainscope::gst_reader {
 
 using gst::Chunks;
@@ -60,6 +64,13 @@ class GstTraceBuilder {
       : chunks_(std::move(chunks)), file_(file), builder_(std::string(kGstFormat)) {
     builder_.SetDeriveThreadSync(derive_thread_sync);
   }
+  // A rank file read as a part of its run (gst_rank_part.h): `mpi` translates its "mpi." labels,
+  // the helper regions around message events are left out, and the thread-sync edges are not
+  // derived (the merged trace derives them).
+  GstTraceBuilder(Chunks chunks, std::string_view file, gst::MpiLabelTranslator* mpi)
+      : GstTraceBuilder(std::move(chunks), file, /*derive_thread_sync=*/false) {
+    mpi_ = mpi;
+  }
 
   Result<Trace> Run();
 
@@ -96,6 +107,7 @@ class GstTraceBuilder {
   void MatchMessages();
   void AddMessage(const MessageEnd* send_end, const MessageEnd* recv_end);
   void AppendEvents(const Stream& s);
+  void AppendPartEvents(const Stream& s);
   void AddMetadataAndDiagnostics();
 
   // Closes a receive that never ended (no message arrives): not a kind in the file.
@@ -103,6 +115,7 @@ class GstTraceBuilder {
 
   Chunks chunks_;
   std::string_view file_;
+  gst::MpiLabelTranslator* mpi_ = nullptr;
   TraceBuilder builder_;
   ClockConverter clock_;
   std::vector<Stream> streams_;

@@ -1,0 +1,25 @@
+// Running independent tasks on a few threads: the parts of a multi-file trace (one rank file, one
+// rank's JSON document) are read one per task. Each task writes only its own result slot, so the
+// results are the same, byte for byte, whatever the number of threads; the caller merges them in
+// index order afterwards.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace grainscope {
+
+// How many threads reading may use: `requested` when it is not 0, else GRAINSCOPE_THREADS from
+// the environment when it holds a positive number, else the machine's hardware threads; at most
+// kMaxReadThreads.
+inline constexpr unsigned kMaxReadThreads = 64;
+unsigned ReadThreads(unsigned requested = 0);
+
+// task(i) for i = 0 .. n-1 on min(threads, n) threads (the calling thread is one of them), each
+// index once, in no fixed order; returns when all have run. threads <= 1 runs them in index order
+// on the calling thread. While a task runs, its own progress reports (Advance, SetBase: a reader's
+// offsets within its file) are muted, since several files' offsets would mix; a task reports
+// that it finished with progress::AddDone (base/progress.h).
+void ParallelFor(size_t n, unsigned threads, const std::function<void(size_t)>& task);
+
+}  // namespace grainscope

@@ -1,0 +1,78 @@
+// One rank file of a .gst rank directory (gst_dir_reader.h) read as a part of the run
+// (model/trace_parts.h): the reader translates libgrainscope-mpi's labels (gst_mpi_labels.h) while
+// it appends the file's events, once, into the part's own model rows — communicators, collective
+// members with their sequence numbers, the clock offsets and the eager limit — so nothing is
+// re-read from markers afterwards. The per-file "send"/"receive" helper regions around message
+// events are left out (the MPI call's region is the call); other markers stay markers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.h"
+#include "format/gst/gst_mpi_labels.h"
+#include "model/trace_builder.h"
+#include "model/trace_parts.h"
+
+namespace grainscope::gst {
+
+// What the labels of one rank file said about the file.
+struct RankLabels {
+  bool labelled = false;  // written by libgrainscope-mpi (it has an "mpi.rank" label)
+  int rank = -1;
+  std::optional<uint64_t> run;  // the run it belongs to
+  std::optional<MpiClockLabel> init, finalize;
+  TimeNs init_time = 0, finalize_time = 0;  // the clock labels' own (file) times
+  std::optional<MpiEagerLimitLabel> eager_limit;  // what the MPI library said
+};
+
+struct RankPart {
+  TracePart part;  // rank, clock and metadata are set once the directory's ranks are known
+  RankLabels labels;
+  bool has_init = false;  // its main location's first region is MPI_Init (or MPI_Init_thread)
+  std::optional<int64_t> origin_monotonic_ns;  // CLOCK_MONOTONIC at file time 0
+};
+
+// Reads the rank file at `path` as a part.
+Result<RankPart> ReadRankPart(const std::string& path);
+
+// The translation, used by the .gst reader while it appends each location's events in location
+// order (the rank's locations share its collective sequence, in that order).
+class MpiLabelTranslator {
+ public:
+  MpiLabelTranslator(std::string_view file, RankPart& out) : file_(file), out_(out) {}
+
+  // A location begins; `labels` are its markers' texts in order (to tell which non-blocking
+  // collectives end on it).
+  void StartLocation(const std::vector<std::string_view>& labels);
+  void Enter() { ++depth_; }
+  // Before the Leave of the innermost open region at `t`: ends the blocking collective its call
+  // holds.
+  void BeforeLeave(TraceBuilder& b, LocationId loc, TimeNs t);
+  // An "mpi." label at `t` on `loc`.
+  void Label(TraceBuilder& b, LocationId loc, TimeNs t, std::string_view label);
+
+ private:
+  void Collective(TraceBuilder& b, LocationId loc, TimeNs t, std::string_view label, const MpiCollLabel& coll);
+  CommunicatorId PartCommunicator(TraceBuilder& b, const std::string& key);
+
+  std::string_view file_;
+  RankPart& out_;
+  std::unordered_map<std::string, CommunicatorId> part_comm_;  // the part's own, per key
+  std::unordered_map<std::string, uint32_t> sequence_;  // per communicator key: collectives begun
+  // Per location:
+  std::vector<bool> finished_;  // per non-blocking collective begun, in order: does it end here?
+  size_t nonblocking_begun_ = 0;
+  std::unordered_map<uint32_t, CollectiveId> in_slot_;
+  std::optional<CollectiveId> open_collective_;
+  size_t depth_ = 0, collective_depth_ = 0;  // open regions now; at the open collective's label
+};
+
+// The .gst reader's side of ReadRankPart (gst_reader.cc): the file at `path` read through `mpi`.
+Result<Trace> ReadGstFileAsPart(const std::string& path, MpiLabelTranslator& mpi);
+
+}  // namespace grainscope::gst

@@ -1,0 +1,334 @@
+#include "model/trace_parts.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "model/message_matcher.h"
+#include "model/thread_sync.h"
+#include "model/trace_builder.h"
+
+namespace grainscope {
+namespace {
+
+// One end (send or receive) of a part's message row.
+struct MessageEnd {
+  TimeNs time = 0;  // in its part's own clock: the order of completion there
+  uint32_t part = 0;
+  uint32_t location = 0;  // in the part
+  EventIndex event = kNoEvent;
+  uint32_t message = 0;  // the part's message row
+  auto operator<=>(const MessageEnd&) const = default;
+};
+
+class PartMerger {
+ public:
+  PartMerger(std::vector<TracePart> parts, const MergeOptions& options)
+      : parts_(std::move(parts)), options_(options), builder_(options.format) {}
+
+  Result<Trace> Run() {
+    builder_.diagnostics().Merge(options_.notes);
+    SetOrigin();
+    SetEagerLimit();
+    AddLocations();
+    AddCommunicators();
+    PairMessages();
+    for (uint32_t p = 0; p < parts_.size(); ++p) {
+      AppendEvents(p);
+      builder_.diagnostics().Merge(parts_[p].collective_notes);
+    }
+    AddDependencies();
+    AddMetadataAndDiagnostics();
+    return builder_.Finish();
+  }
+
+ private:
+  LocationId RankLocation(int64_t rank) const {
+    auto it = rank_location_.find(rank);
+    return it == rank_location_.end() ? LocationId() : it->second;
+  }
+
+  // Time zero is the earliest aligned origin of a part that holds events; the merged times count
+  // from the earliest aligned start of a part (its time 0) or first event.
+  void SetOrigin() {
+    origin_ = parts_.empty() ? 0 : std::numeric_limits<int64_t>::max();
+    std::optional<int64_t> first;
+    for (const TracePart& p : parts_) {
+      origin_ = std::min(origin_, p.clock(0));
+      for (uint32_t l = 0; l < p.trace.locations().size(); ++l) {
+        const EventColumns& ev = p.trace.events(LocationId(l));
+        if (ev.size() > 0) origin_ = std::min(origin_, p.clock(ev.time[0]));
+      }
+      if (p.trace.event_count() == 0) continue;
+      const int64_t o = p.clock(p.trace.origin_ns());
+      if (!first || o < *first) first = o;
+    }
+    builder_.SetOrigin(first ? *first - origin_ : 0);
+  }
+
+  void SetEagerLimit() {
+    if (options_.eager_limit) {
+      builder_.SetEagerLimit(options_.eager_limit->first, options_.eager_limit->second);
+    } else {
+      builder_.SetEagerLimitUnlessRecorded(options_.assumed_eager_limit, options_.assumed_eager_limit_source);
+    }
+  }
+
+  void AddLocations() {
+    merged_.resize(parts_.size());
+    for (uint32_t p = 0; p < parts_.size(); ++p) {
+      const TracePart& part = parts_[p];
+      const Trace& t = part.trace;
+      LocationId main;
+      for (uint32_t l = 0; l < t.locations().size(); ++l) {
+        LocationId id;
+        if (l == 0) {
+          id = main = builder_.AddLocation(fmt::format("rank {}", part.rank), LocationKind::kRank, part.rank);
+          rank_location_[part.rank] = id;
+        } else {
+          id = builder_.AddLocation(fmt::format("rank {} {}", part.rank, t.str(t.locations()[l].name)),
+                                    LocationKind::kThread, part.rank);
+          builder_.SetLocationGroup(id, main.value);
+        }
+        merged_[p].push_back(id);
+      }
+    }
+  }
+
+  // The communicators the parts name, each once: the world first, then the others by key (the
+  // same ids in every run of a program).
+  void AddCommunicators() {
+    std::vector<const PartCommunicator*> comms;
+    for (const TracePart& part : parts_) {
+      for (const PartCommunicator& c : part.communicators) {
+        const bool seen = std::any_of(comms.begin(), comms.end(), [&](const auto* x) { return x->key == c.key; });
+        if (!seen) comms.push_back(&c);
+      }
+    }
+    const std::string& world = options_.world_communicator;
+    std::stable_sort(comms.begin(), comms.end(), [&](const auto* a, const auto* b) {
+      return (a->key != world) < (b->key != world) || ((a->key != world) == (b->key != world) && a->key < b->key);
+    });
+    for (const PartCommunicator* c : comms) {
+      std::vector<LocationId> members;
+      for (int64_t r : c->member_ranks) {
+        const LocationId loc = RankLocation(r);
+        if (!loc.valid()) {
+          builder_.diagnostics().Add(Diag::kUnknownRanks, fmt::format("communicator {} names rank {}, which left no trace file", c->key, r));
+          continue;
+        }
+        members.push_back(loc);
+      }
+      comm_[c->key] = builder_.AddCommunicator(c->name, std::move(members));
+    }
+  }
+
+  void PairMessages();
+  void AddMessage(std::string_view key, const std::optional<ChannelEnds>& ends, const MessageEnd* s, const MessageEnd* r);
+  void AppendEvents(uint32_t p);
+  void AppendCollectiveEvent(uint32_t p, LocationId loc, TimeNs time, EventKind kind, uint32_t row, uint32_t l,
+                             EventIndex part_event);
+  RegionId MergedRegion(const Trace& t, RegionId r);
+  void AddDependencies();
+  void AddMetadataAndDiagnostics();
+
+  std::vector<TracePart> parts_;
+  const MergeOptions& options_;
+  TraceBuilder builder_;
+  int64_t origin_ = 0;
+  std::vector<std::vector<LocationId>> merged_;  // per part: the merged location of each location
+  // per part, per location: the merged event of each of its events
+  std::vector<std::vector<std::vector<EventIndex>>> merged_event_;
+  std::map<int64_t, LocationId> rank_location_;
+  std::map<std::string, CommunicatorId, std::less<>> comm_;
+  std::map<std::pair<std::string, RegionRole>, RegionId> regions_;
+  ChannelIds<std::string> communicator_ids_;  // dense, for the collective matcher
+  std::map<std::pair<uint32_t, uint32_t>, CollectiveId> collectives_;  // (communicator, sequence) -> instance
+  std::vector<std::vector<MessageId>> send_id_, recv_id_;  // per part, per message row
+  uint64_t unsent_ = 0, unreceived_ = 0;
+  std::string first_unsent_, first_unreceived_;
+};
+
+void PartMerger::PairMessages() {
+  ChannelIds<std::string_view> keys;  // views into the parts' string pools
+  FifoMessageMatcher<MessageEnd> matcher;
+  send_id_.resize(parts_.size());
+  recv_id_.resize(parts_.size());
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    const Trace& t = parts_[p].trace;
+    const MessageTable& m = t.messages();
+    send_id_[p].assign(m.size(), MessageId());
+    recv_id_[p].assign(m.size(), MessageId());
+    for (uint32_t i = 0; i < m.size(); ++i) {
+      const uint32_t channel = keys.Id(t.str(m.name[i]));
+      if (m.send_event[i] != kNoEvent) {
+        matcher.AddSend(channel, MessageEnd{t.events(m.sender[i]).time[m.send_event[i]], p, m.sender[i].value, m.send_event[i], i});
+      }
+      if (m.recv_event[i] != kNoEvent) {
+        matcher.AddReceive(channel, MessageEnd{t.events(m.receiver[i]).time[m.recv_event[i]], p, m.receiver[i].value, m.recv_event[i], i});
+      }
+    }
+  }
+  matcher.Group();
+  std::vector<uint32_t> by_key(keys.size());  // message ids follow the channels' names
+  std::iota(by_key.begin(), by_key.end(), 0u);
+  std::sort(by_key.begin(), by_key.end(), [&](uint32_t a, uint32_t b) { return keys.key(a) < keys.key(b); });
+  for (uint32_t channel : by_key) {
+    std::sort(matcher.sends(channel).begin(), matcher.sends(channel).end());
+    std::sort(matcher.receives(channel).begin(), matcher.receives(channel).end());
+    const std::string_view key = keys.key(channel);
+    const std::optional<ChannelEnds> ends = options_.describe_channel ? options_.describe_channel(key) : std::nullopt;
+    matcher.Match(channel, [&](uint32_t, const MessageEnd* s, const MessageEnd* r) { AddMessage(key, ends, s, r); });
+  }
+}
+
+void PartMerger::AddMessage(std::string_view key, const std::optional<ChannelEnds>& ends, const MessageEnd* s,
+                            const MessageEnd* r) {
+  MessageInfo info;
+  if (ends) {
+    info.tag = ends->tag;
+    if (auto c = comm_.find(ends->communicator); c != comm_.end()) info.communicator = c->second;
+    info.sender = RankLocation(ends->sender_rank);
+    info.receiver = RankLocation(ends->receiver_rank);
+  } else {
+    info.name = key;
+  }
+  if (s) info.sender = merged_[s->part][s->location];
+  if (r) info.receiver = merged_[r->part][r->location];
+  const MessageEnd& any = s ? *s : *r;
+  info.bytes = parts_[any.part].trace.messages().bytes[any.message];
+  if (!s && unsent_++ == 0) first_unsent_ = fmt::format("message '{}' is received but never sent", key);
+  if (!r && unreceived_++ == 0) first_unreceived_ = fmt::format("message '{}' is sent but never received", key);
+  const MessageId id = builder_.AddMessage(info);
+  if (s) send_id_[s->part][s->message] = id;
+  if (r) recv_id_[r->part][r->message] = id;
+}
+
+RegionId PartMerger::MergedRegion(const Trace& t, RegionId r) {
+  const Region& region = t.region(r);
+  auto key = std::make_pair(std::string(t.str(region.name)), region.role);
+  auto it = regions_.find(key);
+  if (it != regions_.end()) return it->second;
+  // The part's reader resolved the role (TraceBuilder::AddRegion): adding it again keeps it.
+  const RegionId id = builder_.AddRegion(key.first, region.role, static_cast<int64_t>(regions_.size()));
+  regions_.emplace(std::move(key), id);
+  return id;
+}
+
+// A collective row's begin or end on a part's location: the merged instance is the one with the
+// same (communicator, sequence); a communicator no part defines leaves the event out.
+void PartMerger::AppendCollectiveEvent(uint32_t p, LocationId loc, TimeNs time, EventKind kind, uint32_t row,
+                                       uint32_t l, EventIndex part_event) {
+  const TracePart& part = parts_[p];
+  const PartCollective& pc = part.collectives[row];
+  auto c = comm_.find(pc.communicator);
+  if (c == comm_.end()) {
+    if (kind == EventKind::kCollBegin) {
+      builder_.diagnostics().Add(Diag::kUnknownCommunicators,
+                                 fmt::format("{}: collective on communicator {}, which has no definition", part.name, pc.communicator));
+    }
+    return;
+  }
+  const uint32_t comm = communicator_ids_.Id(pc.communicator);
+  auto [it, added] = collectives_.try_emplace(std::make_pair(comm, pc.sequence));
+  const CollectiveTable& ct = part.trace.collectives();
+  if (added) it->second = builder_.AddCollective(ct.op[row], c->second, RankLocation(pc.root_rank));
+  EventIndex e;
+  if (kind == EventKind::kCollBegin) {
+    const uint32_t m = ct.member_row(CollectiveId(row), LocationId(l));
+    e = builder_.CollBegin(loc, time, it->second, ct.member_bytes_sent[m], ct.member_bytes_received[m]);
+  } else {
+    e = builder_.CollEnd(loc, time, it->second);
+  }
+  merged_event_[p][l][part_event] = e;
+}
+
+void PartMerger::AppendEvents(uint32_t p) {
+  const TracePart& part = parts_[p];
+  const Trace& t = part.trace;
+  merged_event_.resize(parts_.size());
+  merged_event_[p].resize(t.locations().size());
+  // The merged region of each of the part's regions, looked up on first use (a name lookup per
+  // event was half the time of reading a rank directory).
+  std::vector<RegionId> merged_region(t.regions().size());
+  auto region_of = [&](uint32_t r) {
+    if (!merged_region[r].valid()) merged_region[r] = MergedRegion(t, RegionId(r));
+    return merged_region[r];
+  };
+  for (uint32_t l = 0; l < t.locations().size(); ++l) {
+    const LocationId loc = merged_[p][l];
+    const EventColumns& ev = t.events(LocationId(l));
+    std::vector<EventIndex>& out = merged_event_[p][l];
+    out.assign(ev.size(), kNoEvent);
+    builder_.Reserve(loc, ev.size());
+    TimeNs last = std::numeric_limits<TimeNs>::min();
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+      TimeNs time = part.clock(ev.time[i]) - origin_;
+      time = std::max(time, last);  // interpolation must not reorder a location's events
+      last = time;
+      const uint32_t a = ev.arg[i];
+      switch (ev.kind[i]) {
+        case EventKind::kEnter: out[i] = builder_.Enter(loc, time, region_of(a)); break;
+        case EventKind::kLeave: out[i] = builder_.Leave(loc, time, region_of(a)); break;
+        case EventKind::kSend: out[i] = builder_.Send(loc, time, send_id_[p][a]); break;
+        case EventKind::kRecv: out[i] = builder_.Recv(loc, time, recv_id_[p][a]); break;
+        case EventKind::kSendComplete: out[i] = builder_.SendComplete(loc, time, send_id_[p][a]); break;
+        case EventKind::kRecvPost: out[i] = builder_.RecvPost(loc, time, recv_id_[p][a]); break;
+        case EventKind::kMarker: out[i] = builder_.Marker(loc, time, builder_.Intern(t.str(StringId(a)))); break;
+        case EventKind::kSync: {
+          const SyncTable& st = t.syncs();
+          out[i] = builder_.Sync(loc, time, st.kind[a], ProcessSyncObject(p, st.object[a]), st.arg[a]);
+          break;
+        }
+        case EventKind::kCollBegin:
+        case EventKind::kCollEnd: AppendCollectiveEvent(p, loc, time, ev.kind[i], a, l, i); break;
+      }
+    }
+  }
+}
+
+// The parts' own edges (a lock hand-over the part's reader made; never the rendezvous edges,
+// which the merged trace decides under one eager limit), between the merged events.
+void PartMerger::AddDependencies() {
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    const DependencyTable& d = parts_[p].trace.dependencies();
+    for (size_t i = 0; i < d.size(); ++i) {
+      if (d.kind[i] == DependencyKind::kRendezvous) continue;
+      const EventIndex from = merged_event_[p][d.from_location[i].value][d.from_event[i]];
+      const EventIndex to = merged_event_[p][d.to_location[i].value][d.to_event[i]];
+      if (from == kNoEvent || to == kNoEvent) continue;  // an end the merge left out
+      builder_.AddDependency(d.kind[i], merged_[p][d.from_location[i].value], from, merged_[p][d.to_location[i].value], to);
+    }
+  }
+}
+
+void PartMerger::AddMetadataAndDiagnostics() {
+  if (!parts_.empty()) {
+    const Trace& first = parts_.front().trace;
+    for (const MetadataEntry& m : first.metadata()) builder_.AddMetadata(first.str(m.key), first.str(m.value));
+  }
+  for (const auto& [key, value] : options_.metadata) builder_.AddMetadata(key, value);
+  const auto& part_only = options_.part_only_diagnostics;
+  for (const TracePart& part : parts_) {
+    builder_.diagnostics().Merge(part.notes);
+    for (const auto& [key, value] : part.metadata) builder_.AddMetadata(key, value);
+    for (const Diagnostic& d : part.trace.diagnostics().entries()) {
+      if (std::find(part_only.begin(), part_only.end(), d.kind) != part_only.end()) continue;
+      builder_.diagnostics().AddCount(d.kind, d.count, d.example);
+    }
+  }
+  if (unsent_ > 0) builder_.diagnostics().AddCount(Diag::kReceivesWithoutSend, unsent_, first_unsent_);
+  if (unreceived_ > 0) builder_.diagnostics().AddCount(Diag::kSendsWithoutReceive, unreceived_, first_unreceived_);
+}
+
+}  // namespace
+
+Result<Trace> MergeParts(std::vector<TracePart> parts, const MergeOptions& options) {
+  return PartMerger(std::move(parts), options).Run();
+}
+
+}  // namespace grainscope

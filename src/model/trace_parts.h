@@ -1,0 +1,115 @@
+// A trace recorded as several files, one per rank (a .gst rank directory; later Paraver,
+// Projections or Nsight per-process files), is read as independent parts: each file into its own
+// TracePart, on as many threads as there are files (base/parallel.h), with nothing shared. Then
+// MergeParts makes the one Trace, once, in file order, so the result does not depend on the
+// number of threads:
+//   * ids: part p's location 0 becomes "rank R" (R its rank, a kRank location with id R), its
+//     other locations "rank R <name>" (threads of that rank); regions are merged by (name, role),
+//     in order of first use; strings are interned again;
+//   * clocks: each part's times go through its ClockMap onto one time base, kept in order on each
+//     location (an interpolation must not reorder a location's events);
+//   * messages: a part's message rows with a side that is not in the part are paired across parts
+//     per channel (the row's name), FIFO in each side's order of completion: by that end's time in
+//     its own part, ties by part, location and event (MPI's non-overtaking rule: a channel has one
+//     sender and one receiver). Channels are taken in name order, which gives the message ids;
+//   * collectives: a part holds its own members of an operation; the members with equal
+//     (communicator key, sequence number) in all parts are one instance (model/collective_matcher.h);
+//   * sync objects of a process (locks, barriers) are made distinct per part (ProcessSyncObject),
+//     and the thread-sync edges and barrier instances are derived once, in the merged trace;
+//   * diagnostics: the options' first, then each part's notes and its trace's own, then those of
+//     the merge (messages a channel has no partner for).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+#include "model/trace.h"
+
+namespace grainscope {
+
+// A part's clock onto the merged time base: t + base, plus an offset that drifts linearly from
+// `drift_from` to `drift_to` (in part time) by `drift_ns` in all, constant outside that span (the
+// offsets a clock synchronisation measured at the start and end of a run, as Scalasca interpolates
+// them).
+struct ClockMap {
+  int64_t base = 0;
+  TimeNs drift_from = 0, drift_to = 0;
+  int64_t drift_ns = 0;
+
+  int64_t operator()(TimeNs t) const {
+    if (drift_ns == 0 || drift_to <= drift_from) return t + base;
+    const TimeNs c = t < drift_from ? drift_from : (t > drift_to ? drift_to : t);
+    const __int128 span = drift_to - drift_from;
+    return t + base + static_cast<int64_t>(static_cast<__int128>(drift_ns) * (c - drift_from) / span);
+  }
+};
+
+// A communicator the parts name by `key`; its members are ranks (parts' `rank`).
+struct PartCommunicator {
+  std::string key;
+  std::string name;  // in the merged trace
+  std::vector<int64_t> member_ranks;
+};
+
+// What one of a part's collective rows (by CollectiveId) is in the whole run: the instance number
+// `sequence` on communicator `communicator` (the same in every member's part), rooted at a rank.
+struct PartCollective {
+  std::string communicator;
+  uint32_t sequence = 0;
+  int64_t root_rank = -1;  // -1: rootless
+};
+
+struct TracePart {
+  std::string name;  // its file, in messages
+  int64_t rank = -1;
+  // The part read alone, without the thread-sync edges (Finish derives them in the merged trace):
+  // its messages with a side elsewhere are rows with that side missing; its collective rows hold
+  // its own members only, with a communicator of its own.
+  Trace trace;
+  ClockMap clock;
+  std::vector<PartCommunicator> communicators;
+  std::vector<PartCollective> collectives;  // one per row of trace.collectives()
+  // What the part's reader found about the part that its trace does not say (a rank without
+  // MPI_Init); added before the trace's diagnostics. `collective_notes`: about its collectives
+  // (one begun and never completed), added after its events are merged.
+  Diagnostics notes, collective_notes;
+  std::vector<std::pair<std::string, std::string>> metadata;  // for the merged trace
+};
+
+// What a channel's name says about the messages on it, where the format says it (an MPI channel:
+// communicator key, sender and receiver rank, tag). A side that no part holds then still has its
+// rank's location.
+struct ChannelEnds {
+  std::string communicator;
+  int64_t sender_rank = -1;
+  int64_t receiver_rank = -1;
+  int32_t tag = 0;
+};
+
+struct MergeOptions {
+  std::string format;
+  std::string world_communicator;  // the communicator key listed first; the others follow by key
+  // nullopt: a channel of the format's own naming (the messages keep the name).
+  std::function<std::optional<ChannelEnds>(std::string_view channel)> describe_channel;
+  // The eager limit for rendezvous edges (model/rendezvous.h): `eager_limit` when the recording
+  // read it (with where from), else `assumed_eager_limit` unless the metadata holds one.
+  std::optional<std::pair<uint64_t, std::string>> eager_limit;
+  uint64_t assumed_eager_limit = 0;
+  std::string assumed_eager_limit_source;
+  // Diagnostic kinds of a part that mean nothing for the whole (a part's unmatched messages are
+  // paired across parts): not copied.
+  std::vector<Diag> part_only_diagnostics;
+  Diagnostics notes;  // about the files (unreadable ones, another run's): first
+  std::vector<std::pair<std::string, std::string>> metadata;  // after part 0's trace's metadata
+};
+
+// `parts` in rank order, ranks distinct.
+Result<Trace> MergeParts(std::vector<TracePart> parts, const MergeOptions& options);
+
+}  // namespace grainscope
