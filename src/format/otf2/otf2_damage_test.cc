@@ -15,6 +15,7 @@
 #include "format/otf2/otf2_reader.h"
 #include "format/otf2/otf2_writer.h"
 #include "format/seedtext/seedtext_reader.h"
+#include "model/exact_dump_test_util.h"
 
 namespace grainscope {
 namespace {
@@ -121,5 +122,39 @@ TEST(Otf2Damage, TruncatedLocationFile) {
   fs::remove_all(fs::path(anchor).parent_path());
 }
 
+
+// The locations are read in batches, one per thread (ReadOtf2Events): any number of threads gives
+// the same trace, with the damage of a lost location file (read by the second batch) too.
+TEST(Otf2Parallel, TheSameTraceOnAnyNumberOfThreads) {
+  std::vector<std::string> anchors = {WriteFigure("threads")};
+  for (const char* t : {"otf2-real/tracer-stencil4d-32/traces.otf2",
+                        "otf2-real/apex-vortex-annotated/traces.otf2"}) {
+    const fs::path p = fs::path(GRAINSCOPE_CORPUS_DIR) / t;
+    if (fs::exists(p)) anchors.push_back(p.string());
+  }
+  const auto files = EventFiles(anchors[0]);
+  ASSERT_GE(files.size(), 2u);
+  for (const std::string& anchor : anchors) {
+    SCOPED_TRACE(anchor);
+    Result<Trace> one = ReadOtf2(anchor, ReadOptions{.threads = 1});
+    ASSERT_TRUE(one.ok()) << one.status().message();
+    const std::string expected = testing_util::ExactDump(*one);
+    for (unsigned threads : {2u, 3u, 64u}) {
+      Result<Trace> many = ReadOtf2(anchor, ReadOptions{.threads = threads});
+      ASSERT_TRUE(many.ok()) << many.status().message();
+      EXPECT_EQ(testing_util::ExactDump(*many), expected) << threads << " threads";
+    }
+  }
+  fs::remove(files[1]);
+  Result<Trace> one = ReadOtf2(anchors[0], ReadOptions{.threads = 1});
+  Result<Trace> two = ReadOtf2(anchors[0], ReadOptions{.threads = 2});
+  ASSERT_TRUE(one.ok() && two.ok());
+  EXPECT_EQ(two->diagnostics().Count(Diag::kMissingLocationFiles), 1u);
+  EXPECT_EQ(testing_util::ExactDump(*two), testing_util::ExactDump(*one));
+  Result<Trace> strict = ReadOtf2(anchors[0], ReadOptions{.strict = true, .threads = 2});
+  ASSERT_FALSE(strict.ok());
+  EXPECT_NE(strict.status().message().find(files[1].string()), std::string::npos) << strict.status().message();
+  fs::remove_all(fs::path(anchors[0]).parent_path());
+}
 }  // namespace
 }  // namespace grainscope

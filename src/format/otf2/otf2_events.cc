@@ -1,10 +1,14 @@
 #include "format/otf2/otf2_events.h"
 
+#include <algorithm>
 #include <array>
+#include <memory>
 #include <string>
+#include <tuple>
 
 #include <fmt/format.h>
 
+#include "base/parallel.h"
 #include "base/progress.h"
 #include "format/otf2/otf2_common.h"
 #include "format/otf2/otf2_location_reader.h"
@@ -223,7 +227,7 @@ OTF2_CallbackCode OnParameterString(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
         l, t, pos, user, attrs, parameter, value);
   }
   r->ScanAttributes(attrs, nullptr);
-  r->events->Append(r->Ns(t), EventKind::kMarker, r->state->builder->Intern(d.String(value)).value);
+  r->events->Append(r->Ns(t), EventKind::kMarker, r->state->strings->Intern(d.String(value)).value);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -342,10 +346,10 @@ void CloseOpenRegions(ReadState& state, LocationReader& loc) {
 }
 
 // Local definitions carry the mapping tables and clock offsets libotf2 applies to the events.
-Status ReadLocalDefinitions(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_view file) {
-  const size_t n = defs.location_refs.size();
-  if (n > 0 && OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS) {
-    for (size_t l = 0; l < n; ++l) {
+Status ReadLocalDefinitions(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_view file, size_t first,
+                            size_t last) {
+  if (last > first && OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS) {
+    for (size_t l = first; l < last; ++l) {
       OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader, defs.location_refs[l]);
       if (local == nullptr) continue;
       uint64_t count = 0;
@@ -359,30 +363,39 @@ Status ReadLocalDefinitions(OTF2_Reader* reader, const Otf2Definitions& defs, st
   return OkStatus();
 }
 
-}  // namespace
+// The locations [first, last) and what reading them found: one task of ReadOtf2Events. Its
+// records and marker strings are its own, numbered from 0, until they are merged.
+struct Batch {
+  size_t first = 0, last = 0;
+  Otf2Events events;
+  StringPool strings;
+  ReadState state{};
+  std::vector<std::tuple<size_t, uint32_t, std::string>> missing;  // (location, events kept, why)
+  Status status;
+};
 
-Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBuilder& builder,
-                      std::string_view file, bool strict, Otf2Events* out) {
-  ReadState state{&defs, &builder, out};
-  state.strict = strict;
+struct ReaderCloser {
+  void operator()(OTF2_Reader* r) const { OTF2_Reader_Close(r); }
+};
+
+// Reads batch `b`'s locations with `reader` (which has selected nothing yet).
+void ReadBatch(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_view file, bool strict, Batch& b) {
+  b.state = ReadState{&defs, &b.strings, &b.events};
+  b.state.strict = strict;
   const size_t n = defs.location_refs.size();
-  out->locations.resize(n);
-  out->thread_barrier_events.assign(n, 0);
-  for (size_t l = 0; l < n; ++l) OTF2_Reader_SelectLocation(reader, defs.location_refs[l]);
-
-  GS_RETURN_IF_ERROR(ReadLocalDefinitions(reader, defs, file));
-
-  if (n > 0) {
-    OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(reader);
-    if (rc != OTF2_SUCCESS) return Otf2Error(rc, fmt::format("{}: opening the event files", file));
+  b.events.locations.resize(n);
+  b.events.thread_barrier_events.assign(n, 0);
+  for (size_t l = b.first; l < b.last; ++l) OTF2_Reader_SelectLocation(reader, defs.location_refs[l]);
+  b.status = ReadLocalDefinitions(reader, defs, file, b.first, b.last);
+  if (!b.status.ok()) return;
+  OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(reader);
+  if (rc != OTF2_SUCCESS) {
+    b.status = Otf2Error(rc, fmt::format("{}: opening the event files", file));
+    return;
   }
   OTF2_EvtReaderCallbacks* callbacks = NewCallbacks();
-  MissingFiles missing{defs, file, strict};
-  Status status;
-  progress::Begin("reading locations", n);
-  for (size_t l = 0; l < n && status.ok(); ++l) {
-    progress::Advance(l);
-    LocationReader loc{&state, static_cast<uint32_t>(l), &out->locations[l]};
+  for (size_t l = b.first; l < b.last; ++l) {
+    LocationReader loc{&b.state, static_cast<uint32_t>(l), &b.events.locations[l]};
     const uint64_t expected = defs.location_event_counts[l];
     if (expected < (uint64_t{1} << 32)) {
       loc.events->time.reserve(expected);
@@ -390,29 +403,121 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
       loc.events->arg.reserve(expected);
     }
     OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, defs.location_refs[l]);
+    progress::AddDone(1);
     if (events == nullptr && expected == 0) continue;  // a location that recorded nothing
     if (events == nullptr) {
-      status = missing.Add(l, 0, "cannot be opened");
+      b.missing.emplace_back(l, 0, "cannot be opened");
+      if (strict) break;
       continue;
     }
     OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &loc);
     uint64_t count = 0;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(reader, events, &count);
+    rc = OTF2_Reader_ReadAllLocalEvents(reader, events, &count);
     OTF2_Reader_CloseEvtReader(reader, events);
     if (!loc.status.ok()) {
-      status = DataLoss(fmt::format("{}: {}", file, loc.status.message()));
+      b.status = DataLoss(fmt::format("{}: {}", file, loc.status.message()));
+      break;
     } else if (rc != OTF2_SUCCESS) {
       // A location file never written or lost (APEX's 8.evt), or damaged part way: the other
       // locations are analysed, with what this one held before the damage.
-      status = missing.Add(l, loc.events->size(), OTF2_Error_GetDescription(rc));
+      b.missing.emplace_back(l, loc.events->size(), OTF2_Error_GetDescription(rc));
+      if (strict) break;
     } else if (strict && !loc.open_regions.empty()) {
-      CloseOpenRegions(state, loc);
+      CloseOpenRegions(b.state, loc);
     }
   }
   OTF2_EvtReaderCallbacks_Delete(callbacks);
-  if (n > 0) OTF2_Reader_CloseEvtFiles(reader);
-  GS_RETURN_IF_ERROR(status);
-  ReportSkipped(state, builder, file);
+  OTF2_Reader_CloseEvtFiles(reader);
+}
+
+// Contiguous ranges of locations with about the same number of events each, at most `threads`.
+std::vector<Batch> Batches(const Otf2Definitions& defs, unsigned threads) {
+  const size_t n = defs.location_refs.size();
+  uint64_t total = 0;
+  for (size_t l = 0; l < n; ++l) total += defs.location_event_counts[l];
+  const size_t count = std::max<size_t>(1, std::min<size_t>(threads, n));
+  std::vector<Batch> batches(count);
+  size_t l = 0;
+  uint64_t before = 0;
+  for (size_t k = 0; k < count; ++k) {
+    batches[k].first = l;
+    const uint64_t target = total / count * (k + 1);
+    // Each batch takes at least one location and leaves one for each batch after it.
+    while (l < n && (k + 1 == count || ((l == batches[k].first || before < target) && n - l > count - k - 1))) {
+      before += defs.location_event_counts[l++];
+    }
+    batches[k].last = l;
+  }
+  return batches;
+}
+
+// Adds batch `b` to `out` (the batches before it are in already): its record indices and marker
+// strings renumbered, so the result is the one reading every location in order would give.
+void MergeBatch(Batch& b, Otf2Events& out, TraceBuilder& builder, ReadState& counts) {
+  const uint32_t p2p = static_cast<uint32_t>(out.p2p.size()), colls = static_cast<uint32_t>(out.collectives.size()),
+                 syncs = static_cast<uint32_t>(out.syncs.size());
+  for (size_t l = b.first; l < b.last; ++l) {
+    RawEvents& ev = b.events.locations[l];
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+      switch (ev.kind[i]) {
+        case EventKind::kSend: case EventKind::kRecv: case EventKind::kSendComplete: case EventKind::kRecvPost:
+          ev.arg[i] += p2p; break;
+        case EventKind::kCollBegin: case EventKind::kCollEnd: ev.arg[i] += colls; break;
+        case EventKind::kSync: ev.arg[i] += syncs; break;
+        case EventKind::kMarker: ev.arg[i] = builder.Intern(b.strings.Get(StringId(ev.arg[i]))).value; break;
+        default: break;
+      }
+    }
+    out.locations[l] = std::move(ev);
+    out.thread_barrier_events[l] = b.events.thread_barrier_events[l];
+  }
+  out.p2p.insert(out.p2p.end(), b.events.p2p.begin(), b.events.p2p.end());
+  out.collectives.insert(out.collectives.end(), b.events.collectives.begin(), b.events.collectives.end());
+  out.syncs.insert(out.syncs.end(), b.events.syncs.begin(), b.events.syncs.end());
+  if (b.events.has_program_begin && (!out.has_program_begin || b.events.earliest_program_begin < out.earliest_program_begin)) {
+    out.earliest_program_begin = b.events.earliest_program_begin;
+    out.has_program_begin = true;
+  }
+  for (int k = 0; k < kSkippedKindCount; ++k) {
+    const SkipCounter& c = b.state.skipped[k];
+    if (counts.skipped[k].count == 0) counts.skipped[k] = c;  // the first, in location order
+    else counts.skipped[k].count += c.count;
+  }
+  counts.ignored_attributes += b.state.ignored_attributes;
+  counts.unknown_requests += b.state.unknown_requests;
+  counts.unclosed_regions += b.state.unclosed_regions;
+}
+
+}  // namespace
+
+Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBuilder& builder, std::string_view file,
+                      bool strict, unsigned threads, Otf2Events* out) {
+  const size_t n = defs.location_refs.size();
+  out->locations.resize(n);
+  out->thread_barrier_events.assign(n, 0);
+  std::vector<Batch> batches = Batches(defs, threads);
+  progress::Begin("reading locations", n);
+  // Batch 0 reads with `reader`; each other batch opens the archive again (an OTF2_Reader is one
+  // thread's).
+  ParallelFor(n == 0 ? 0 : batches.size(), static_cast<unsigned>(batches.size()), [&](size_t k) {
+    if (k == 0) return ReadBatch(reader, defs, file, strict, batches[0]);
+    std::unique_ptr<OTF2_Reader, ReaderCloser> own(OTF2_Reader_Open(std::string(file).c_str()));
+    OTF2_ErrorCode rc = own == nullptr ? OTF2_ERROR_INVALID : OTF2_Reader_SetSerialCollectiveCallbacks(own.get());
+    if (rc != OTF2_SUCCESS) {
+      batches[k].status = Otf2Error(rc, fmt::format("{}: opening the archive again for locations {}..{}", file,
+                                                    batches[k].first, batches[k].last - 1));
+      return;
+    }
+    ReadBatch(own.get(), defs, file, strict, batches[k]);
+  });
+  ReadState counts{&defs, nullptr, out};
+  MissingFiles missing{defs, file, strict};
+  for (Batch& b : batches) {
+    for (const auto& [l, kept, why] : b.missing) GS_RETURN_IF_ERROR(missing.Add(l, kept, why));
+    GS_RETURN_IF_ERROR(b.status);
+    MergeBatch(b, *out, builder, counts);
+  }
+  ReportSkipped(counts, builder, file);
   missing.Report(builder);
   return OkStatus();
 }

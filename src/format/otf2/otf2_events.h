@@ -93,7 +93,10 @@ struct Otf2Events {
 // event file is missing or unreadable keeps what was read of it (nothing, for a missing file) and
 // is named under "missing_location_files"; its messages stay unmatched. With `strict` (--strict)
 // that, and improper nesting, is refused as before these repairs existed.
+// The locations are read in up to `threads` contiguous batches of about equal event counts, one
+// per task (base/parallel.h): `reader` reads the first, each other opens the archive `file` again.
+// The batches are merged in location order, so `out` is the same on any number of threads.
 Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBuilder& builder,
-                      std::string_view file, bool strict, Otf2Events* out);
+                      std::string_view file, bool strict, unsigned threads, Otf2Events* out);
 
 }  // namespace grainscope::otf2

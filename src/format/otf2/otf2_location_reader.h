@@ -48,10 +48,10 @@ struct SkipCounter {
   TimeNs first_time = 0;
 };
 
-// What all locations share while their events are read.
+// What the locations of one batch (ReadOtf2Events) share while their events are read.
 struct ReadState {
   const Otf2Definitions* defs;
-  TraceBuilder* builder;
+  StringPool* strings;  // the markers' texts (a batch's own: ReadOtf2Events interns them again)
   Otf2Events* out;
   std::array<SkipCounter, kSkippedKindCount> skipped{};
   uint64_t ignored_attributes = 0;

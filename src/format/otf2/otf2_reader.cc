@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <otf2/otf2.h>
 
+#include "base/parallel.h"
 #include "format/otf2/otf2_common.h"
 #include "format/otf2/otf2_definitions.h"
 #include "format/otf2/otf2_events.h"
@@ -365,7 +366,7 @@ Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& option
   builder.SetRepairNesting(!options.strict);
   GS_ASSIGN_OR_RETURN(Otf2Definitions defs, otf2::ReadOtf2Definitions(reader.get(), builder, anchor));
   Otf2Events events;
-  GS_RETURN_IF_ERROR(otf2::ReadOtf2Events(reader.get(), defs, builder, anchor, options.strict, &events));
+  GS_RETURN_IF_ERROR(otf2::ReadOtf2Events(reader.get(), defs, builder, anchor, options.strict, ReadThreads(options.threads), &events));
   builder.SetOrigin(OriginOf(defs, events));
   // Score-P does not record the MPI library's eager limit; an archive grainscope wrote has it in
   // its metadata when it is an MPI trace.
