@@ -8,8 +8,10 @@
 // (unless SetRepairNesting(false), `--strict`), so that every reader gets the same rule: a Leave of
 // a region with regions opened after it still open closes those first, at the Leave's time
 // (improper_nesting_repaired); a Leave of a region that is not open is dropped
-// (unmatched_leaves_dropped); regions still open at a location's end are closed at its last
-// timestamp (unclosed_regions). Each is counted per location in the trace's diagnostics.
+// (unmatched_leaves_dropped). Regions still open at a location's end (the run stopped inside them)
+// are closed at its last timestamp (unclosed_regions), also under `--strict`. Each is counted per
+// location in the trace's diagnostics, here only: a reader hands its regions' events over as it
+// read them.
 #pragma once
 
 #include <optional>
@@ -52,7 +54,7 @@ class TraceBuilder {
   void SetOrigin(TimeNs origin) { body_.origin_ns = origin; }
   void AddMetadata(std::string_view key, std::string_view value);
   // true (the default): Finish repairs improper nesting as the header comment says; false
-  // (`--strict`): Finish refuses it.
+  // (`--strict`): Finish refuses it (and still closes what is open at a location's end).
   void SetRepairNesting(bool repair) { repair_nesting_ = repair; }
   // false: Finish keeps the sync events as they are, without the edges and barrier instances it
   // derives from them (model/thread_sync.h): for readers that merge such traces first.

@@ -296,10 +296,6 @@ void ReportSkipped(const ReadState& s, TraceBuilder& builder, std::string_view f
   builder.diagnostics().AddCount(
       Diag::kUnknownRequests, s.unknown_requests,
       fmt::format("{}: MpiIsendComplete of a request no MpiIsend opened", file));
-  // With --strict (else the builder closes them, counted per location).
-  builder.diagnostics().AddCount(
-      Diag::kUnclosedRegions, s.unclosed_regions,
-      fmt::format("{}: regions still open at a location's last event were closed there", file));
 }
 
 // Location event files that are missing or unreadable: `--strict` refuses the first, else they are
@@ -334,16 +330,6 @@ struct MissingFiles {
     builder.diagnostics().AddCount(Diag::kMissingLocationFiles, names.size(), fmt::format("{}: {}", anchor, list));
   }
 };
-
-// A trace cut short (a crashed run): close what is open at the last event.
-void CloseOpenRegions(ReadState& state, LocationReader& loc) {
-  const TimeNs last = loc.events->time.back();
-  state.unclosed_regions += loc.open_regions.size();
-  while (!loc.open_regions.empty()) {
-    loc.events->Append(last, EventKind::kLeave, loc.open_regions.back());
-    loc.open_regions.pop_back();
-  }
-}
 
 // Local definitions carry the mapping tables and clock offsets libotf2 applies to the events.
 Status ReadLocalDefinitions(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_view file, size_t first,
@@ -422,8 +408,6 @@ void ReadBatch(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_vie
       // locations are analysed, with what this one held before the damage.
       b.missing.emplace_back(l, loc.events->size(), OTF2_Error_GetDescription(rc));
       if (strict) break;
-    } else if (strict && !loc.open_regions.empty()) {
-      CloseOpenRegions(b.state, loc);
     }
   }
   OTF2_EvtReaderCallbacks_Delete(callbacks);
@@ -485,7 +469,6 @@ void MergeBatch(Batch& b, Otf2Events& out, TraceBuilder& builder, ReadState& cou
   }
   counts.ignored_attributes += b.state.ignored_attributes;
   counts.unknown_requests += b.state.unknown_requests;
-  counts.unclosed_regions += b.state.unclosed_regions;
 }
 
 }  // namespace

@@ -56,7 +56,6 @@ struct ReadState {
   std::array<SkipCounter, kSkippedKindCount> skipped{};
   uint64_t ignored_attributes = 0;
   uint64_t unknown_requests = 0;
-  uint64_t unclosed_regions = 0;
   bool strict = false;  // --strict: refuse improper nesting here, as before the builder repaired it
 };
 
