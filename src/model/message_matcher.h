@@ -9,7 +9,14 @@
 //   matcher.AddSend(channels.Id(name), record);    // each side in its channel's order
 //   matcher.AddReceive(channels.Id(name), record);
 //   matcher.Group();
+//   matcher.OrderEachChannel(by_completion);       // the order rule, when not the order added
 //   matcher.MatchAll([](uint32_t channel, const uint32_t* send, const uint32_t* recv) { ... });
+//
+// The order rule is the reader's one parameter: which send is a channel's k-th. A text format
+// gives its ends in file order (the order added: seed text, Chrome flows sorted by time); OTF2
+// orders by posting (the Isend/Irecv request record, else the call: MPI's matching order); .gst
+// by completion (a send's end, a receive's end: a rank file records no posting); a rank
+// directory's parts by each end's completion time in its own part (model/trace_parts.h).
 #pragma once
 
 #include <algorithm>
@@ -58,6 +65,16 @@ class FifoMessageMatcher {
     for (const auto& e : receives_.in) channels_ = std::max(channels_, e.first + 1);
     sends_.Group(channels_);
     receives_.Group(channels_);
+  }
+
+  // After Group(): puts each side of every channel in the order `before` (a strict weak order on
+  // End) gives, ties in the order added.
+  template <typename Before>
+  void OrderEachChannel(Before before) {
+    for (uint32_t c = 0; c < channels_; ++c) {
+      std::stable_sort(sends(c).begin(), sends(c).end(), before);
+      std::stable_sort(receives(c).begin(), receives(c).end(), before);
+    }
   }
 
   // After Group(): channels 0 .. channel_count()-1 (those never named hold nothing).

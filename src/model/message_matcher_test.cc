@@ -72,6 +72,27 @@ TEST(FifoMessageMatcher, GroupedSidesCanBeReorderedBeforeMatching) {
   EXPECT_THAT(pairs, ElementsAre(std::pair(10, 15), std::pair(20, 25), std::pair(30, -1)));
 }
 
+// The order rule as a parameter: ends added out of order (a receive recorded before an earlier
+// one completed) meet by the rule's order, ties in the order added.
+TEST(FifoMessageMatcher, OrderEachChannelPutsEachSideInTheRulesOrder) {
+  struct End {
+    int time;
+    int id;
+  };
+  FifoMessageMatcher<End> m;
+  m.AddSend(0, {30, 1});
+  m.AddSend(0, {10, 2});
+  m.AddSend(0, {10, 3});  // ties with id 2: stays after it
+  m.AddReceive(0, {35, 4});
+  m.AddReceive(0, {12, 5});
+  m.AddReceive(0, {15, 6});
+  m.Group();
+  m.OrderEachChannel([](const End& a, const End& b) { return a.time < b.time; });
+  std::vector<std::pair<int, int>> pairs;
+  m.MatchAll([&](uint32_t, const End* s, const End* r) { pairs.emplace_back(s->id, r->id); });
+  EXPECT_THAT(pairs, ElementsAre(std::pair(2, 5), std::pair(3, 6), std::pair(1, 4)));
+}
+
 TEST(FifoMessageMatcher, NothingAddedMatchesNothing) {
   FifoMessageMatcher<int> m;
   m.Group();

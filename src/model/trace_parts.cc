@@ -177,9 +177,8 @@ void PartMerger::PairMessages() {
   std::vector<uint32_t> by_key(keys.size());  // message ids follow the channels' names
   std::iota(by_key.begin(), by_key.end(), 0u);
   std::sort(by_key.begin(), by_key.end(), [&](uint32_t a, uint32_t b) { return keys.key(a) < keys.key(b); });
+  matcher.OrderEachChannel(std::less<MessageEnd>());  // completion order in each part's clock
   for (uint32_t channel : by_key) {
-    std::sort(matcher.sends(channel).begin(), matcher.sends(channel).end());
-    std::sort(matcher.receives(channel).begin(), matcher.receives(channel).end());
     const std::string_view key = keys.key(channel);
     const std::optional<ChannelEnds> ends = options_.describe_channel ? options_.describe_channel(key) : std::nullopt;
     matcher.Match(channel, [&](uint32_t, const MessageEnd* s, const MessageEnd* r) { AddMessage(key, ends, s, r); });

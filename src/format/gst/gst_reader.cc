@@ -175,10 +175,7 @@ void GstTraceBuilder::MatchMessages() {
     if (streams_[a.stream].id != streams_[b.stream].id) return streams_[a.stream].id < streams_[b.stream].id;
     return a.event < b.event;
   };
-  for (uint32_t c = 0; c < matcher.channel_count(); ++c) {
-    std::sort(matcher.sends(c).begin(), matcher.sends(c).end(), by_completion);
-    std::sort(matcher.receives(c).begin(), matcher.receives(c).end(), by_completion);
-  }
+  matcher.OrderEachChannel(by_completion);
   struct Pair {
     TimeNs time;
     uint32_t stream_id;

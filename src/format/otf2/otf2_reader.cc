@@ -89,15 +89,12 @@ class Otf2TraceAssembler {
     matcher.Group();
     auto by_posting = [&](uint32_t a, uint32_t b) { return std::tie(p2p[a].order, a) < std::tie(p2p[b].order, b); };
     std::vector<uint32_t> partner(p2p.size(), kNone);
-    for (uint32_t c = 0; c < matcher.channel_count(); ++c) {
-      std::sort(matcher.sends(c).begin(), matcher.sends(c).end(), by_posting);
-      std::sort(matcher.receives(c).begin(), matcher.receives(c).end(), by_posting);
-      matcher.Match(c, [&](uint32_t, const uint32_t* send, const uint32_t* recv) {
-        if (send == nullptr || recv == nullptr) return;
-        partner[*send] = *recv;
-        partner[*recv] = *send;
-      });
-    }
+    matcher.OrderEachChannel(by_posting);
+    matcher.MatchAll([&](uint32_t, const uint32_t* send, const uint32_t* recv) {
+      if (send == nullptr || recv == nullptr) return;
+      partner[*send] = *recv;
+      partner[*recv] = *send;
+    });
     return partner;
   }
 
