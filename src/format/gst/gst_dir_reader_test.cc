@@ -42,7 +42,9 @@ TEST(GstDirectoryReader, ExampleRankDirectoryIsTheSameOnAnyNumberOfThreads) {
   for (uint32_t l = 0; l < t->locations().size(); ++l) {
     const EventColumns& ev = t->events(LocationId(l));
     for (size_t i = 0; i < ev.size(); ++i) {
-      if (ev.kind[i] == EventKind::kMarker) EXPECT_FALSE(t->str(StringId(ev.arg[i])).starts_with("mpi."));
+      if (ev.kind[i] == EventKind::kMarker) {
+        EXPECT_FALSE(t->str(StringId(ev.arg[i])).starts_with("mpi."));
+      }
     }
   }
 }
