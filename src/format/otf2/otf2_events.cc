@@ -227,7 +227,7 @@ OTF2_CallbackCode OnParameterString(OTF2_LocationRef l, OTF2_TimeStamp t, uint64
         l, t, pos, user, attrs, parameter, value);
   }
   r->ScanAttributes(attrs, nullptr);
-  r->events->Append(r->Ns(t), EventKind::kMarker, r->state->strings->Intern(d.String(value)).value);
+  r->events->Append(r->Ns(t), EventKind::kMarker, r->state->Intern(d.String(value)).value);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -349,11 +349,13 @@ Status ReadLocalDefinitions(OTF2_Reader* reader, const Otf2Definitions& defs, st
   return OkStatus();
 }
 
-// The locations [first, last) and what reading them found: one task of ReadOtf2Events. Its
-// records and marker strings are its own, numbered from 0, until they are merged.
+// The locations [first, last) and what reading them found: one task of ReadOtf2Events. The first
+// batch reads into the output itself, with the builder's strings; each other batch numbers its
+// records and marker strings from 0 until it is merged.
 struct Batch {
   size_t first = 0, last = 0;
-  Otf2Events events;
+  Otf2Events own;
+  Otf2Events* events = &own;
   StringPool strings;
   ReadState state{};
   std::vector<std::tuple<size_t, uint32_t, std::string>> missing;  // (location, events kept, why)
@@ -366,11 +368,12 @@ struct ReaderCloser {
 
 // Reads batch `b`'s locations with `reader` (which has selected nothing yet).
 void ReadBatch(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_view file, bool strict, Batch& b) {
-  b.state = ReadState{&defs, &b.strings, &b.events};
+  b.state.defs = &defs;
+  b.state.out = b.events;
   b.state.strict = strict;
   const size_t n = defs.location_refs.size();
-  b.events.locations.resize(n);
-  b.events.thread_barrier_events.assign(n, 0);
+  b.events->locations.resize(n);
+  b.events->thread_barrier_events.assign(n, 0);
   for (size_t l = b.first; l < b.last; ++l) OTF2_Reader_SelectLocation(reader, defs.location_refs[l]);
   b.status = ReadLocalDefinitions(reader, defs, file, b.first, b.last);
   if (!b.status.ok()) return;
@@ -381,7 +384,7 @@ void ReadBatch(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_vie
   }
   OTF2_EvtReaderCallbacks* callbacks = NewCallbacks();
   for (size_t l = b.first; l < b.last; ++l) {
-    LocationReader loc{&b.state, static_cast<uint32_t>(l), &b.events.locations[l]};
+    LocationReader loc{&b.state, static_cast<uint32_t>(l), &b.events->locations[l]};
     const uint64_t expected = defs.location_event_counts[l];
     if (expected < (uint64_t{1} << 32)) {
       loc.events->time.reserve(expected);
@@ -435,13 +438,28 @@ std::vector<Batch> Batches(const Otf2Definitions& defs, unsigned threads) {
   return batches;
 }
 
+// What a batch counted, added to the counts of the batches before it.
+void AddCounts(const ReadState& batch, ReadState& counts) {
+  for (int k = 0; k < kSkippedKindCount; ++k) {
+    const SkipCounter& c = batch.skipped[k];
+    if (counts.skipped[k].count == 0) {
+      counts.skipped[k] = c;  // the first, in location order
+    } else {
+      counts.skipped[k].count += c.count;
+    }
+  }
+  counts.ignored_attributes += batch.ignored_attributes;
+  counts.unknown_requests += batch.unknown_requests;
+}
+
 // Adds batch `b` to `out` (the batches before it are in already): its record indices and marker
 // strings renumbered, so the result is the one reading every location in order would give.
 void MergeBatch(Batch& b, Otf2Events& out, TraceBuilder& builder, ReadState& counts) {
+  if (b.events == &out) return AddCounts(b.state, counts);
   const uint32_t p2p = static_cast<uint32_t>(out.p2p.size()), colls = static_cast<uint32_t>(out.collectives.size()),
                  syncs = static_cast<uint32_t>(out.syncs.size());
   for (size_t l = b.first; l < b.last; ++l) {
-    RawEvents& ev = b.events.locations[l];
+    RawEvents& ev = b.events->locations[l];
     for (uint32_t i = 0; i < ev.size(); ++i) {
       switch (ev.kind[i]) {
         case EventKind::kSend: case EventKind::kRecv: case EventKind::kSendComplete: case EventKind::kRecvPost:
@@ -453,22 +471,17 @@ void MergeBatch(Batch& b, Otf2Events& out, TraceBuilder& builder, ReadState& cou
       }
     }
     out.locations[l] = std::move(ev);
-    out.thread_barrier_events[l] = b.events.thread_barrier_events[l];
+    out.thread_barrier_events[l] = b.events->thread_barrier_events[l];
   }
-  out.p2p.insert(out.p2p.end(), b.events.p2p.begin(), b.events.p2p.end());
-  out.collectives.insert(out.collectives.end(), b.events.collectives.begin(), b.events.collectives.end());
-  out.syncs.insert(out.syncs.end(), b.events.syncs.begin(), b.events.syncs.end());
-  if (b.events.has_program_begin && (!out.has_program_begin || b.events.earliest_program_begin < out.earliest_program_begin)) {
-    out.earliest_program_begin = b.events.earliest_program_begin;
+  const Otf2Events& in = *b.events;
+  out.p2p.insert(out.p2p.end(), in.p2p.begin(), in.p2p.end());
+  out.collectives.insert(out.collectives.end(), in.collectives.begin(), in.collectives.end());
+  out.syncs.insert(out.syncs.end(), in.syncs.begin(), in.syncs.end());
+  if (in.has_program_begin && (!out.has_program_begin || in.earliest_program_begin < out.earliest_program_begin)) {
+    out.earliest_program_begin = in.earliest_program_begin;
     out.has_program_begin = true;
   }
-  for (int k = 0; k < kSkippedKindCount; ++k) {
-    const SkipCounter& c = b.state.skipped[k];
-    if (counts.skipped[k].count == 0) counts.skipped[k] = c;  // the first, in location order
-    else counts.skipped[k].count += c.count;
-  }
-  counts.ignored_attributes += b.state.ignored_attributes;
-  counts.unknown_requests += b.state.unknown_requests;
+  AddCounts(b.state, counts);
 }
 
 }  // namespace
@@ -479,6 +492,9 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
   out->locations.resize(n);
   out->thread_barrier_events.assign(n, 0);
   std::vector<Batch> batches = Batches(defs, threads);
+  batches[0].events = out;
+  batches[0].state.builder = &builder;
+  for (Batch& b : batches) b.state.strings = &b.strings;
   progress::Begin("reading locations", n);
   // Batch 0 reads with `reader`; each other batch opens the archive again (an OTF2_Reader is one
   // thread's).
@@ -493,7 +509,7 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
     }
     ReadBatch(own.get(), defs, file, strict, batches[k]);
   });
-  ReadState counts{&defs, nullptr, out};
+  ReadState counts{&defs, nullptr, nullptr, out};
   MissingFiles missing{defs, file, strict};
   for (Batch& b : batches) {
     for (const auto& [l, kept, why] : b.missing) GS_RETURN_IF_ERROR(missing.Add(l, kept, why));

@@ -50,8 +50,13 @@ struct SkipCounter {
 
 // What the locations of one batch (ReadOtf2Events) share while their events are read.
 struct ReadState {
+  StringId Intern(std::string_view text) { return builder != nullptr ? builder->Intern(text) : strings->Intern(text); }
+
   const Otf2Definitions* defs;
-  StringPool* strings;  // the markers' texts (a batch's own: ReadOtf2Events interns them again)
+  // Where the markers' texts go: the trace's builder (the first batch), else the batch's own pool
+  // (ReadOtf2Events interns them again as it merges the batch).
+  TraceBuilder* builder;
+  StringPool* strings;
   Otf2Events* out;
   std::array<SkipCounter, kSkippedKindCount> skipped{};
   uint64_t ignored_attributes = 0;
