@@ -19,6 +19,7 @@
 #include "format/chrome/chrome_reader.h"
 #include "format/format_names.h"
 #include "format/limits.h"
+#include "format/one_run.h"
 
 namespace grainscope {
 namespace {
@@ -79,29 +80,28 @@ std::string RankRuns(const std::vector<int64_t>& ranks) {
   return out;
 }
 
-// Keeps one run: the lowest rank's world size and backend, one file per rank (the first by
-// name). Returns why each other file was left out.
+// Keeps one run (format/one_run.h; a file's run is its job's world size and backend) and in it
+// the ranks below the world size, in rank order. Returns why each other file was left out.
 std::vector<std::string> KeepOneRun(std::vector<RankFile>& files) {
-  std::stable_sort(files.begin(), files.end(), [](const RankFile& a, const RankFile& b) { return a.doc.rank < b.doc.rank; });
+  std::vector<RankFileFacts> facts;
+  for (const RankFile& f : files) {
+    const std::string size = f.world_size ? std::to_string(*f.world_size) : "?";
+    facts.push_back({f.doc.file, true, f.doc.rank, fmt::format("a job of {} ranks ({})", size, f.backend)});
+  }
+  const std::vector<std::optional<std::string>> why = ChooseOneRun(facts);
   std::vector<std::string> others;
   std::vector<RankFile> kept;
-  for (RankFile& f : files) {
-    if (!kept.empty() && kept.back().doc.rank == f.doc.rank) {
-      others.push_back(fmt::format("{}: holds rank {} again ({} holds it)", f.doc.file, f.doc.rank, kept.back().doc.file));
-      continue;
+  for (size_t i = 0; i < files.size(); ++i) {
+    RankFile& f = files[i];
+    if (why[i]) {
+      others.push_back(*why[i]);
+    } else if (f.world_size && f.doc.rank >= *f.world_size) {
+      others.push_back(fmt::format("{}: rank {} of a job of {} ranks: not merged", f.doc.file, f.doc.rank, *f.world_size));
+    } else {
+      kept.push_back(std::move(f));
     }
-    if (!kept.empty() && (f.world_size != kept.front().world_size || f.backend != kept.front().backend)) {
-      others.push_back(fmt::format("{}: rank {} of a job of {} ranks ({}), not {}'s {} ({})", f.doc.file, f.doc.rank,
-                                   f.world_size.value_or(0), f.backend, kept.front().doc.file,
-                                   kept.front().world_size.value_or(0), kept.front().backend));
-      continue;
-    }
-    if (f.world_size && f.doc.rank >= *f.world_size) {
-      others.push_back(fmt::format("{}: rank {} of a job of {} ranks", f.doc.file, f.doc.rank, *f.world_size));
-      continue;
-    }
-    kept.push_back(std::move(f));
   }
+  std::stable_sort(kept.begin(), kept.end(), [](const RankFile& a, const RankFile& b) { return a.doc.rank < b.doc.rank; });
   files = std::move(kept);
   return others;
 }

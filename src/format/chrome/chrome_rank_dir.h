@@ -7,8 +7,8 @@
 //   * each file is read as ReadChromeJson reads one, its locations named "rank <r> <track>", in
 //     rank order; regions are merged by (name, category); times are every file's own absolute
 //     times (the ranks' clocks are taken as they are), the trace starting at the earliest;
-//   * a trace is one run: a second file of one rank, or a file naming another world size or
-//     backend than the lowest rank's, is not merged (other_run_files); a file that cannot be read
+//   * a trace is one run (format/one_run.h, a run being a world size and backend): a file of
+//     another run, or a second file of one rank, is not merged (other_run_files); a file that cannot be read
 //     is skipped (unreadable_rank_files); ranks below the world size without a file are named
 //     (missing_rank_files). --strict refuses all three.
 // NCCL collectives are not matched across ranks yet: each rank's kernels are its own slices.

@@ -18,6 +18,7 @@
 #include "format/gst/gst_rank_part.h"
 #include "format/gst/gst_reader.h"
 #include "format/limits.h"
+#include "format/one_run.h"
 #include "model/metadata_keys.h"
 #include "model/rendezvous.h"
 #include "model/trace_parts.h"
@@ -61,31 +62,26 @@ std::vector<std::string> GstFiles(const std::string& dir) {
   return files;
 }
 
-// A trace is one run: when the rank files carry run ids, only those of one run are merged — the
-// run with the most files, on a tie the one whose rank 0 wrote rank-00000.gst (the name the
-// library gives it); the others are left out and named. Returns why each file was left out.
+// A trace is one run (format/one_run.h): a rank file's run is its run id, the name the library
+// gives rank r's file is rank-<r, 5 digits>.gst. Returns why each file was left out.
 std::vector<std::string> KeepOneRun(std::vector<RankFile>& files) {
-  std::map<uint64_t, std::pair<size_t, bool>> score;  // run -> (files, wrote rank-00000.gst)
+  std::vector<RankFileFacts> facts;
   for (const RankFile& f : files) {
-    if (!f.labels().run) continue;
-    auto& [count, canonical] = score[*f.labels().run];
-    ++count;
-    canonical |= f.rank() == 0 && fs::path(f.path).filename() == "rank-00000.gst";
+    const gst::RankLabels& l = f.labels();
+    facts.push_back({f.path, l.labelled, l.rank, l.run ? std::optional(fmt::format("run {:016x}", *l.run)) : std::nullopt,
+                     fs::path(f.path).filename() == fmt::format("rank-{:05}.gst", l.rank)});
   }
-  if (score.empty()) return {};  // files of older versions: no ids to check
-  const uint64_t run = std::max_element(score.begin(), score.end(), [](const auto& a, const auto& b) {
-                         return a.second < b.second;
-                       })->first;
+  const std::vector<std::optional<std::string>> why = ChooseOneRun(facts);
   std::vector<std::string> left_out;
-  std::erase_if(files, [&](const RankFile& f) {
-    const std::optional<uint64_t>& r = f.labels().run;
-    if (!f.labels().labelled || r == run) return false;  // unlabelled files: not libgrainscope-mpi's
-    left_out.push_back(r ? fmt::format("{}: rank file of another run ({:016x}; this trace is run {:016x}): not merged",
-                                       f.path, *r, run)
-                         : fmt::format("{}: rank file without a run id beside files of run {:016x}: not merged",
-                                       f.path, run));
-    return true;
-  });
+  std::vector<RankFile> kept;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (why[i]) {
+      left_out.push_back(*why[i]);
+    } else {
+      kept.push_back(std::move(files[i]));
+    }
+  }
+  files = std::move(kept);
   return left_out;
 }
 
