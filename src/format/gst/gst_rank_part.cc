@@ -76,7 +76,7 @@ void MpiLabelTranslator::Collective(TraceBuilder& b, LocationId loc, TimeNs t, s
                                     const MpiCollLabel& coll) {
   const bool ends = coll.slot == 0 || (nonblocking_begun_ < finished_.size() && finished_[nonblocking_begun_]);
   if (coll.slot != 0) ++nonblocking_begun_;
-  const uint32_t sequence = sequence_[coll.comm]++;
+  const uint32_t sequence = sequence_.Next(communicator_ids_.Id(coll.comm), 0);
   if (!ends) {
     out_.part.collective_notes.Add(Diag::kUnfinishedCollectives,
                                    fmt::format("{}: {} (slot {}) begins but never completes", file_, label, coll.slot));

@@ -15,6 +15,8 @@
 
 #include "base/status.h"
 #include "format/gst/gst_mpi_labels.h"
+#include "model/collective_matcher.h"
+#include "model/message_matcher.h"
 #include "model/trace_builder.h"
 #include "model/trace_parts.h"
 
@@ -63,7 +65,10 @@ class MpiLabelTranslator {
   std::string_view file_;
   RankPart& out_;
   std::unordered_map<std::string, CommunicatorId> part_comm_;  // the part's own, per key
-  std::unordered_map<std::string, uint32_t> sequence_;  // per communicator key: collectives begun
+  // The k-th collective the rank begins on a communicator is instance k of it (its threads share
+  // the rank's sequence): the rank is the one participant of this part.
+  ChannelIds<std::string> communicator_ids_;
+  CollectiveMatcher sequence_;
   // Per location:
   std::vector<bool> finished_;  // per non-blocking collective begun, in order: does it end here?
   size_t nonblocking_begun_ = 0;
