@@ -375,8 +375,9 @@ Sniff SniffGst(const TraceProbe& probe) {
   return named_gst || LooksLikeGst(probe.head) ? Sniff::kSure : Sniff::kNo;
 }
 
-// `options`: the .gst readers repair (and count) what they meet themselves and hand the builder
-// properly nested events, so --strict changes nothing here yet.
+// `options`: how many threads read a rank directory's files. The .gst readers repair (and count)
+// what they meet themselves and hand the builder properly nested events, so --strict changes
+// nothing here yet.
 Result<Trace> ReadGstPath(const std::string& path, const ReadOptions& options) {
   return LooksLikeGstDirectory(path) ? ReadGstDirectory(path, options) : ReadGstFile(path);
 }
