@@ -23,11 +23,39 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "model/diagnostics.h"
+
 namespace grainscope {
+
+// The messages a reader found no partner for: counts under the declared kinds, each with its first
+// example, made only for the first (a message per unmatched end would cost a format call each).
+class UnmatchedEnds {
+ public:
+  // A receive whose send no one recorded; `example()` says which, in the reader's words.
+  template <typename Example>
+  void NoSend(Example&& example) {
+    if (no_send_++ == 0) first_no_send_ = example();
+  }
+  // A send whose receive no one recorded.
+  template <typename Example>
+  void NoReceive(Example&& example) {
+    if (no_receive_++ == 0) first_no_receive_ = example();
+  }
+  // Adds the counts (receives_without_send, sends_without_receive) to `d`.
+  void Report(Diagnostics& d) const {
+    d.AddCount(Diag::kReceivesWithoutSend, no_send_, first_no_send_);
+    d.AddCount(Diag::kSendsWithoutReceive, no_receive_, first_no_receive_);
+  }
+
+ private:
+  uint64_t no_send_ = 0, no_receive_ = 0;
+  std::string first_no_send_, first_no_receive_;
+};
 
 // Dense ids 0, 1, 2, ... for channel keys, in order of first appearance.
 template <typename Key, typename Hash = std::hash<Key>>

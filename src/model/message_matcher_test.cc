@@ -93,6 +93,24 @@ TEST(FifoMessageMatcher, OrderEachChannelPutsEachSideInTheRulesOrder) {
   EXPECT_THAT(pairs, ElementsAre(std::pair(2, 5), std::pair(3, 6), std::pair(1, 4)));
 }
 
+// Counts per side, the first example only made once.
+TEST(UnmatchedEnds, CountsEachSideAndMakesOnlyTheFirstExample) {
+  UnmatchedEnds u;
+  int made = 0;
+  for (int i = 0; i < 3; ++i) u.NoSend([&] { return "receive " + std::to_string(++made); });
+  u.NoReceive([] { return std::string("send 7"); });
+  Diagnostics d;
+  u.Report(d);
+  EXPECT_EQ(made, 1);
+  EXPECT_EQ(d.Count(Diag::kReceivesWithoutSend), 3u);
+  EXPECT_EQ(d.Count(Diag::kSendsWithoutReceive), 1u);
+  ASSERT_EQ(d.entries().size(), 2u);
+  EXPECT_EQ(d.entries()[0].example, "receive 1");
+  Diagnostics none;
+  UnmatchedEnds().Report(none);
+  EXPECT_TRUE(none.empty());
+}
+
 TEST(FifoMessageMatcher, NothingAddedMatchesNothing) {
   FifoMessageMatcher<int> m;
   m.Group();

@@ -149,8 +149,7 @@ class PartMerger {
   ChannelIds<std::string> communicator_ids_;  // dense, for the collective matcher
   std::map<std::pair<uint32_t, uint32_t>, CollectiveId> collectives_;  // (communicator, sequence) -> instance
   std::vector<std::vector<MessageId>> send_id_, recv_id_;  // per part, per message row
-  uint64_t unsent_ = 0, unreceived_ = 0;
-  std::string first_unsent_, first_unreceived_;
+  UnmatchedEnds unmatched_;
 };
 
 void PartMerger::PairMessages() {
@@ -200,8 +199,8 @@ void PartMerger::AddMessage(std::string_view key, const std::optional<ChannelEnd
   if (r) info.receiver = merged_[r->part][r->location];
   const MessageEnd& any = s ? *s : *r;
   info.bytes = parts_[any.part].trace.messages().bytes[any.message];
-  if (!s && unsent_++ == 0) first_unsent_ = fmt::format("message '{}' is received but never sent", key);
-  if (!r && unreceived_++ == 0) first_unreceived_ = fmt::format("message '{}' is sent but never received", key);
+  if (!s) unmatched_.NoSend([&] { return fmt::format("message '{}' is received but never sent", key); });
+  if (!r) unmatched_.NoReceive([&] { return fmt::format("message '{}' is sent but never received", key); });
   const MessageId id = builder_.AddMessage(info);
   if (s) send_id_[s->part][s->message] = id;
   if (r) recv_id_[r->part][r->message] = id;
@@ -320,8 +319,7 @@ void PartMerger::AddMetadataAndDiagnostics() {
       builder_.diagnostics().AddCount(d.kind, d.count, d.example);
     }
   }
-  if (unsent_ > 0) builder_.diagnostics().AddCount(Diag::kReceivesWithoutSend, unsent_, first_unsent_);
-  if (unreceived_ > 0) builder_.diagnostics().AddCount(Diag::kSendsWithoutReceive, unreceived_, first_unreceived_);
+  unmatched_.Report(builder_.diagnostics());
 }
 
 }  // namespace

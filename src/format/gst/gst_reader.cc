@@ -219,8 +219,8 @@ void GstTraceBuilder::AddMessage(const MessageEnd* send_end, const MessageEnd* r
   const MessageId m = builder_.AddMessage(info);
   if (send) message_of_[{send_end->stream, send_end->event}] = m;
   if (recv) message_of_[{recv_end->stream, recv_end->event}] = m;
-  if (!send && unsent_++ == 0) first_unsent_ = fmt::format("{}: message '{}' is received but never sent", file_, name);
-  if (!recv && unreceived_++ == 0) first_unreceived_ = fmt::format("{}: message '{}' is sent but never received", file_, name);
+  if (!send) unmatched_.NoSend([&] { return fmt::format("{}: message '{}' is received but never sent", file_, name); });
+  if (!recv) unmatched_.NoReceive([&] { return fmt::format("{}: message '{}' is sent but never received", file_, name); });
 }
 
 void GstTraceBuilder::AppendEvents(const Stream& s) {
@@ -332,8 +332,7 @@ void GstTraceBuilder::AddMetadataAndDiagnostics() {
   if (backwards_ > 0) d.AddCount(Diag::kTimeWentBackwards, backwards_, first_backwards_);
   if (unclosed_ > 0) d.AddCount(Diag::kUnclosedRegions, unclosed_, first_unclosed_);
   if (grain_end_mismatches_ > 0) d.AddCount(Diag::kGrainEndMismatch, grain_end_mismatches_, first_grain_end_mismatch_);
-  if (unsent_ > 0) d.AddCount(Diag::kReceivesWithoutSend, unsent_, first_unsent_);
-  if (unreceived_ > 0) d.AddCount(Diag::kSendsWithoutReceive, unreceived_, first_unreceived_);
+  unmatched_.Report(d);
   if (shared_processors_ > 0) {
     d.AddCount(Diag::kSharedProcessorIds, shared_processors_,
                fmt::format("{}: {} thread(s) recorded a seed processor id that is not theirs alone; they are "

@@ -19,6 +19,7 @@
 #include "format/gst/gst_chunks.h"
 #include "format/gst/gst_clock.h"
 #include "format/gst/gst_format.h"
+#include "model/message_matcher.h"
 #include "model/trace_builder.h"
 
 namespace grainscope::gst {
@@ -126,13 +127,14 @@ class GstTraceBuilder {
   RegionId send_region_, recv_region_;
   std::map<std::pair<uint32_t, uint32_t>, MessageId> message_of_;  // (stream index, event) -> message
   std::optional<TimeNs> origin_;
-  uint64_t skipped_records_ = 0, missing_blocks_ = 0, backwards_ = 0, unclosed_ = 0, unsent_ = 0, unreceived_ = 0;
+  uint64_t skipped_records_ = 0, missing_blocks_ = 0, backwards_ = 0, unclosed_ = 0;
+  UnmatchedEnds unmatched_;
   uint64_t shared_processors_ = 0;
   uint64_t grain_end_mismatches_ = 0;
   std::string first_grain_end_mismatch_;
   uint64_t damaged_blocks_ = 0, lost_blocks_ = 0, lost_records_ = 0;
   std::string first_damaged_block_, first_lost_;
-  std::string first_skipped_record_, first_missing_, first_backwards_, first_unclosed_, first_unsent_, first_unreceived_;
+  std::string first_skipped_record_, first_missing_, first_backwards_, first_unclosed_;
 };
 
 }  // namespace grainscope::gst_reader

@@ -102,8 +102,7 @@ class Otf2TraceAssembler {
   void MatchMessages() {
     std::vector<P2pRecord>& p2p = ev_.p2p;
     const std::vector<uint32_t> partner = Partners();
-    uint64_t unsent = 0, unreceived = 0;
-    std::string first_unsent, first_unreceived;
+    UnmatchedEnds unmatched;
     for (uint32_t k = 0; k < p2p.size(); ++k) {
       P2pRecord& rec = p2p[k];
       if (rec.event == kNone || rec.message != kNone) continue;
@@ -128,18 +127,21 @@ class Otf2TraceAssembler {
         other->message = id.value;
         continue;
       }
-      if ((rec.is_send ? unreceived : unsent)++ == 0) {
-        std::string& example = rec.is_send ? first_unreceived : first_unsent;
+      auto example = [&] {
         const std::string peer =
             rec.peer == kNone ? "an unknown location" : fmt::format("location {}", defs_.location_refs[rec.peer]);
-        example = fmt::format("{}: {} location {} at {} ns ({} {}, tag {}, {} bytes) has no matching {}", file_,
-                              rec.is_send ? "send on" : "receive on", defs_.location_refs[rec.location],
-                              ev_.locations[rec.location].time[rec.event], rec.is_send ? "to" : "from", peer,
-                              rec.tag, rec.bytes, rec.is_send ? "receive" : "send");
+        return fmt::format("{}: {} location {} at {} ns ({} {}, tag {}, {} bytes) has no matching {}", file_,
+                           rec.is_send ? "send on" : "receive on", defs_.location_refs[rec.location],
+                           ev_.locations[rec.location].time[rec.event], rec.is_send ? "to" : "from", peer, rec.tag,
+                           rec.bytes, rec.is_send ? "receive" : "send");
+      };
+      if (rec.is_send) {
+        unmatched.NoReceive(example);
+      } else {
+        unmatched.NoSend(example);
       }
     }
-    builder_.diagnostics().AddCount(Diag::kReceivesWithoutSend, unsent, first_unsent);
-    builder_.diagnostics().AddCount(Diag::kSendsWithoutReceive, unreceived, first_unreceived);
+    unmatched.Report(builder_.diagnostics());
   }
 
   // The k-th collective a location takes part in on a communicator is instance k of it.
