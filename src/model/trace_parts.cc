@@ -146,8 +146,7 @@ class PartMerger {
   std::map<int64_t, LocationId> rank_location_;
   std::map<std::string, CommunicatorId, std::less<>> comm_;
   std::map<std::pair<std::string, RegionRole>, RegionId> regions_;
-  ChannelIds<std::string> communicator_ids_;  // dense, for the collective matcher
-  std::map<std::pair<uint32_t, uint32_t>, CollectiveId> collectives_;  // (communicator, sequence) -> instance
+  std::map<std::pair<uint32_t, uint32_t>, CollectiveId> collectives_;  // (merged communicator, sequence) -> instance
   std::vector<std::vector<MessageId>> send_id_, recv_id_;  // per part, per message row
   UnmatchedEnds unmatched_;
 };
@@ -231,8 +230,7 @@ void PartMerger::AppendCollectiveEvent(uint32_t p, LocationId loc, TimeNs time, 
     }
     return;
   }
-  const uint32_t comm = communicator_ids_.Id(pc.communicator);
-  auto [it, added] = collectives_.try_emplace(std::make_pair(comm, pc.sequence));
+  auto [it, added] = collectives_.try_emplace(std::make_pair(c->second.value, pc.sequence));
   const CollectiveTable& ct = part.trace.collectives();
   if (added) it->second = builder_.AddCollective(ct.op[row], c->second, RankLocation(pc.root_rank));
   EventIndex e;

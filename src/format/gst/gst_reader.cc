@@ -97,7 +97,7 @@ Result<Trace> GstTraceBuilder::Run() {
     std::vector<const Stream*> by_location;
     for (const Stream& s : streams_) by_location.push_back(&s);
     std::sort(by_location.begin(), by_location.end(), [](const Stream* a, const Stream* b) { return a->location < b->location; });
-    for (const Stream* s : by_location) AppendPartEvents(*s);
+    for (const Stream* s : by_location) AppendEvents(*s);
   }
   AddMetadataAndDiagnostics();
   // A converted MPI trace: its rendezvous sends (a part's are decided once it is merged).
@@ -223,69 +223,55 @@ void GstTraceBuilder::AddMessage(const MessageEnd* send_end, const MessageEnd* r
   if (!recv) unmatched_.NoReceive([&] { return fmt::format("{}: message '{}' is sent but never received", file_, name); });
 }
 
+// A rank file read as a part (mpi_, gst_rank_part.h) has its "mpi." labels translated and no
+// helper regions around its message events (the MPI call's region is the call).
 void GstTraceBuilder::AppendEvents(const Stream& s) {
   const LocationId loc = s.location;
-  builder_.Reserve(loc, s.events.size() + s.events.size() / 4);
-  for (uint32_t i = 0; i < s.events.size(); ++i) {
-    const Event& e = s.events[i];
-    const uint32_t si = static_cast<uint32_t>(&s - streams_.data());
-    switch (e.kind) {
-      case gst::kRecordRegionBegin: builder_.Enter(loc, e.time, regions_.at(e.id)); break;
-      case gst::kRecordRegionEnd: builder_.Leave(loc, e.time, regions_.at(e.id)); break;
-      case gst::kRecordGrainBegin: builder_.Enter(loc, e.time, grains_.at({e.id, e.grain_id})); break;
-      case gst::kRecordGrainEnd: builder_.Leave(loc, e.time, grains_.at({e.id, e.grain_id})); break;
-      case gst::kRecordSendBegin:
-        builder_.Enter(loc, e.time, send_region_);
-        builder_.Send(loc, e.time, message_of_.at({si, i}));
-        break;
-      case gst::kRecordSendEnd: builder_.Leave(loc, e.time, send_region_); break;
-      case gst::kRecordRecvBegin: builder_.Enter(loc, e.time, recv_region_); break;
-      case gst::kRecordRecvEnd:
-        builder_.Recv(loc, e.time, message_of_.at({si, i}));
-        builder_.Leave(loc, e.time, recv_region_);
-        break;
-      case kSyntheticRecvClose: builder_.Leave(loc, e.time, recv_region_); break;
-      case gst::kRecordMarker: builder_.Marker(loc, e.time, builder_.Intern(StringText(e.id))); break;
-      case gst::kRecordSync: builder_.Sync(loc, e.time, static_cast<SyncKind>(e.peer), e.bytes, e.id); break;
-      default: break;  // processor and origin records are not events of the model
+  const bool helpers = mpi_ == nullptr;
+  if (mpi_ != nullptr) {
+    std::vector<std::string_view> labels;
+    for (const Event& e : s.events) {
+      if (e.kind != gst::kRecordMarker) continue;
+      auto it = chunks_.strings.find(e.id);
+      labels.push_back(it != chunks_.strings.end() ? std::string_view(it->second) : std::string_view());
     }
+    mpi_->StartLocation(labels);
   }
-}
-
-// AppendEvents for a rank file read as a part (gst_rank_part.h).
-void GstTraceBuilder::AppendPartEvents(const Stream& s) {
-  const LocationId loc = s.location;
-  std::vector<std::string_view> labels;
-  for (const Event& e : s.events) {
-    if (e.kind == gst::kRecordMarker) labels.push_back(chunks_.strings.count(e.id) ? std::string_view(chunks_.strings.at(e.id)) : "");
-  }
-  mpi_->StartLocation(labels);
-  builder_.Reserve(loc, s.events.size());
+  builder_.Reserve(loc, s.events.size() + (helpers ? s.events.size() / 4 : 0));
+  const uint32_t si = static_cast<uint32_t>(&s - streams_.data());
   for (uint32_t i = 0; i < s.events.size(); ++i) {
     const Event& e = s.events[i];
-    const uint32_t si = static_cast<uint32_t>(&s - streams_.data());
     switch (e.kind) {
       case gst::kRecordRegionBegin:
-        mpi_->Enter();
-        builder_.Enter(loc, e.time, regions_.at(e.id));
+      case gst::kRecordGrainBegin:
+        if (mpi_ != nullptr) mpi_->Enter();
+        builder_.Enter(loc, e.time, e.kind == gst::kRecordRegionBegin ? regions_.at(e.id) : grains_.at({e.id, e.grain_id}));
         break;
       case gst::kRecordRegionEnd:
-        mpi_->BeforeLeave(builder_, loc, e.time);
-        builder_.Leave(loc, e.time, regions_.at(e.id));
-        break;
-      case gst::kRecordGrainBegin:
-        mpi_->Enter();
-        builder_.Enter(loc, e.time, grains_.at({e.id, e.grain_id}));
-        break;
       case gst::kRecordGrainEnd:
-        mpi_->BeforeLeave(builder_, loc, e.time);
-        builder_.Leave(loc, e.time, grains_.at({e.id, e.grain_id}));
+        if (mpi_ != nullptr) mpi_->BeforeLeave(builder_, loc, e.time);
+        builder_.Leave(loc, e.time, e.kind == gst::kRecordRegionEnd ? regions_.at(e.id) : grains_.at({e.id, e.grain_id}));
         break;
-      case gst::kRecordSendBegin: builder_.Send(loc, e.time, message_of_.at({si, i})); break;
-      case gst::kRecordRecvEnd: builder_.Recv(loc, e.time, message_of_.at({si, i})); break;
+      case gst::kRecordSendBegin:
+        if (helpers) builder_.Enter(loc, e.time, send_region_);
+        builder_.Send(loc, e.time, message_of_.at({si, i}));
+        break;
+      case gst::kRecordSendEnd:
+        if (helpers) builder_.Leave(loc, e.time, send_region_);
+        break;
+      case gst::kRecordRecvBegin:
+        if (helpers) builder_.Enter(loc, e.time, recv_region_);
+        break;
+      case gst::kRecordRecvEnd:
+        builder_.Recv(loc, e.time, message_of_.at({si, i}));
+        if (helpers) builder_.Leave(loc, e.time, recv_region_);
+        break;
+      case kSyntheticRecvClose:
+        if (helpers) builder_.Leave(loc, e.time, recv_region_);
+        break;
       case gst::kRecordMarker: {
         const std::string text = StringText(e.id);
-        if (std::string_view(text).starts_with(gst::kMpiLabelPrefix)) {
+        if (mpi_ != nullptr && std::string_view(text).starts_with(gst::kMpiLabelPrefix)) {
           mpi_->Label(builder_, loc, e.time, text);
         } else {
           builder_.Marker(loc, e.time, builder_.Intern(text));
@@ -293,7 +279,7 @@ void GstTraceBuilder::AppendPartEvents(const Stream& s) {
         break;
       }
       case gst::kRecordSync: builder_.Sync(loc, e.time, static_cast<SyncKind>(e.peer), e.bytes, e.id); break;
-      default: break;  // the helper regions' bounds; processor and origin records
+      default: break;  // processor and origin records are not events of the model
     }
   }
 }

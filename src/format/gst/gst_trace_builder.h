@@ -108,7 +108,6 @@ class GstTraceBuilder {
   void MatchMessages();
   void AddMessage(const MessageEnd* send_end, const MessageEnd* recv_end);
   void AppendEvents(const Stream& s);
-  void AppendPartEvents(const Stream& s);
   void AddMetadataAndDiagnostics();
 
   // Closes a receive that never ended (no message arrives): not a kind in the file.
