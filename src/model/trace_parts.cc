@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -32,11 +33,23 @@ class PartMerger {
 
   Result<Trace> Run() {
     builder_.diagnostics().Merge(options_.notes);
+    region_map_.resize(parts_.size());
     SetOrigin();
-    SetEagerLimit();
-    AddLocations();
-    AddCommunicators();
-    PairMessages();
+    if (whole_files()) {
+      builder_.SetEagerLimitIfRecorded();
+      AddFileLocations();
+      for (uint32_t p = 0; p < parts_.size(); ++p) {
+        for (uint32_t r = 0; r < parts_[p].trace.regions().size(); ++r) RegionOf(p, r);
+        CopyCommunicators(p);
+        CopyMessages(p);
+        CopyCollectives(p);
+      }
+    } else {
+      SetEagerLimit();
+      AddLocations();
+      AddCommunicators();
+      PairMessages();
+    }
     for (uint32_t p = 0; p < parts_.size(); ++p) {
       AppendEvents(p);
       builder_.diagnostics().Merge(parts_[p].collective_notes);
@@ -47,6 +60,8 @@ class PartMerger {
   }
 
  private:
+  bool whole_files() const { return options_.shape == PartShape::kWholeFiles; }
+
   LocationId RankLocation(int64_t rank) const {
     auto it = rank_location_.find(rank);
     return it == rank_location_.end() ? LocationId() : it->second;
@@ -127,12 +142,17 @@ class PartMerger {
     }
   }
 
+  void AddFileLocations();
+  void CopyCommunicators(uint32_t p);
+  void CopyMessages(uint32_t p);
+  void CopyCollectives(uint32_t p);
   void PairMessages();
   void AddMessage(std::string_view key, const std::optional<ChannelEnds>& ends, const MessageEnd* s, const MessageEnd* r);
   void AppendEvents(uint32_t p);
+  CollectiveId InstanceOf(uint32_t p, uint32_t row, EventKind kind);
   void AppendCollectiveEvent(uint32_t p, LocationId loc, TimeNs time, EventKind kind, uint32_t row, uint32_t l,
                              EventIndex part_event);
-  RegionId MergedRegion(const Trace& t, RegionId r);
+  RegionId RegionOf(uint32_t p, uint32_t r);
   void AddDependencies();
   void AddMetadataAndDiagnostics();
 
@@ -145,11 +165,75 @@ class PartMerger {
   std::vector<std::vector<std::vector<EventIndex>>> merged_event_;
   std::map<int64_t, LocationId> rank_location_;
   std::map<std::string, CommunicatorId, std::less<>> comm_;
-  std::map<std::pair<std::string, RegionRole>, RegionId> regions_;
+  std::map<std::tuple<std::string, RegionRole, std::string>, RegionId> regions_;  // (name, role, region key)
+  std::vector<std::vector<RegionId>> region_map_;  // per part, per region: merged, once used
   std::map<std::pair<uint32_t, uint32_t>, CollectiveId> collectives_;  // (merged communicator, sequence) -> instance
+  // Whole files: per part, the merged id of each of its communicator and collective rows.
+  std::vector<std::vector<CommunicatorId>> part_comm_;
+  std::vector<std::vector<CollectiveId>> part_collective_;
   std::vector<std::vector<MessageId>> send_id_, recv_id_;  // per part, per message row
   UnmatchedEnds unmatched_;
 };
+
+// Whole files: every location of every part, kind, external id and process kept.
+void PartMerger::AddFileLocations() {
+  merged_.resize(parts_.size());
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    const Trace& t = parts_[p].trace;
+    for (const Location& l : t.locations()) {
+      merged_[p].push_back(
+          builder_.AddLocation(fmt::format("rank {} {}", parts_[p].rank, t.str(l.name)), l.kind, l.external_id));
+    }
+    for (uint32_t l = 0; l < t.locations().size(); ++l)
+      builder_.SetLocationGroup(merged_[p][l], merged_[p][t.locations()[l].group].value);
+  }
+}
+
+LocationId MergedOrNone(const std::vector<LocationId>& merged, LocationId l) {
+  return l.valid() ? merged[l.value] : LocationId();
+}
+
+void PartMerger::CopyCommunicators(uint32_t p) {
+  part_comm_.resize(parts_.size());
+  const Trace& t = parts_[p].trace;
+  for (const Communicator& c : t.communicators()) {
+    std::vector<LocationId> members;
+    for (LocationId m : c.members) members.push_back(MergedOrNone(merged_[p], m));
+    part_comm_[p].push_back(builder_.AddCommunicator(t.str(c.name), std::move(members)));
+  }
+}
+
+// Whole files: part p's message rows, each as it is (a side its file lacks stays missing; the
+// part's reader counted it).
+void PartMerger::CopyMessages(uint32_t p) {
+  send_id_.resize(parts_.size());
+  recv_id_.resize(parts_.size());
+  const Trace& t = parts_[p].trace;
+  const MessageTable& m = t.messages();
+  for (uint32_t i = 0; i < m.size(); ++i) {
+    MessageInfo info;
+    info.sender = MergedOrNone(merged_[p], m.sender[i]);
+    info.receiver = MergedOrNone(merged_[p], m.receiver[i]);
+    info.tag = m.tag[i];
+    info.name = t.str(m.name[i]);
+    info.bytes = m.bytes[i];
+    if (m.communicator[i].valid()) info.communicator = part_comm_[p][m.communicator[i].value];
+    if (m.send_grain[i].valid()) info.send_grain = RegionOf(p, m.send_grain[i].value);
+    if (m.recv_grain[i].valid()) info.recv_grain = RegionOf(p, m.recv_grain[i].value);
+    const MessageId id = builder_.AddMessage(info);
+    send_id_[p].push_back(id);
+    recv_id_[p].push_back(id);
+  }
+}
+
+void PartMerger::CopyCollectives(uint32_t p) {
+  part_collective_.resize(parts_.size());
+  const CollectiveTable& ct = parts_[p].trace.collectives();
+  for (uint32_t c = 0; c < ct.op.size(); ++c) {
+    const CommunicatorId comm = ct.communicator[c].valid() ? part_comm_[p][ct.communicator[c].value] : CommunicatorId();
+    part_collective_[p].push_back(builder_.AddCollective(ct.op[c], comm, MergedOrNone(merged_[p], ct.root[c])));
+  }
+}
 
 void PartMerger::PairMessages() {
   ChannelIds<std::string_view> keys;  // views into the parts' string pools
@@ -205,21 +289,46 @@ void PartMerger::AddMessage(std::string_view key, const std::optional<ChannelEnd
   if (r) recv_id_[r->part][r->message] = id;
 }
 
-RegionId PartMerger::MergedRegion(const Trace& t, RegionId r) {
-  const Region& region = t.region(r);
-  auto key = std::make_pair(std::string(t.str(region.name)), region.role);
+// Part p's region r in the merged trace, made on first use (a name lookup per event was half the
+// time of reading a rank directory).
+RegionId PartMerger::RegionOf(uint32_t p, uint32_t r) {
+  std::vector<RegionId>& map = region_map_[p];
+  const Trace& t = parts_[p].trace;
+  if (map.empty()) map.resize(t.regions().size());
+  if (map[r].valid()) return map[r];
+  const Region& region = t.region(RegionId(r));
+  const std::vector<std::string>& keys = parts_[p].region_keys;
+  auto key = std::make_tuple(std::string(t.str(region.name)), region.role, r < keys.size() ? keys[r] : std::string());
   auto it = regions_.find(key);
-  if (it != regions_.end()) return it->second;
-  // The part's reader resolved the role (TraceBuilder::AddRegion): adding it again keeps it.
-  const RegionId id = builder_.AddRegion(key.first, region.role, static_cast<int64_t>(regions_.size()));
-  regions_.emplace(std::move(key), id);
-  return id;
+  if (it == regions_.end()) {
+    // The part's reader resolved the role (TraceBuilder::AddRegion): adding it again keeps it.
+    const RegionId id = builder_.AddRegion(std::get<0>(key), region.role, static_cast<int64_t>(regions_.size()));
+    it = regions_.emplace(std::move(key), id).first;
+  }
+  return map[r] = it->second;
 }
 
 // A collective row's begin or end on a part's location: the merged instance is the one with the
 // same (communicator, sequence); a communicator no part defines leaves the event out.
 void PartMerger::AppendCollectiveEvent(uint32_t p, LocationId loc, TimeNs time, EventKind kind, uint32_t row,
                                        uint32_t l, EventIndex part_event) {
+  const TracePart& part = parts_[p];
+  const CollectiveTable& ct = part.trace.collectives();
+  const CollectiveId instance = whole_files() ? part_collective_[p][row] : InstanceOf(p, row, kind);
+  if (!instance.valid()) return;
+  EventIndex e;
+  if (kind == EventKind::kCollBegin) {
+    const uint32_t m = ct.member_row(CollectiveId(row), LocationId(l));
+    e = builder_.CollBegin(loc, time, instance, ct.member_bytes_sent[m], ct.member_bytes_received[m]);
+  } else {
+    e = builder_.CollEnd(loc, time, instance);
+  }
+  merged_event_[p][l][part_event] = e;
+}
+
+// MPI ranks: the merged instance of part p's collective row, the one with the same (communicator,
+// sequence) in every part; invalid for a communicator no part defines.
+CollectiveId PartMerger::InstanceOf(uint32_t p, uint32_t row, EventKind kind) {
   const TracePart& part = parts_[p];
   const PartCollective& pc = part.collectives[row];
   auto c = comm_.find(pc.communicator);
@@ -228,19 +337,11 @@ void PartMerger::AppendCollectiveEvent(uint32_t p, LocationId loc, TimeNs time, 
       builder_.diagnostics().Add(Diag::kUnknownCommunicators,
                                  fmt::format("{}: collective on communicator {}, which has no definition", part.name, pc.communicator));
     }
-    return;
+    return CollectiveId();
   }
   auto [it, added] = collectives_.try_emplace(std::make_pair(c->second.value, pc.sequence));
-  const CollectiveTable& ct = part.trace.collectives();
-  if (added) it->second = builder_.AddCollective(ct.op[row], c->second, RankLocation(pc.root_rank));
-  EventIndex e;
-  if (kind == EventKind::kCollBegin) {
-    const uint32_t m = ct.member_row(CollectiveId(row), LocationId(l));
-    e = builder_.CollBegin(loc, time, it->second, ct.member_bytes_sent[m], ct.member_bytes_received[m]);
-  } else {
-    e = builder_.CollEnd(loc, time, it->second);
-  }
-  merged_event_[p][l][part_event] = e;
+  if (added) it->second = builder_.AddCollective(part.trace.collectives().op[row], c->second, RankLocation(pc.root_rank));
+  return it->second;
 }
 
 void PartMerger::AppendEvents(uint32_t p) {
@@ -248,13 +349,7 @@ void PartMerger::AppendEvents(uint32_t p) {
   const Trace& t = part.trace;
   merged_event_.resize(parts_.size());
   merged_event_[p].resize(t.locations().size());
-  // The merged region of each of the part's regions, looked up on first use (a name lookup per
-  // event was half the time of reading a rank directory).
-  std::vector<RegionId> merged_region(t.regions().size());
-  auto region_of = [&](uint32_t r) {
-    if (!merged_region[r].valid()) merged_region[r] = MergedRegion(t, RegionId(r));
-    return merged_region[r];
-  };
+  auto region_of = [&](uint32_t r) { return RegionOf(p, r); };
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
     const LocationId loc = merged_[p][l];
     const EventColumns& ev = t.events(LocationId(l));
@@ -303,7 +398,13 @@ void PartMerger::AddDependencies() {
 }
 
 void PartMerger::AddMetadataAndDiagnostics() {
-  if (!parts_.empty()) {
+  if (whole_files()) {
+    for (const TracePart& part : parts_) {
+      const Trace& t = part.trace;
+      for (const MetadataEntry& m : t.metadata())
+        builder_.AddMetadata(fmt::format("rank {} {}", part.rank, t.str(m.key)), t.str(m.value));
+    }
+  } else if (!parts_.empty()) {
     const Trace& first = parts_.front().trace;
     for (const MetadataEntry& m : first.metadata()) builder_.AddMetadata(first.str(m.key), first.str(m.value));
   }

@@ -1,11 +1,13 @@
-// A trace recorded as several files, one per rank (a .gst rank directory; later Paraver,
-// Projections or Nsight per-process files), is read as independent parts: each file into its own
-// TracePart, on as many threads as there are files (base/parallel.h), with nothing shared. Then
-// MergeParts makes the one Trace, once, in file order, so the result does not depend on the
-// number of threads:
+// A trace recorded as several files, one per rank (a .gst rank directory, a PyTorch profiler's
+// rank directory; later Paraver, Projections or Nsight per-process files), is read as independent
+// parts: each file into its own TracePart, on as many threads as there are files
+// (base/parallel.h), with nothing shared. Then MergeParts makes the one Trace, once, in file
+// order, so the result does not depend on the number of threads. Two shapes of parts
+// (PartShape): MPI ranks, whose messages and collectives span the parts, and whole files, which
+// share only names and a time base. For MPI ranks:
 //   * ids: part p's location 0 becomes "rank R" (R its rank, a kRank location with id R), its
-//     other locations "rank R <name>" (threads of that rank); regions are merged by (name, role),
-//     in order of first use; strings are interned again;
+//     other locations "rank R <name>" (threads of that rank); regions are merged by (name, role,
+//     region key), in order of first use; strings are interned again;
 //   * clocks: each part's times go through its ClockMap onto one time base, kept in order on each
 //     location (an interpolation must not reorder a location's events);
 //   * messages: a part's message rows with a side that is not in the part are paired across parts
@@ -18,6 +20,10 @@
 //     and the thread-sync edges and barrier instances are derived once, in the merged trace;
 //   * diagnostics: the options' first, then each part's notes and its trace's own, then those of
 //     the merge (messages a channel has no partner for).
+// For whole files, every location keeps its kind, external id and process under the name
+// "rank R <name>"; regions are merged by (name, role, region key) in part order, unused ones
+// included; each part's communicators, messages and collectives are its own rows, renumbered;
+// each part's metadata keys are prefixed "rank R "; clocks and diagnostics as above.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +71,8 @@ struct PartCollective {
   int64_t root_rank = -1;  // -1: rootless
 };
 
+enum class PartShape : uint8_t { kMpiRanks, kWholeFiles };
+
 struct TracePart {
   std::string name;  // its file, in messages
   int64_t rank = -1;
@@ -73,6 +81,10 @@ struct TracePart {
   // its own members only, with a communicator of its own.
   Trace trace;
   ClockMap clock;
+  // Per region of `trace`, what tells it from another region of the same name and role in this
+  // format (Chrome's category: "cpu_op" and "user_annotation" slices of one name are two regions);
+  // empty: nothing.
+  std::vector<std::string> region_keys;
   std::vector<PartCommunicator> communicators;
   std::vector<PartCollective> collectives;  // one per row of trace.collectives()
   // What the part's reader found about the part that its trace does not say (a rank without
@@ -94,6 +106,7 @@ struct ChannelEnds {
 
 struct MergeOptions {
   std::string format;
+  PartShape shape = PartShape::kMpiRanks;
   std::string world_communicator;  // the communicator key listed first; the others follow by key
   // nullopt: a channel of the format's own naming (the messages keep the name).
   std::function<std::optional<ChannelEnds>(std::string_view channel)> describe_channel;

@@ -90,6 +90,81 @@ TEST(MergeParts, SaysWhatHasNoPartner) {
   EXPECT_EQ(t->collectives().size(), 0u);
 }
 
+// Rank `rank`'s whole file (PartShape::kWholeFiles): a process with a thread and a GPU stream,
+// a message and an allreduce within the process, two regions named "step" told apart by their
+// category, and the file's own metadata.
+TracePart WholeFilePart(int64_t rank, bool message_received) {
+  TraceBuilder b("test");
+  const LocationId cpu = b.AddLocation("python", LocationKind::kThread, 4000 + rank);
+  const LocationId gpu = b.AddLocation("stream 7", LocationKind::kGpuStream, 7);
+  b.SetLocationGroup(gpu, cpu.value);
+  const RegionId step = b.AddRegion("step", RegionRole::kFunction, 0);
+  const RegionId gpu_step = b.AddRegion("step", RegionRole::kFunction, 1);
+  MessageInfo info;
+  info.sender = cpu;
+  info.receiver = gpu;
+  info.bytes = 8;
+  const MessageId m = b.AddMessage(info);
+  const CommunicatorId comm = b.AddCommunicator("pair", {cpu, gpu});
+  const CollectiveId c = b.AddCollective(CollectiveOp::kAllreduce, comm, LocationId());
+  b.Enter(cpu, 1000, step);
+  b.Send(cpu, 1010, m);
+  b.CollBegin(cpu, 1020, c, 4, 4);
+  b.CollEnd(cpu, 1030, c);
+  b.Leave(cpu, 1100, step);
+  b.Enter(gpu, 1005, gpu_step);
+  if (message_received) b.Recv(gpu, 1015, m);
+  b.CollBegin(gpu, 1020, c, 4, 4);
+  b.CollEnd(gpu, 1030, c);
+  b.Leave(gpu, 1050, gpu_step);
+  b.AddMetadata("schemaVersion", "1");
+  b.SetOrigin(1000);
+  Result<Trace> t = b.Finish();
+  EXPECT_THAT(t, IsOk());
+  TracePart part;
+  part.name = "rank-" + std::to_string(rank) + ".json";
+  part.rank = rank;
+  part.trace = std::move(*t);
+  part.region_keys = {"user_annotation", "gpu_user_annotation"};
+  return part;
+}
+
+TEST(MergeParts, WholeFilesKeepTheirLocationsAndTheirOwnRows) {
+  std::vector<TracePart> parts;
+  parts.push_back(WholeFilePart(0, true));
+  parts.push_back(WholeFilePart(1, false));
+  parts[1].region_keys = {"gpu_user_annotation", "user_annotation"};  // the same two, first used the other way round
+  MergeOptions options{.format = "merged", .shape = PartShape::kWholeFiles};
+  options.metadata.emplace_back("distributed.world_size", "2");
+  Result<Trace> t = MergeParts(std::move(parts), options);
+  ASSERT_THAT(t, IsOk());
+  const Trace& m = *t;
+  ASSERT_EQ(m.locations().size(), 4u);
+  EXPECT_EQ(m.str(m.location(LocationId(3)).name), "rank 1 stream 7");
+  EXPECT_EQ(m.location(LocationId(3)).kind, LocationKind::kGpuStream);
+  EXPECT_EQ(m.location(LocationId(3)).group, 2u);
+  EXPECT_EQ(m.location(LocationId(2)).external_id, 4001);
+  EXPECT_EQ(m.origin_ns(), 1000);
+  // Regions by (name, role, category): two "step" regions, rank 1's mapped by category.
+  ASSERT_EQ(m.regions().size(), 2u);
+  EXPECT_EQ(m.events(LocationId(0)).arg[0], 0u);
+  EXPECT_EQ(m.events(LocationId(2)).arg[0], 1u);  // rank 1's region 0 is the other category
+  EXPECT_EQ(m.events(LocationId(3)).arg[0], 0u);
+  // Each file's message and allreduce stay its own: one of each per file, never paired across.
+  ASSERT_EQ(m.messages().size(), 2u);
+  EXPECT_TRUE(m.messages().matched(MessageId(0)));
+  EXPECT_FALSE(m.messages().matched(MessageId(1)));
+  EXPECT_EQ(m.messages().sender[1], LocationId(2));
+  ASSERT_EQ(m.collectives().size(), 2u);
+  EXPECT_EQ(m.collectives().member_count(CollectiveId(1)), 2u);
+  ASSERT_EQ(m.communicators().size(), 2u);
+  EXPECT_THAT(m.communicators()[1].members, ::testing::ElementsAre(LocationId(2), LocationId(3)));
+  // Each file's metadata under its rank, then the options'.
+  std::vector<std::string> keys;
+  for (const MetadataEntry& e : m.metadata()) keys.emplace_back(m.str(e.key));
+  EXPECT_THAT(keys, ::testing::IsSupersetOf({"rank 0 schemaVersion", "rank 1 schemaVersion", "distributed.world_size"}));
+}
+
 TEST(ClockMap, DriftsLinearlyBetweenItsAnchorsAndIsConstantOutside) {
   const ClockMap c{1000, 100, 300, 40};
   EXPECT_EQ(c(0), 1000);

@@ -1,6 +1,7 @@
-// The Chrome reader's parser, internal to format/chrome: each document's events read into tracks,
+// The Chrome reader's parser, internal to format/chrome: a document's events read into tracks,
 // flows and async slices (chrome_reader.cc), then laid out as the trace's locations, messages,
-// collectives, dependency edges and each track's Enter/Leave order (chrome_tracks.cc).
+// collectives, dependency edges and each track's Enter/Leave order (chrome_tracks.cc). A rank
+// directory's files are each read so, as parts of one trace (chrome_rank_dir.cc).
 #pragma once
 
 #include <cstdint>
@@ -43,7 +44,6 @@ struct Item {
 // A "pid" or "tid": an integer, or a name (Kineto's "Spans", "GPU 0"; rocprofiler quotes its
 // integers, "3", which read as the integer).
 struct TrackPart {
-  uint32_t doc = 0;  // the file it comes from (a rank directory's files each have their own pids)
   int64_t number = 0;
   std::string name;
   bool named = false;
@@ -173,19 +173,16 @@ class SkipCounter {
 
 class ChromeParser {
  public:
-  // `source` names the trace in messages: the file, or the directory of a rank directory's files.
-  ChromeParser(std::vector<chrome::Document> docs, std::string_view source)
-      : docs_(std::move(docs)),
-        file_(source),
-        builder_(std::string(docs_.front().rank >= 0 ? kChromeRanksFormat : kChromeFormat)) {}
+  explicit ChromeParser(chrome::Document doc) : doc_(std::move(doc)), file_(doc_.file), builder_(std::string(kChromeFormat)) {}
 
-  Result<Trace> Run(const chrome::DocumentNotes& notes);
+  Result<Trace> Run();
+  // Per region of the trace Run made, its category: regions are (name, category).
+  std::vector<std::string> RegionCategories() const;
 
  private:
   // Reading the documents (chrome_reader.cc).
   Result<TimeNs> ReadDocument();
-  std::string RankPrefix(uint32_t doc) const;
-  static std::optional<TrackPart> PartOf(const json* id, uint32_t doc);
+  static std::optional<TrackPart> PartOf(const json* id);
   std::optional<uint32_t> TrackOf(const json& ev, std::string* why);
   uint32_t TrackFor(const TrackPart& pid, const TrackPart& tid);
   std::optional<TimeNs> Micros(const json& ev, std::string_view key, bool required, std::string* why);
@@ -201,8 +198,8 @@ class ChromeParser {
   void LayAsyncSlices();
   void SortTracks();
   void AddLocations();
-  LocationId LocationOf(const json* ref, uint32_t doc);
-  CommunicatorId CommunicatorOf(uint32_t doc, int64_t comm) const;
+  LocationId LocationOf(const json* ref);
+  CommunicatorId CommunicatorOf(int64_t comm) const;
   Status AddCommunicators(const json* comms);
   void GroupFlowChannels();
   Status AddMessages();
@@ -213,13 +210,12 @@ class ChromeParser {
   void BuildTrack(Track& track);
   void ReportDiagnostics();
 
-  std::vector<chrome::Document> docs_;
-  uint32_t doc_ = 0;  // the document being read
-  std::string_view file_;
+  chrome::Document doc_;
+  std::string_view file_;  // in messages
   TraceBuilder builder_;
-  TimeNs origin_ = 0;  // the time zero of the document being read
+  TimeNs origin_ = 0;  // the document's time zero
   static constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::max();
-  TimeNs earliest_ = kNoTime;  // of the document's events read, for a file that names no time zero
+  TimeNs earliest_ = kNoTime;  // of the events read, for a file that names no time zero
   std::vector<Track> tracks_;
   std::map<std::pair<TrackPart, TrackPart>, uint32_t> track_index_;
   std::map<TrackPart, Process> processes_;
@@ -232,15 +228,15 @@ class ChromeParser {
   ChannelIds<std::string> flow_channels_;
   std::vector<uint32_t> flow_keys_;
   std::vector<std::vector<uint32_t>> channels_;  // per channel, its flows in time order (GroupFlowChannels)
-  // Keyed by (document, the writer's id): ids are a file's own.
-  std::map<std::pair<uint32_t, int64_t>, MessageId> message_of_flow_id_;
-  std::map<std::pair<uint32_t, int64_t>, const json*> collective_args_;
-  std::map<std::pair<uint32_t, int64_t>, CollectiveId> collective_ids_;
-  size_t builder_communicators_ = 0;
-  std::vector<size_t> comm_base_;  // per document, the builder id of its first communicator; then the total
+  // Keyed by the writer's id.
+  std::map<int64_t, MessageId> message_of_flow_id_;
+  std::map<int64_t, const json*> collective_args_;
+  std::map<int64_t, CollectiveId> collective_ids_;
+  size_t communicators_ = 0;
   SkipCounter invalid_, skipped_;
-  uint64_t unpaired_flows_ = 0, flows_back_in_time_ = 0, receives_without_send_ = 0, sends_without_receive_ = 0,
-           truncated_ = 0, unclosed_ = 0, stray_ = 0, annotation_flows_ = 0;
+  UnmatchedEnds unmatched_;
+  uint64_t unpaired_flows_ = 0, flows_back_in_time_ = 0, truncated_ = 0, unclosed_ = 0, stray_ = 0,
+           annotation_flows_ = 0;
 };
 
 }  // namespace grainscope::chrome

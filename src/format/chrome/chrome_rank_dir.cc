@@ -20,6 +20,7 @@
 #include "format/format_names.h"
 #include "format/limits.h"
 #include "format/one_run.h"
+#include "model/trace_parts.h"
 
 namespace grainscope {
 namespace {
@@ -38,9 +39,9 @@ std::vector<std::string> JsonFiles(const std::string& dir) {
   return paths;
 }
 
-// One file of the directory, parsed, with what it says about its job.
+// One file of the directory, read as a part of the trace, with what it says about its job.
 struct RankFile {
-  chrome::Document doc;
+  TracePart part;
   std::optional<int64_t> world_size;
   std::string backend;
 };
@@ -53,14 +54,13 @@ std::optional<int64_t> IntIn(const json& obj, const char* key) {
 }
 
 // Reads distributedInfo; false when the file names no rank (not a rank file).
-bool ReadDistributedInfo(RankFile& f) {
-  const json& doc = f.doc.json;
+bool ReadDistributedInfo(const json& doc, RankFile& f) {
   if (!doc.is_object()) return false;
   auto info = doc.find("distributedInfo");
   if (info == doc.end() || !info->is_object()) return false;
   const std::optional<int64_t> rank = IntIn(*info, "rank");
   if (!rank || *rank < 0) return false;
-  f.doc.rank = *rank;
+  f.part.rank = *rank;
   f.world_size = IntIn(*info, "world_size");
   if (auto b = info->find("backend"); b != info->end() && b->is_string()) f.backend = b->get<std::string>();
   return true;
@@ -86,7 +86,7 @@ std::vector<std::string> KeepOneRun(std::vector<RankFile>& files) {
   std::vector<RankFileFacts> facts;
   for (const RankFile& f : files) {
     const std::string size = f.world_size ? std::to_string(*f.world_size) : "?";
-    facts.push_back({f.doc.file, true, f.doc.rank, fmt::format("a job of {} ranks ({})", size, f.backend)});
+    facts.push_back({f.part.name, true, f.part.rank, fmt::format("a job of {} ranks ({})", size, f.backend)});
   }
   const std::vector<std::optional<std::string>> why = ChooseOneRun(facts);
   std::vector<std::string> others;
@@ -95,35 +95,40 @@ std::vector<std::string> KeepOneRun(std::vector<RankFile>& files) {
     RankFile& f = files[i];
     if (why[i]) {
       others.push_back(*why[i]);
-    } else if (f.world_size && f.doc.rank >= *f.world_size) {
-      others.push_back(fmt::format("{}: rank {} of a job of {} ranks: not merged", f.doc.file, f.doc.rank, *f.world_size));
+    } else if (f.world_size && f.part.rank >= *f.world_size) {
+      others.push_back(fmt::format("{}: rank {} of a job of {} ranks: not merged", f.part.name, f.part.rank, *f.world_size));
     } else {
       kept.push_back(std::move(f));
     }
   }
-  std::stable_sort(kept.begin(), kept.end(), [](const RankFile& a, const RankFile& b) { return a.doc.rank < b.doc.rank; });
+  std::stable_sort(kept.begin(), kept.end(), [](const RankFile& a, const RankFile& b) { return a.part.rank < b.part.rank; });
   files = std::move(kept);
   return others;
 }
 
-// The files parsed, with their ranks, one file per task on `threads` threads (parsing is most of
-// the time); one that cannot be read or parsed, or names no rank, is left out, its reason in
-// `unreadable` and the first such error (by name) in `first_error`.
+// One file read as a part: parsed, its rank found, its events made a trace of their own (the
+// document is then freed: a task holds one at a time).
+Status ReadRankFile(const std::string& path, RankFile& f) {
+  f.part.name = path;
+  GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
+  chrome::Document doc{.file = path};
+  GS_ASSIGN_OR_RETURN(doc.json, chrome::ParseKeepingDecimals(content, path));
+  content = std::string();
+  if (!ReadDistributedInfo(doc.json, f)) return DataLoss(fmt::format("{}: names no rank (no \"distributedInfo\": {{\"rank\": ...}})", path));
+  GS_ASSIGN_OR_RETURN(f.part.trace, chrome::ReadDocument(std::move(doc), &f.part.region_keys));
+  return OkStatus();
+}
+
+// The files read as parts, with their ranks, one file per task on `threads` threads; one that
+// cannot be read or parsed, or names no rank, is left out, its reason in `unreadable` and the
+// first such error (by name) in `first_error`.
 std::vector<RankFile> ReadRankFiles(const std::vector<std::string>& paths, unsigned threads,
                                     std::vector<std::string>& unreadable, Status& first_error) {
   std::vector<RankFile> read(paths.size());
   std::vector<Status> why(paths.size());
   progress::Begin("reading", paths.size());
   ParallelFor(paths.size(), threads, [&](size_t i) {
-    RankFile& f = read[i];
-    f.doc.file = paths[i];
-    Result<std::string> content = ReadFile(paths[i]);
-    Result<json> doc = content.ok() ? chrome::ParseKeepingDecimals(*content, paths[i]) : Result<json>(content.status());
-    why[i] = doc.status();
-    if (doc.ok()) {
-      f.doc.json = std::move(*doc);
-      if (!ReadDistributedInfo(f)) why[i] = DataLoss(fmt::format("{}: names no rank (no \"distributedInfo\": {{\"rank\": ...}})", paths[i]));
-    }
+    why[i] = ReadRankFile(paths[i], read[i]);
     progress::AddDone(1);
   });
   std::vector<RankFile> files;
@@ -145,7 +150,7 @@ Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions
     return DataLoss(fmt::format("{}: {} .json files exceed the limit kMaxRankFiles = {}", path, paths.size(),
                                 limits::kMaxRankFiles));
   }
-  chrome::DocumentNotes notes;
+  MergeOptions merge{.format = std::string(kChromeRanksFormat), .shape = PartShape::kWholeFiles};
   std::vector<std::string> unreadable;
   Status first_error;
   std::vector<RankFile> files = ReadRankFiles(paths, ReadThreads(options.threads), unreadable, first_error);
@@ -155,36 +160,38 @@ Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions
   if (const std::optional<int64_t> size = files.front().world_size) {
     size_t next = 0;
     for (int64_t r = 0; r < *size && missing.size() < limits::kMaxRankFiles; ++r) {
-      if (next < files.size() && files[next].doc.rank == r) {
+      if (next < files.size() && files[next].part.rank == r) {
         ++next;
       } else {
         missing.push_back(r);
       }
     }
-    notes.metadata.emplace_back("distributed.world_size", std::to_string(*size));
+    merge.metadata.emplace_back("distributed.world_size", std::to_string(*size));
   }
-  if (!files.front().backend.empty()) notes.metadata.emplace_back("distributed.backend", files.front().backend);
+  if (!files.front().backend.empty()) merge.metadata.emplace_back("distributed.backend", files.front().backend);
   if (options.strict && (!unreadable.empty() || !other_runs.empty() || !missing.empty())) {
     const std::string first = !unreadable.empty() ? unreadable.front()
                               : !other_runs.empty() ? other_runs.front()
                                                     : fmt::format("ranks {} have no file", RankRuns(missing));
     return DataLoss(fmt::format("{}: not one whole run (--strict): {}", path, first));
   }
-  for (const std::string& why : unreadable) notes.diagnostics.emplace_back(Diag::kUnreadableRankFiles, 1, why);
-  for (const std::string& why : other_runs) notes.diagnostics.emplace_back(Diag::kOtherRunFiles, 1, why);
+  for (const std::string& why : unreadable) merge.notes.Add(Diag::kUnreadableRankFiles, why);
+  for (const std::string& why : other_runs) merge.notes.Add(Diag::kOtherRunFiles, why);
   if (!missing.empty()) {
-    notes.diagnostics.emplace_back(
+    merge.notes.AddCount(
         Diag::kMissingRankFiles, missing.size(),
         fmt::format("{}: rank{} {} of the job's {} (distributedInfo.world_size) {} no file; analysed: {}", path,
                     missing.size() == 1 ? "" : "s", RankRuns(missing), *files.front().world_size, missing.size() == 1 ? "has" : "have", RankRuns([&] {
                       std::vector<int64_t> kept;
-                      for (const RankFile& f : files) kept.push_back(f.doc.rank);
+                      for (const RankFile& f : files) kept.push_back(f.part.rank);
                       return kept;
                     }())));
   }
-  std::vector<chrome::Document> docs;
-  for (RankFile& f : files) docs.push_back(std::move(f.doc));
-  return chrome::ReadDocuments(std::move(docs), path, notes);
+  std::vector<TracePart> parts;
+  for (RankFile& f : files) parts.push_back(std::move(f.part));
+  Result<Trace> trace = MergeParts(std::move(parts), merge);
+  if (!trace.ok()) return DataLoss(fmt::format("{}: {}", path, trace.status().message()));
+  return trace;
 }
 
 Sniff SniffChromeRankDirectory(const TraceProbe& probe) {

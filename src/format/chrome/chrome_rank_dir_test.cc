@@ -122,6 +122,33 @@ TEST(ChromeRankDirectory, IsTheSameOnAnyNumberOfThreads) {
   }
 }
 
+// Each file is read as a part of its own and merged once (model/trace_parts.h): a file that
+// cannot be made a trace is left out, not the directory; what a file's reader counted names that
+// file; regions are (name, category) across files.
+TEST(ChromeRankDirectory, EachFileIsAPartOfItsOwn) {
+  TempDir dir("chrome_ranks_parts");
+  const int64_t t0 = 1682725897226747;
+  ASSERT_TRUE(WriteTestFile(dir / "rank-0.json", RankFile(0, 3, t0)));
+  ASSERT_TRUE(WriteTestFile(dir / "rank-1.json", R"({"distributedInfo": {"rank": 1, "world_size": 3}, "traceEvents": 5})"));
+  // Rank 2: a "cpu_op" named like rank 0's user annotation, and an "E" without its "B".
+  ASSERT_TRUE(WriteTestFile(dir / "rank-2.json", R"({"distributedInfo": {"backend": "nccl", "rank": 2, "world_size": 3},
+    "traceEvents": [{"ph":"X","name":"ProfilerStep#1","cat":"cpu_op","pid":1,"tid":1,"ts":1682725897226747,"dur":9},
+                    {"ph":"E","pid":1,"tid":1,"ts":1682725897226760}]})"));
+  const std::string path = std::filesystem::path(dir / "rank-0.json").parent_path().string();
+  Result<Trace> r = ReadTrace(path, kChromeRanksFormat);
+  ASSERT_THAT(r, IsOk());
+  const Trace& t = *r;
+  EXPECT_EQ(t.diagnostics().Count(Diag::kUnreadableRankFiles), 1u);
+  EXPECT_THAT(ExampleOf(t, "unreadable_rank_files"), HasSubstr("rank-1.json: expected a JSON array of trace events"));
+  EXPECT_EQ(t.diagnostics().Count(Diag::kMissingRankFiles), 1u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kStrayEvents), 1u);
+  EXPECT_THAT(ExampleOf(t, "stray_events"), HasSubstr("rank-2.json: "));
+  ASSERT_EQ(t.locations().size(), 3u);
+  EXPECT_EQ(t.str(t.location(LocationId(2)).name), "rank 2 pid 1 tid 1");
+  EXPECT_EQ(t.regions().size(), 4u);  // rank 0's three, and rank 2's "cpu_op" step
+  EXPECT_EQ(t.str(t.region(RegionId(3)).name), "ProfilerStep#1");
+}
+
 TEST(ChromeRankDirectory, OtherDirectoriesAreNotRankDirectories) {
   TempDir dir("chrome_ranks_not");
   ASSERT_TRUE(WriteTestFile(dir / "trace.json", R"({"traceEvents": []})"));

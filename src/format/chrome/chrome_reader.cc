@@ -21,23 +21,14 @@
 namespace grainscope {
 namespace chrome {
 
-Result<Trace> ChromeParser::Run(const chrome::DocumentNotes& notes) {
-  TimeNs origin = kNoTime;
-  for (doc_ = 0; doc_ < docs_.size(); ++doc_) {
-    GS_ASSIGN_OR_RETURN(const TimeNs doc_origin, ReadDocument());
-    origin = std::min(origin, doc_origin);
-  }
-  builder_.SetOrigin(origin == kNoTime ? 0 : origin);
+Result<Trace> ChromeParser::Run() {
+  GS_ASSIGN_OR_RETURN(const TimeNs origin, ReadDocument());
+  builder_.SetOrigin(origin);
   LayAsyncSlices();
   SortTracks();
   AddLocations();
-  comm_base_.assign(docs_.size() + 1, 0);
-  for (doc_ = 0; doc_ < docs_.size(); ++doc_) {
-    comm_base_[doc_] = builder_communicators_;
-    const json* gs = Field(docs_[doc_].json, "grainscope");
-    GS_RETURN_IF_ERROR(AddCommunicators(gs != nullptr ? Field(*gs, "communicators") : nullptr));
-  }
-  comm_base_[docs_.size()] = builder_communicators_;
+  const json* gs = Field(doc_.json, "grainscope");
+  GS_RETURN_IF_ERROR(AddCommunicators(gs != nullptr ? Field(*gs, "communicators") : nullptr));
   GroupFlowChannels();
   GS_RETURN_IF_ERROR(AddMessages());
   GS_RETURN_IF_ERROR(AddCollectives());
@@ -45,21 +36,25 @@ Result<Trace> ChromeParser::Run(const chrome::DocumentNotes& notes) {
   AddFlowDependencies();
   builder_.SetEagerLimitIfRecorded();  // an MPI trace grainscope wrote: its rendezvous sends
   ReportDiagnostics();
-  for (const auto& [kind, count, example] : notes.diagnostics) builder_.diagnostics().AddCount(kind, count, example);
-  for (const auto& [key, value] : notes.metadata) builder_.AddMetadata(key, value);
   Result<Trace> trace = builder_.Finish();
   if (!trace.ok()) return DataLoss(fmt::format("{}: {}", file_, trace.status().message()));
   return trace;
 }
 
-// Reads document doc_'s events into tracks; returns where its time zero is (kNoTime when it
-// has no events and names none).
+std::vector<std::string> ChromeParser::RegionCategories() const {
+  std::vector<std::string> categories(regions_.size());
+  for (const auto& [key, id] : regions_) categories[id.value] = key.second;
+  return categories;
+}
+
+// Reads the document's events into tracks; returns where its time zero is (0 when it has no
+// events and names none).
 Result<TimeNs> ChromeParser::ReadDocument() {
-  const json& doc = docs_[doc_].json;
+  const json& doc = doc_.json;
   const json* events = doc.is_array() ? &doc : Field(doc, "traceEvents");
   if (events == nullptr || !events->is_array()) {
     return DataLoss(fmt::format("{}: expected a JSON array of trace events or an object with a "
-                                "\"traceEvents\" array", docs_[doc_].file));
+                                "\"traceEvents\" array", file_));
   }
   const json* gs = Field(doc, "grainscope");
   // grainscope's writer keeps its origin; Kineto's "ts" count from "baseTimeNanoseconds".
@@ -69,24 +64,18 @@ Result<TimeNs> ChromeParser::ReadDocument() {
   earliest_ = kNoTime;
   if (const json* other = Field(doc, "otherData"); other != nullptr && other->is_object()) {
     for (auto& [key, value] : other->items())
-      if (value.is_string()) builder_.AddMetadata(RankPrefix(doc_) + key, value.get_ref<const std::string&>());
+      if (value.is_string()) builder_.AddMetadata(key, value.get_ref<const std::string&>());
   }
   for (size_t i = 0; i < events->size(); ++i) ReadEvent((*events)[i], i);
   // A file that names no time zero (older Kineto traces count "ts" from the Unix epoch) starts
   // the run at its earliest event, as Perfetto and HTA show it; 1970 would be no one's time zero.
   if (origin_given) return origin_;
-  return earliest_ == kNoTime && docs_.size() == 1 ? TimeNs{0} : earliest_;
-}
-
-// "rank 3 " for a rank directory's file, "" for a single file: what its names are prefixed with.
-std::string ChromeParser::RankPrefix(uint32_t doc) const {
-  return docs_[doc].rank < 0 ? std::string() : fmt::format("rank {} ", docs_[doc].rank);
+  return earliest_ == kNoTime ? TimeNs{0} : earliest_;
 }
 
 // A field that names a track part: an integer, or a string (a quoted integer reads as one).
-std::optional<TrackPart> ChromeParser::PartOf(const json* id, uint32_t doc) {
+std::optional<TrackPart> ChromeParser::PartOf(const json* id) {
   TrackPart p;
-  p.doc = doc;
   if (id == nullptr) return p;
   if (id->is_number_integer()) {
     p.number = id->get<int64_t>();
@@ -107,7 +96,7 @@ std::optional<TrackPart> ChromeParser::PartOf(const json* id, uint32_t doc) {
 
 // The track of an event, or nullopt with `why` set.
 std::optional<uint32_t> ChromeParser::TrackOf(const json& ev, std::string* why) {
-  const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"), doc_), tid = PartOf(Field(ev, "tid"), doc_);
+  const std::optional<TrackPart> pid = PartOf(Field(ev, "pid")), tid = PartOf(Field(ev, "tid"));
   if (!pid || !tid) {
     *why = "'pid' and 'tid' must be integers or strings";
     return std::nullopt;
@@ -169,7 +158,7 @@ RegionId ChromeParser::RegionFor(std::string_view name, std::string_view cat) {
 void ChromeParser::ReadMetadata(const json& ev, size_t index) {
   const std::string_view what = StringField(ev, "name");
   const json* args = Field(ev, "args");
-  const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"), doc_);
+  const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"));
   if (!pid) return Invalid("'pid' must be an integer or a string", index);
   if (what == "process_name" || what == "process_labels" || what == "process_sort_index") {
     Process& p = processes_[*pid];
@@ -197,10 +186,10 @@ void ChromeParser::ReadMetadata(const json& ev, size_t index) {
 }
 
 void ChromeParser::Skip(std::string_view ph, size_t index) {
-  skipped_.Add(fmt::format("phase '{}' is not modelled", ph), docs_[doc_].file, index);
+  skipped_.Add(fmt::format("phase '{}' is not modelled", ph), file_, index);
 }
 
-void ChromeParser::Invalid(std::string why, size_t index) { invalid_.Add(std::move(why), docs_[doc_].file, index); }
+void ChromeParser::Invalid(std::string why, size_t index) { invalid_.Add(std::move(why), file_, index); }
 
 void ChromeParser::ReadEvent(const json& ev, size_t index) {
   if (!ev.is_object()) return Invalid(fmt::format("expected an object, got {}", ev.type_name()), index);
@@ -246,7 +235,7 @@ void ChromeParser::ReadEvent(const json& ev, size_t index) {
     if (id < 0) return Invalid("collective event without an integer 'collective' argument", index);
     item.arg = static_cast<uint32_t>(id);
     item.args = args;
-    if (item.kind == ItemKind::kCollBegin) collective_args_.emplace(std::make_pair(doc_, id), args);
+    if (item.kind == ItemKind::kCollBegin) collective_args_.emplace(id, args);
   } else {
     item.arg = builder_.Intern(name).value;
   }
@@ -267,7 +256,7 @@ bool ChromeParser::ReadFlow(const json& ev, char ph, std::string_view cat, const
     Invalid("flow event without 'id'", index);
     return false;
   }
-  const std::string key = fmt::format("{}\x1f{}\x1f{}", doc_, cat, id->dump());
+  const std::string key = fmt::format("{}\x1f{}", cat, id->dump());
   item->kind = ItemKind::kFlow;
   item->arg = static_cast<uint32_t>(flows_.size());
   const bool enclosing = ph != 'f' || StringField(ev, "bp") == "e";
@@ -283,7 +272,7 @@ void ChromeParser::ReadAsync(const json& ev, bool begin, TimeNs t, std::string_v
   const json* id = Field(ev, "id");
   if (id == nullptr) id = Field(ev, "id2");
   if (id == nullptr) return Invalid("async event without 'id'", index);
-  const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"), doc_);
+  const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"));
   if (!pid) return Invalid("'pid' must be an integer or a string", index);
   std::vector<std::pair<uint32_t, TimeNs>>& open = open_async_[std::make_tuple(*pid, std::string(cat), id->dump())];
   if (begin) {
@@ -301,14 +290,17 @@ void ChromeParser::ReadAsync(const json& ev, bool begin, TimeNs t, std::string_v
 }  // namespace chrome
 
 Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_name, const ReadOptions&) {
-  std::vector<chrome::Document> docs(1);
-  GS_ASSIGN_OR_RETURN(docs[0].json, chrome::ParseKeepingDecimals(content, file_name));
-  docs[0].file = std::string(file_name);
-  return chrome::ChromeParser(std::move(docs), file_name).Run({});
+  chrome::Document doc;
+  GS_ASSIGN_OR_RETURN(doc.json, chrome::ParseKeepingDecimals(content, file_name));
+  doc.file = std::string(file_name);
+  return chrome::ReadDocument(std::move(doc));
 }
 
-Result<Trace> chrome::ReadDocuments(std::vector<Document> docs, std::string_view source, const DocumentNotes& notes) {
-  return chrome::ChromeParser(std::move(docs), source).Run(notes);
+Result<Trace> chrome::ReadDocument(Document doc, std::vector<std::string>* region_categories) {
+  chrome::ChromeParser parser(std::move(doc));
+  Result<Trace> trace = parser.Run();
+  if (trace.ok() && region_categories != nullptr) *region_categories = parser.RegionCategories();
+  return trace;
 }
 
 bool LooksLikeChromeJson(std::string_view head) {

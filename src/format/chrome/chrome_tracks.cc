@@ -52,8 +52,7 @@ void ChromeParser::LayAsyncSlices() {
 }
 
 // Processes and threads with a sort index first, in its order; the others after, in order of
-// first appearance (the order Chrome and Perfetto show them in). A rank directory's files one
-// after another, in rank order.
+// first appearance (the order Chrome and Perfetto show them in).
 void ChromeParser::SortTracks() {
   std::map<TrackPart, uint32_t> first_track;  // a process's place: where its first track appeared
   for (uint32_t i = 0; i < tracks_.size(); ++i) first_track.emplace(tracks_[i].pid, i);
@@ -61,7 +60,7 @@ void ChromeParser::SortTracks() {
     const Track& t = tracks_[i];
     auto p = processes_.find(t.pid);
     const std::optional<int64_t> ps = p == processes_.end() ? std::nullopt : p->second.sort_index;
-    return std::make_tuple(t.pid.doc, !ps.has_value(), ps.value_or(0), first_track[t.pid], !t.sort_index.has_value(),
+    return std::make_tuple(!ps.has_value(), ps.value_or(0), first_track[t.pid], !t.sort_index.has_value(),
                            t.sort_index.value_or(0), i);
   };
   std::vector<uint32_t> order(tracks_.size());
@@ -83,8 +82,7 @@ void ChromeParser::SortTracks() {
 // Locations in track order. A process's location is its track with tid == pid (Chrome's main
 // thread), else its first track. A track without a thread_name is named after its process
 // (the process's own track) or "pid P tid T"; a name two processes' tracks share (Kineto's
-// "stream 7" on every GPU) is prefixed with the process's label or name. In a rank directory
-// every name starts with its rank ("rank 1 stream 7").
+// "stream 7" on every GPU) is prefixed with the process's label or name.
 void ChromeParser::AddLocations() {
   std::map<TrackPart, uint32_t> leader;
   for (uint32_t i = 0; i < tracks_.size(); ++i) {
@@ -102,7 +100,7 @@ void ChromeParser::AddLocations() {
                      ? p->second.name
                      : fmt::format("{} {}", t.pid.Label("pid"), t.tid.Label("tid"));
     }
-    by_name[RankPrefix(t.pid.doc) + names[i]].push_back(i);
+    by_name[names[i]].push_back(i);
   }
   for (auto& [name, users] : by_name) {
     if (users.size() < 2) continue;
@@ -116,7 +114,6 @@ void ChromeParser::AddLocations() {
       if (!tracks_[i].name.empty() && !names[i].starts_with(process)) names[i] = fmt::format("{} {}", process, names[i]);
     }
   }
-  for (uint32_t i = 0; i < tracks_.size(); ++i) names[i] = RankPrefix(tracks_[i].pid.doc) + names[i];
   for (uint32_t i = 0; i < tracks_.size(); ++i) {
     Track& t = tracks_[i];
     const int64_t external = t.has_external_id ? t.external_id : t.tid.named ? static_cast<int64_t>(i) : t.tid.number;
@@ -127,18 +124,18 @@ void ChromeParser::AddLocations() {
 }
 
 // [pid, tid] -> location, or invalid.
-LocationId ChromeParser::LocationOf(const json* ref, uint32_t doc) {
+LocationId ChromeParser::LocationOf(const json* ref) {
   if (ref == nullptr || !ref->is_array() || ref->size() != 2) return LocationId();
-  const std::optional<TrackPart> pid = PartOf(&(*ref)[0], doc), tid = PartOf(&(*ref)[1], doc);
+  const std::optional<TrackPart> pid = PartOf(&(*ref)[0]), tid = PartOf(&(*ref)[1]);
   if (!pid || !tid) return LocationId();
   auto it = track_index_.find({*pid, *tid});
   return it == track_index_.end() ? LocationId() : tracks_[it->second].location;
 }
 
-// A document's communicator number `comm` (its "communicators" list), or invalid.
-CommunicatorId ChromeParser::CommunicatorOf(uint32_t doc, int64_t comm) const {
-  if (comm < 0 || static_cast<size_t>(comm) >= comm_base_[doc + 1] - comm_base_[doc]) return CommunicatorId();
-  return CommunicatorId(static_cast<uint32_t>(comm_base_[doc] + comm));
+// The document's communicator number `comm` (its "communicators" list), or invalid.
+CommunicatorId ChromeParser::CommunicatorOf(int64_t comm) const {
+  if (comm < 0 || static_cast<size_t>(comm) >= communicators_) return CommunicatorId();
+  return CommunicatorId(static_cast<uint32_t>(comm));
 }
 
 Status ChromeParser::AddCommunicators(const json* comms) {
@@ -147,14 +144,13 @@ Status ChromeParser::AddCommunicators(const json* comms) {
     std::vector<LocationId> members;
     if (const json* m = Field(c, "members"); m != nullptr && m->is_array()) {
       for (const json& ref : *m) {
-        const LocationId loc = LocationOf(&ref, doc_);
-        if (!loc.valid())
-          return DataLoss(fmt::format("{}: communicator member {} is not a track", docs_[doc_].file, ref.dump()));
+        const LocationId loc = LocationOf(&ref);
+        if (!loc.valid()) return DataLoss(fmt::format("{}: communicator member {} is not a track", file_, ref.dump()));
         members.push_back(loc);
       }
     }
     builder_.AddCommunicator(StringField(c, "name"), std::move(members));
-    ++builder_communicators_;
+    ++communicators_;
   }
   return OkStatus();
 }
@@ -195,9 +191,8 @@ Status ChromeParser::AddMessage(Flow* s, Flow* f) {
   const json* args = s != nullptr ? s->args : f->args;
   MessageInfo info;
   const json* peer = args != nullptr ? Field(*args, "peer") : nullptr;
-  const uint32_t doc = tracks_[s != nullptr ? s->track : f->track].pid.doc;
-  info.sender = s != nullptr ? tracks_[s->track].location : LocationOf(peer, doc);
-  info.receiver = f != nullptr ? tracks_[f->track].location : LocationOf(peer, doc);
+  info.sender = s != nullptr ? tracks_[s->track].location : LocationOf(peer);
+  info.receiver = f != nullptr ? tracks_[f->track].location : LocationOf(peer);
   // "peer": null is grainscope's writer for a side nobody recorded (a receive whose send is
   // missing): the message stays, unmatched, with an unknown peer.
   const bool unknown_peer = peer != nullptr && peer->is_null();
@@ -210,9 +205,9 @@ Status ChromeParser::AddMessage(Flow* s, Flow* f) {
   if (args != nullptr) info.name = StringField(*args, "name");
   const int64_t comm = IntField(args, "communicator", -1);
   if (comm >= 0) {
-    if (!CommunicatorOf(doc, comm).valid())
-      return DataLoss(fmt::format("{}: a message names communicator {}, which is not defined", docs_[doc].file, comm));
-    info.communicator = CommunicatorOf(doc, comm);
+    if (!CommunicatorOf(comm).valid())
+      return DataLoss(fmt::format("{}: a message names communicator {}, which is not defined", file_, comm));
+    info.communicator = CommunicatorOf(comm);
   }
   if (s != nullptr && s->args != nullptr && !StringField(*s->args, "grain").empty())
     info.send_grain = RegionFor(StringField(*s->args, "grain"), RegionRoleName(RegionRole::kGrain));
@@ -221,11 +216,15 @@ Status ChromeParser::AddMessage(Flow* s, Flow* f) {
   const MessageId id = builder_.AddMessage(info);
   if (s != nullptr) s->message = id.value;
   if (f != nullptr) f->message = id.value;
-  if (s == nullptr) ++receives_without_send_;
-  if (f == nullptr) ++sends_without_receive_;
+  // The writer's id names the message (grainscope writes the message's number).
+  auto which = [&](const Flow& end) {
+    return end.numeric_id >= 0 ? fmt::format("message flow {}", end.numeric_id) : std::string("a message flow");
+  };
+  if (s == nullptr) unmatched_.NoSend([&] { return fmt::format("{}: {} is received but never sent", file_, which(*f)); });
+  if (f == nullptr) unmatched_.NoReceive([&] { return fmt::format("{}: {} is sent but never received", file_, which(*s)); });
   // send_complete/recv_post name the writer's flow id, which is the message's number.
   const Flow& any = s != nullptr ? *s : *f;
-  if (any.numeric_id >= 0 && any.message_category) message_of_flow_id_[{doc, any.numeric_id}] = id;
+  if (any.numeric_id >= 0 && any.message_category) message_of_flow_id_[any.numeric_id] = id;
   return OkStatus();
 }
 
@@ -266,14 +265,13 @@ void ChromeParser::AddDependency(const Flow& from, const Flow& to) {
 
 Status ChromeParser::AddCollectives() {
   for (auto& [key, args] : collective_args_) {
-    const uint32_t doc = key.first;
     CollectiveOp op = CollectiveOp::kOther;
     const std::string_view op_name = args != nullptr ? StringField(*args, "op") : "";
     for (int k = 0; k <= static_cast<int>(CollectiveOp::kOther); ++k)
       if (CollectiveOpName(static_cast<CollectiveOp>(k)) == op_name) op = static_cast<CollectiveOp>(k);
     const int64_t comm = IntField(args, "communicator", -1);
-    const CommunicatorId communicator = CommunicatorOf(doc, comm);
-    const LocationId root = LocationOf(args != nullptr ? Field(*args, "root") : nullptr, doc);
+    const CommunicatorId communicator = CommunicatorOf(comm);
+    const LocationId root = LocationOf(args != nullptr ? Field(*args, "root") : nullptr);
     collective_ids_.emplace(key, builder_.AddCollective(op, communicator, root));
   }
   return OkStatus();
@@ -376,7 +374,7 @@ void ChromeParser::BuildTrack(Track& track) {
       }
       case ItemKind::kSendComplete:
       case ItemKind::kRecvPost: {
-        auto m = message_of_flow_id_.find({track.pid.doc, item.arg});
+        auto m = message_of_flow_id_.find(item.arg);
         if (m == message_of_flow_id_.end()) {
           ++stray_;
         } else if (item.kind == ItemKind::kSendComplete) {
@@ -388,7 +386,7 @@ void ChromeParser::BuildTrack(Track& track) {
       }
       case ItemKind::kCollBegin:
       case ItemKind::kCollEnd: {
-        auto c = collective_ids_.find({track.pid.doc, item.arg});
+        auto c = collective_ids_.find(item.arg);
         if (c == collective_ids_.end()) {
           ++stray_;
         } else if (item.kind == ItemKind::kCollBegin) {
@@ -419,8 +417,7 @@ void ChromeParser::ReportDiagnostics() {
   Diagnostics& d = builder_.diagnostics();
   d.AddCount(Diag::kSkippedRecords, skipped_.total(), skipped_.Example());
   d.AddCount(Diag::kInvalidRecords, invalid_.total(), invalid_.Example());
-  d.AddCount(Diag::kReceivesWithoutSend, receives_without_send_, fmt::format("{}: a flow event has no partner", file_));
-  d.AddCount(Diag::kSendsWithoutReceive, sends_without_receive_, fmt::format("{}: a flow event has no partner", file_));
+  unmatched_.Report(d);
   d.AddCount(Diag::kUnpairedFlows, unpaired_flows_,
              fmt::format("{}: a flow event without a partner and without a 'peer' argument was dropped", file_));
   d.AddCount(Diag::kAnnotationFlows, annotation_flows_,

@@ -412,13 +412,15 @@ class SeedTextParser {
                                              recv->end->line, name, FormatMs(recv->end->time),
                                              FormatMs(send->begin->time), send->begin->line));
     } else if (recv == nullptr) {
-      builder_.diagnostics().Add(Diag::kSendsWithoutReceive,
-                                 fmt::format("{}:{}: arc '{}' is sent by grain {} but never received", file_,
-                                             send->begin->line, name, send->begin->grain));
+      unmatched_.NoReceive([&] {
+        return fmt::format("{}:{}: arc '{}' is sent by grain {} but never received", file_, send->begin->line, name,
+                           send->begin->grain);
+      });
     } else if (send == nullptr) {
-      builder_.diagnostics().Add(Diag::kReceivesWithoutSend,
-                                 fmt::format("{}:{}: arc '{}' is received by grain {} more often than any grain sends it",
-                                             file_, recv->end->line, name, recv->begin->grain));
+      unmatched_.NoSend([&] {
+        return fmt::format("{}:{}: arc '{}' is received by grain {} more often than any grain sends it", file_,
+                           recv->end->line, name, recv->begin->grain);
+      });
     }
   }
 
@@ -454,6 +456,7 @@ class SeedTextParser {
       pending[loc].push_back({run.stop->time, run.stop->line, 0, EventKind::kLeave, region});
     }
     GS_RETURN_IF_ERROR(AddArcs(locations, grain_regions, send_region, recv_region, pending));
+    unmatched_.Report(builder_.diagnostics());
 
     for (auto& [processor, loc] : locations) {
       std::vector<PendingEvent>& events = pending[loc.value];
@@ -512,6 +515,7 @@ class SeedTextParser {
   std::vector<GrainRun> runs_;
   std::vector<ArcHalf> sends_, recvs_;
   std::vector<Arc> arcs_;
+  UnmatchedEnds unmatched_;
   ChannelIds<std::string_view> channels_;  // structure name -> channel
   std::multimap<int64_t, int64_t> grain_processors_;  // grain -> processors it ran on
 };
