@@ -6,6 +6,8 @@
 //   * seedtext: a generated seed text trace (grains on processors, each sends an arc to its right
 //     neighbour and receives one from its left; structure names reused every round);
 //   * gst:      that trace converted to a single .gst file (the thread-recording shape);
+//   * csv:      Pipit's CSV layout of the same shape (a region per grain, an MpiSend and an
+//     MpiRecv instant per arc, float nanoseconds as Pipit writes them);
 //   * otf2, chrome, gst_dir: bench/synthetic's MPI-like trace (ring messages, barriers) as an
 //     OTF2 archive, Chrome JSON and a .gst directory of ranks.
 //
@@ -66,6 +68,30 @@ std::string SeedText(uint64_t events, uint32_t processors) {
   return out;
 }
 
+// The same shape as SeedText in Pipit's CSV layout (8 rows per grain).
+std::string PipitCsv(uint64_t events, uint32_t processors) {
+  const uint64_t rounds = std::max<uint64_t>(1, events / 8 / processors);
+  std::string out = "Timestamp (ns),Event Type,Name,Thread,Process,Attributes\n";
+  out.reserve(rounds * processors * 600);
+  for (uint64_t r = 0; r < rounds; ++r) {
+    for (uint32_t p = 0; p < processors; ++p) {
+      const double t = static_cast<double>(r) * 1e6 + p * 1000.25;  // ns, with a fraction
+      const uint32_t right = (p + 1) % processors, left = (p + processors - 1) % processors;
+      out += fmt::format("{:.3f},Enter,grain,0,{},\n", t, p);
+      out += fmt::format("{:.3f},Enter,MPI_Send,0,{},\n", t + 100, p);
+      out += fmt::format("{:.3f},Instant,MpiSend,0,{},\"{{'receiver': {}, 'communicator': 'Comm 1', 'msg_tag': 1, "
+                         "'msg_length': 64}}\"\n", t + 150, p, right);
+      out += fmt::format("{:.3f},Leave,MPI_Send,0,{},\n", t + 200, p);
+      out += fmt::format("{:.3f},Enter,MPI_Recv,0,{},\n", t + 500, p);
+      out += fmt::format("{:.3f},Instant,MpiRecv,0,{},\"{{'sender': {}, 'communicator': 'Comm 1', 'msg_tag': 1, "
+                         "'msg_length': 64}}\"\n", t + 600, p, left);
+      out += fmt::format("{:.3f},Leave,MPI_Recv,0,{},\n", t + 650, p);
+      out += fmt::format("{:.3f},Leave,grain,0,{},\n", t + 900, p);
+    }
+  }
+  return out;
+}
+
 // The input's size on disk: a file, or every file of a directory (an OTF2 archive: its anchor's).
 uint64_t BytesOf(std::string path) {
   std::error_code ec;
@@ -98,6 +124,13 @@ std::vector<Input> WriteInputs(const std::string& dir, uint64_t events, const st
     if (f == nullptr || std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fclose(f) != 0)
       return fail(IoError(seed_path + ": cannot write"));
     if (wanted("seedtext")) inputs.push_back({"seedtext", seed_path});
+  }
+  if (wanted("csv")) {
+    const std::string text = PipitCsv(events, 16), path = dir + "/trace.csv";
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr || std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fclose(f) != 0)
+      return fail(IoError(path + ": cannot write"));
+    inputs.push_back({"csv", path});
   }
   if (wanted("gst")) {
     Result<Trace> seed = ReadTrace(seed_path);

@@ -44,6 +44,8 @@ link fuzz_chrome "$cases"/*/*.json
 mkdir -p "$out/fuzz_chrome"
 printf '%s' '{"traceEvents":[{"name":"a","ph":"B","pid":1,"tid":1,"ts":0},{"name":"a","ph":"E","pid":1,"tid":1,"ts":5},{"name":"m","ph":"s","id":1,"pid":1,"tid":1,"ts":1},{"name":"m","ph":"f","id":1,"pid":1,"tid":2,"ts":3},{"name":"x","ph":"X","pid":1,"tid":2,"ts":2,"dur":4}]}' \
   > "$out/fuzz_chrome/seed-generated.json"
+# Pipit CSV: the golden cases' CSV files.
+link fuzz_csv "$cases"/*/*.csv
 # Task graphs: selector byte 0 STG, 1 DOT, 2 seed Task_Graph, 3 JSON.
 for f in "$cases"/*/*.stg; do prefixed fuzz_taskgraph 0 "$f"; done
 for f in "$cases"/*/*.dot; do prefixed fuzz_taskgraph 1 "$f"; done

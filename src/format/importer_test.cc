@@ -27,7 +27,7 @@ Sniff SniffWith(std::string_view format, const std::string& path, std::string_vi
 std::string GstMagic() { return std::string(reinterpret_cast<const char*>(gst::kMagic), sizeof gst::kMagic); }
 
 TEST(Importers, EachFormatOnceByNameWithOneRead) {
-  EXPECT_THAT(ReadableFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat, kChromeRanksFormat));
+  EXPECT_THAT(ReadableFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat, kChromeRanksFormat, kCsvFormat));
   for (const Importer* importer : Importers()) {
     EXPECT_EQ(FindImporter(importer->name), importer);
     EXPECT_NE(importer->sniff, nullptr) << importer->name;
@@ -37,7 +37,7 @@ TEST(Importers, EachFormatOnceByNameWithOneRead) {
     }
   }
   EXPECT_EQ(FindImporter("auto"), nullptr);
-  EXPECT_EQ(FindImporter("csv"), nullptr);
+  EXPECT_EQ(FindImporter("tsv"), nullptr);
 }
 
 TEST(Importers, SniffersSaySureOnlyForSignatures) {
@@ -45,6 +45,8 @@ TEST(Importers, SniffersSaySureOnlyForSignatures) {
   EXPECT_EQ(SniffWith(kSeedTextFormat, "t.txt", "hello\n"), Sniff::kNo);
   EXPECT_EQ(SniffWith(kChromeFormat, "t.txt", "  {\"traceEvents\": []}"), Sniff::kSure);
   EXPECT_EQ(SniffWith(kChromeFormat, "t.json", " start 1 0 290\n"), Sniff::kNo);
+  EXPECT_EQ(SniffWith(kCsvFormat, "t.txt", "Timestamp (ns),Event Type,Name,Process\n"), Sniff::kSure);
+  EXPECT_EQ(SniffWith(kCsvFormat, "t.csv", "time,type,name\n"), Sniff::kNo);
   EXPECT_EQ(SniffWith(kOtf2Format, "run/traces.otf2", ""), Sniff::kSure);
   EXPECT_EQ(SniffWith(kOtf2Format, "run/traces.txt", ""), Sniff::kNo);
   EXPECT_EQ(SniffWith(kGstFormat, "t.txt", GstMagic() + "rest"), Sniff::kSure);
@@ -58,7 +60,7 @@ TEST(Importers, SniffersSaySureOnlyForSignatures) {
 TEST(Importers, AutoAsksReadersOfPathsFirst) {
   std::vector<std::string_view> names;
   for (const Importer* importer : ImportersInDetectionOrder()) names.push_back(importer->name);
-  EXPECT_THAT(names, ElementsAre(kOtf2Format, kGstFormat, kChromeRanksFormat, kSeedTextFormat, kChromeFormat));
+  EXPECT_THAT(names, ElementsAre(kOtf2Format, kGstFormat, kChromeRanksFormat, kSeedTextFormat, kChromeFormat, kCsvFormat));
 }
 
 TEST(ReadTraceContent, ReadsBytesReadBeforeWithTheGivenReader) {

@@ -7,6 +7,7 @@
 #include "format/chrome/chrome_rank_dir.h"
 #include "format/chrome/chrome_reader.h"
 #include "format/chrome/chrome_writer.h"
+#include "format/csv/csv_reader.h"
 #include "format/exporter.h"
 #include "format/gst/gst_reader.h"
 #include "format/gst/gst_writer.h"
@@ -19,12 +20,13 @@ namespace grainscope {
 namespace {
 
 // Auto-detection asks them in this order; the first sure one wins, else the first plausible one.
-constexpr std::array<const Importer*, 5> kImporters = {
+constexpr std::array<const Importer*, 6> kImporters = {
     &kSeedTextImporter,
     &kOtf2Importer,
     &kChromeImporter,
     &kGstImporter,
     &kChromeRanksImporter,
+    &kCsvImporter,
 };
 
 // --help and the message for an extension no writer has list them in this order.
