@@ -349,7 +349,9 @@ void PartMerger::AppendEvents(uint32_t p) {
   const Trace& t = part.trace;
   merged_event_.resize(parts_.size());
   merged_event_[p].resize(t.locations().size());
-  auto region_of = [&](uint32_t r) { return RegionOf(p, r); };
+  std::vector<RegionId>& map = region_map_[p];
+  map.resize(t.regions().size());
+  auto region_of = [&](uint32_t r) { return map[r].valid() ? map[r] : RegionOf(p, r); };  // per event: the cache first
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
     const LocationId loc = merged_[p][l];
     const EventColumns& ev = t.events(LocationId(l));

@@ -114,7 +114,8 @@ Status ReadRankFile(const std::string& path, RankFile& f) {
   chrome::Document doc{.file = path};
   GS_ASSIGN_OR_RETURN(doc.json, chrome::ParseKeepingDecimals(content, path));
   content = std::string();
-  if (!ReadDistributedInfo(doc.json, f)) return DataLoss(fmt::format("{}: names no rank (no \"distributedInfo\": {{\"rank\": ...}})", path));
+  if (!ReadDistributedInfo(doc.json, f))
+    return DataLoss(fmt::format("{}: names no rank (no \"distributedInfo\": {{\"rank\": ...}})", path));
   GS_ASSIGN_OR_RETURN(f.part.trace, chrome::ReadDocument(std::move(doc), &f.part.region_keys));
   return OkStatus();
 }
