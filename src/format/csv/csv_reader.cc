@@ -90,7 +90,7 @@ std::optional<TimeNs> TimeOf(std::string_view text, int64_t unit_ns) {
   if (dot != std::string_view::npos) {
     if (text.find_first_not_of("0123456789", dot + 1) != std::string_view::npos) return std::nullopt;
     text = text.substr(0, whole_digits == 0 ? dot : std::min(text.size(), dot + 1 + whole_digits));
-    if (text.back() == '.') text.remove_suffix(1);
+    if (!text.empty() && text.back() == '.') text.remove_suffix(1);
   }
   return ParseScaledNs(text, unit_ns);
 }

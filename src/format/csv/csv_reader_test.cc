@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -114,6 +115,18 @@ TEST(PipitCsv, SkipsAndNamesTheRowsItCannotRead) {
   EXPECT_EQ(t.events(LocationId(0)).size(), 2u);
   EXPECT_EQ(t.events(LocationId(0)).time[1], 5000);
   EXPECT_EQ(t.messages().size(), 0u);
+}
+
+// fuzz_csv's first crash: a time that is only a dot (read past the end of an empty string).
+TEST(PipitCsv, TimesWithoutDigitsAreInvalidRows) {
+  for (const char* unit : {"ns", "s"}) {
+    const std::string csv = fmt::format("Timestamp ({}),Event Type,Name,Process\n.,Enter,a,0\n5.,Enter,b,0\n.5,Leave,b,0\n"
+                                        "6,Leave,a,0\n", unit);
+    Result<Trace> r = ReadPipitCsv(csv, "dots.csv");
+    ASSERT_THAT(r, IsOk()) << unit;
+    EXPECT_EQ(r->diagnostics().Count(Diag::kInvalidRecords), 2u) << unit;  // "." and ".5"
+    EXPECT_EQ(ExampleOf(*r, Diag::kInvalidRecords), "dots.csv:2: expected a time, got .") << unit;
+  }
 }
 
 TEST(PipitCsv, CountsMessagesWithoutAPartner) {
