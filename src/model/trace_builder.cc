@@ -179,7 +179,8 @@ Status TraceBuilder::CheckDependencies() {
     if (done < sent) {
       body_.diagnostics.Add(Diag::kDependenciesBackInTime,
                             fmt::format("{} dependency from {} at {} ns to {} at {} ns", kind,
-                                        where(from, d.from_event[i]), sent, where(to, d.to_event[i]), done));
+                                        where(from, d.from_event[i]), SinceOrigin(sent), where(to, d.to_event[i]),
+                                        SinceOrigin(done)));
     }
   }
   return OkStatus();
@@ -204,7 +205,7 @@ Status TraceBuilder::CheckLocation(LocationId loc, bool* improper) const {
   for (size_t i = 0; i < e.size(); ++i) {
     if (i > 0 && e.time[i] < e.time[i - 1]) {
       return DataLoss(fmt::format("{}: event {} at {} ns is earlier than the event before it ({} ns)",
-                                  name, i, e.time[i], e.time[i - 1]));
+                                  name, i, SinceOrigin(e.time[i]), SinceOrigin(e.time[i - 1])));
     }
     const uint32_t arg = e.arg[i];
     switch (e.kind[i]) {
@@ -224,7 +225,7 @@ Status TraceBuilder::CheckLocation(LocationId loc, bool* improper) const {
         } else {
           return DataLoss(fmt::format(
               "{}: event {} at {} ns leaves region '{}' which is not the innermost open region",
-              name, i, e.time[i], RegionName(arg)));
+              name, i, SinceOrigin(e.time[i]), RegionName(arg)));
         }
         break;
       case EventKind::kSend:
@@ -270,8 +271,6 @@ TraceBuilder::NestingRepairs TraceBuilder::RepairNesting(LocationId loc) {
     new_kind.push_back(k);
     new_arg.push_back(a);
   };
-  // Times in the notes as reports show them: from the trace's origin.
-  auto since = [&](TimeNs t) { return t - body_.origin_ns; };
   NestingRepairs r;
   std::vector<EventIndex> new_index(n);
   std::vector<uint32_t> open;
@@ -283,13 +282,13 @@ TraceBuilder::NestingRepairs TraceBuilder::RepairNesting(LocationId loc) {
       auto it = std::find(open.rbegin(), open.rend(), arg[i]);
       if (it == open.rend()) {
         if (r.dropped_leaves++ == 0)
-          r.first_dropped = fmt::format("leaves '{}' at {} ns, which is not open", RegionName(arg[i]), since(time[i]));
+          r.first_dropped = fmt::format("leaves '{}' at {} ns, which is not open", RegionName(arg[i]), SinceOrigin(time[i]));
         continue;
       }
       const size_t depth = open.size() - 1 - static_cast<size_t>(it - open.rbegin());  // of the region left
       if (depth + 1 < open.size() && r.closed_early == 0) {
         r.first_closed_early = fmt::format("leaves '{}' at {} ns while '{}' is open", RegionName(arg[i]),
-                                           since(time[i]), RegionName(open.back()));
+                                           SinceOrigin(time[i]), RegionName(open.back()));
       }
       for (; open.size() > depth + 1; open.pop_back(), ++r.closed_early) emit(time[i], EventKind::kLeave, open.back());
       open.pop_back();
@@ -298,7 +297,7 @@ TraceBuilder::NestingRepairs TraceBuilder::RepairNesting(LocationId loc) {
   }
   if (!open.empty()) {
     const TimeNs last = new_time.back();
-    r.first_closed_at_end = fmt::format("'{}' open at the last event, {} ns", RegionName(open.back()), since(last));
+    r.first_closed_at_end = fmt::format("'{}' open at the last event, {} ns", RegionName(open.back()), SinceOrigin(last));
     for (; !open.empty(); open.pop_back(), ++r.closed_at_end) emit(last, EventKind::kLeave, open.back());
   }
   time = std::move(new_time);
@@ -431,7 +430,8 @@ void TraceBuilder::CloseNeverLeftBarriers(ThreadSync& ts) {
                                          [](EventKind k) { return k == EventKind::kLeave; });
     if (!ends_inside || b.members.empty()) {
       if (unfinished++ == 0)
-        first_unfinished = fmt::format("barrier {:x}: an arrival at {} ns is never left", b.object, time[n.enter]);
+        first_unfinished = fmt::format("barrier {:x}: an arrival at {} ns is never left", b.object,
+                                       SinceOrigin(time[n.enter]));
       continue;
     }
     TimeNs last_arrival = time[n.enter], earliest_leave = std::numeric_limits<TimeNs>::max();
@@ -451,7 +451,8 @@ void TraceBuilder::CloseNeverLeftBarriers(ThreadSync& ts) {
     b.members.push_back({n.location, n.enter, leave});
     if (closed++ == 0)
       first_closed = fmt::format("{}: barrier {:x} entered at {} ns, left at its release {} ns",
-                                 str(body_.locations[n.location.value].name), b.object, time[n.enter], release);
+                                 str(body_.locations[n.location.value].name), b.object, SinceOrigin(time[n.enter]),
+                                 SinceOrigin(release));
   }
   body_.diagnostics.AddCount(Diag::kBarrierEndsAdded, closed, first_closed);
   body_.diagnostics.AddCount(Diag::kUnfinishedCollectives, unfinished, first_unfinished);
@@ -462,7 +463,8 @@ void TraceBuilder::ReportLateBarrierEnds(const LateBarrierEnds& late) {
   body_.diagnostics.AddCount(
       Diag::kLateBarrierEndsMoved, late.moved,
       fmt::format("{}: a barrier end recorded at {} ns moved to {} ns; {:.3f} ms of idle time in all",
-                  str(body_.locations[late.first_location.value].name), late.first_from, late.first_to,
+                  str(body_.locations[late.first_location.value].name), SinceOrigin(late.first_from),
+                  SinceOrigin(late.first_to),
                   static_cast<double>(late.moved_ns) / 1e6));
 }
 

@@ -52,6 +52,8 @@ class TraceBuilder {
   RegionId AddRegion(std::string_view name, RegionRole role, int64_t external_id);
   CommunicatorId AddCommunicator(std::string_view name, std::vector<LocationId> members);
   void SetOrigin(TimeNs origin) { body_.origin_ns = origin; }
+  // `t` as every note and report shows a time: from the trace's origin (set it first).
+  TimeNs SinceOrigin(TimeNs t) const { return t - body_.origin_ns; }
   void AddMetadata(std::string_view key, std::string_view value);
   // true (the default): Finish repairs improper nesting as the header comment says; false
   // (`--strict`): Finish refuses it (and still closes what is open at a location's end).
@@ -80,6 +82,7 @@ class TraceBuilder {
   Diagnostics& diagnostics() { return body_.diagnostics; }
 
   size_t location_count() const { return body_.locations.size(); }
+  std::string_view LocationName(LocationId loc) const { return str(body_.locations[loc.value].name); }
   size_t region_count() const { return body_.regions.size(); }
   size_t event_count(LocationId loc) const { return times_[loc.value].size(); }
   void Reserve(LocationId loc, size_t events);

@@ -57,9 +57,12 @@ Result<TimeNs> ChromeParser::ReadDocument() {
                                 "\"traceEvents\" array", file_));
   }
   const json* gs = Field(doc, "grainscope");
-  // grainscope's writer keeps its origin; Kineto's "ts" count from "baseTimeNanoseconds".
-  const bool origin_given = (gs != nullptr && Field(*gs, "origin_ns") != nullptr) ||
-                            Field(doc, "baseTimeNanoseconds") != nullptr;
+  // grainscope's writer keeps its origin. Kineto's "ts" count from "baseTimeNanoseconds", which
+  // is the wall clock rounded down to a multiple of 7,889,238 s (a quarter of a year), not the
+  // run's start: adding it keeps the times of one job's ranks on one clock, but as time zero it
+  // would put the run weeks after zero (corpus nccl.json: 51 days), so such a file starts at
+  // its earliest event like one that names no zero.
+  const bool origin_given = gs != nullptr && Field(*gs, "origin_ns") != nullptr;
   origin_ = IntField(gs, "origin_ns", IntField(&doc, "baseTimeNanoseconds", 0));
   earliest_ = kNoTime;
   if (const json* other = Field(doc, "otherData"); other != nullptr && other->is_object()) {

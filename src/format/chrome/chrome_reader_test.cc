@@ -85,8 +85,9 @@ TEST(ChromeReader, ReadsKinetoTraces) {
   std::vector<std::string_view> names;
   for (const Location& l : t.locations()) names.push_back(t.str(l.name));
   EXPECT_THAT(names, ElementsAre("python3", "GPU 0 stream 7", "GPU 1 stream 7", "Spans PyTorch Profiler", "pid \"\" tid \"\""));
-  // baseTimeNanoseconds + exact decimal microseconds.
-  EXPECT_EQ(t.origin_ns(), 1711964646000000000);
+  // baseTimeNanoseconds + exact decimal microseconds; time zero is the earliest event (the
+  // span's 'ts'), not baseTimeNanoseconds, which lies 51 days before the run.
+  EXPECT_EQ(t.origin_ns(), 1711964646000000000 + 4458676522600000);
   EXPECT_EQ(t.events(LocationId(0)).time[0], 1711964646000000000 + 4458676522690655);
   EXPECT_EQ(t.events(LocationId(1)).time[0], 1711964646000000000 + 4458676522700250);
   EXPECT_EQ(t.events(LocationId(1)).time[1], 1711964646000000000 + 4458676522710750);

@@ -285,8 +285,8 @@ void ReportSkipped(const ReadState& s, TraceBuilder& builder, std::string_view f
     if (!kinds.empty()) kinds += "; ";
     // Times relative to the archive's global offset (the Trace's origin) when it has one.
     const TimeNs since = c.first_time - (s.defs->has_clock_properties ? s.defs->global_offset_ns : 0);
-    kinds += fmt::format("{} {} (first on location {} at {} ns)", c.count, kSkippedNames[k],
-                         s.defs->location_refs[c.first_location], since);
+    kinds += fmt::format("{} {} (first on '{}' at {} ns)", c.count, kSkippedNames[k],
+                         builder.LocationName(LocationId(c.first_location)), since);
   }
   builder.diagnostics().AddCount(Diag::kSkippedRecords, total,
                                  fmt::format("{}: record kinds not modelled: {}", file, kinds));

@@ -128,12 +128,12 @@ class Otf2TraceAssembler {
         continue;
       }
       auto example = [&] {
-        const std::string peer =
-            rec.peer == kNone ? "an unknown location" : fmt::format("location {}", defs_.location_refs[rec.peer]);
-        return fmt::format("{}: {} location {} at {} ns ({} {}, tag {}, {} bytes) has no matching {}", file_,
-                           rec.is_send ? "send on" : "receive on", defs_.location_refs[rec.location],
-                           ev_.locations[rec.location].time[rec.event], rec.is_send ? "to" : "from", peer, rec.tag,
-                           rec.bytes, rec.is_send ? "receive" : "send");
+        const std::string peer = rec.peer == kNone ? "an unknown location"
+                                                   : fmt::format("'{}'", builder_.LocationName(LocationId(rec.peer)));
+        return fmt::format("{}: {} '{}' at {} ns ({} {}, tag {}, {} bytes) has no matching {}", file_,
+                           rec.is_send ? "send on" : "receive on", builder_.LocationName(LocationId(rec.location)),
+                           builder_.SinceOrigin(ev_.locations[rec.location].time[rec.event]),
+                           rec.is_send ? "to" : "from", peer, rec.tag, rec.bytes, rec.is_send ? "receive" : "send");
       };
       if (rec.is_send) {
         unmatched.NoReceive(example);

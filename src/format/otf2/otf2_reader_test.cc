@@ -112,7 +112,7 @@ TEST(Otf2Reader, PapiCorpusTraceSkipsMetricRecords) {
   EXPECT_EQ(r->diagnostics().Count(Diag::kSkippedRecords), 84u);
   for (const Diagnostic& d : r->diagnostics().entries()) {
     if (d.name == "skipped_records") {
-      EXPECT_THAT(d.example, HasSubstr("84 Metric (first on location"));
+      EXPECT_THAT(d.example, HasSubstr("84 Metric (first on 'MPI Rank 0' at "));
     }
   }
 }
