@@ -71,6 +71,17 @@ bool IsCommandOrOption(const Commands& commands, int argc, char** argv) {
 
 }  // namespace
 
+std::vector<std::string> CommandOptionNames(std::string_view command) {
+  CLI::App app;
+  std::vector<std::string> names;
+  for (const auto& [cmd, body] : AddCommands(app)) {
+    if (cmd->get_name() != command) continue;
+    for (const CLI::Option* option : cmd->get_options())
+      for (const std::string& name : option->get_lnames()) names.push_back(name);
+  }
+  return names;
+}
+
 int RunCli(int argc, char** argv) {
   CLI::App app{"grainscope: measure and explain the performance of parallel programs"};
   app.name("grainscope");

@@ -15,6 +15,7 @@
 #include "cli/version.h"
 #include "format/trace_reader.h"
 #include "model/trace.h"
+#include "model/trace_index.h"
 
 namespace py = pybind11;
 
@@ -26,18 +27,27 @@ py::array_t<T> Array(size_t n) {
   return py::array_t<T>(static_cast<py::ssize_t>(n));
 }
 
+// A column built in C++ as a numpy array of its own type (one copy).
+template <typename T>
+py::array_t<T> ToArray(const std::vector<T>& v) {
+  auto a = Array<T>(v.size());
+  if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(T));
+  return a;
+}
+
 // A trace and the name under which the CLI's commands find it while they run.
 class PyTrace {
  public:
   PyTrace(Trace trace, std::string path) : trace_(std::move(trace)), path_(std::move(path)) {}
 
   const std::string& path() const { return path_; }
+  int64_t origin_ns() const { return trace_.origin_ns(); }
   std::string format() const { return std::string(trace_.format()); }
   size_t event_count() const { return trace_.event_count(); }
 
   // Every location's events laid end to end, in location order: location, index (within the
-  // location), time_ns, kind (EventKind code), arg (region, message, collective, string or sync
-  // row, by kind).
+  // location), time_ns (from the trace's origin, as every analysis counts), kind (EventKind
+  // code), arg (region, message, collective, string or sync row, by kind).
   py::dict Events() const {
     const size_t n = trace_.event_count();
     auto location = Array<uint32_t>(n);
@@ -50,16 +60,17 @@ class PyTrace {
     int64_t* time_p = time.mutable_data();
     uint8_t* kind_p = kind.mutable_data();
     uint32_t* arg_p = arg.mutable_data();
+    const TimeNs origin = trace_.origin_ns();
     size_t at = 0;
     {
       py::gil_scoped_release unlocked;  // plain copies: other Python threads may run
       for (uint32_t l = 0; l < trace_.locations().size(); ++l) {
         const EventColumns& ev = trace_.events(LocationId(l));
         const size_t m = ev.size();
-        std::memcpy(time_p + at, ev.time.data(), m * sizeof(int64_t));
         std::memcpy(kind_p + at, ev.kind.data(), m * sizeof(uint8_t));
         std::memcpy(arg_p + at, ev.arg.data(), m * sizeof(uint32_t));
         for (size_t i = 0; i < m; ++i) {
+          time_p[at + i] = ev.time[i] - origin;
           loc_p[at + i] = l;
           idx_p[at + i] = static_cast<uint32_t>(i);
         }
@@ -113,11 +124,12 @@ class PyTrace {
     return d;
   }
 
-  // One row per message: its ends (location, event, time; -1 / kNoEvent when missing), tag,
+  // One row per message: its ends (location, event, time from the origin; -1 when missing), tag,
   // bytes, communicator (-1: none) and name.
   py::dict Messages() const {
     const MessageTable& m = trace_.messages();
     const size_t n = m.size();
+    const TimeNs origin = trace_.origin_ns();
     auto sender = Array<uint32_t>(n), receiver = Array<uint32_t>(n);
     auto send_event = Array<int64_t>(n), recv_event = Array<int64_t>(n);
     auto send_time = Array<int64_t>(n), recv_time = Array<int64_t>(n);
@@ -131,8 +143,8 @@ class PyTrace {
       const bool sent = m.send_event[i] != kNoEvent, received = m.recv_event[i] != kNoEvent;
       send_event.mutable_data()[i] = sent ? static_cast<int64_t>(m.send_event[i]) : -1;
       recv_event.mutable_data()[i] = received ? static_cast<int64_t>(m.recv_event[i]) : -1;
-      send_time.mutable_data()[i] = sent ? trace_.events(m.sender[i]).time[m.send_event[i]] : -1;
-      recv_time.mutable_data()[i] = received ? trace_.events(m.receiver[i]).time[m.recv_event[i]] : -1;
+      send_time.mutable_data()[i] = sent ? trace_.events(m.sender[i]).time[m.send_event[i]] - origin : -1;
+      recv_time.mutable_data()[i] = received ? trace_.events(m.receiver[i]).time[m.recv_event[i]] - origin : -1;
       tag.mutable_data()[i] = m.tag[i];
       bytes.mutable_data()[i] = m.bytes[i];
       comm.mutable_data()[i] = m.communicator[i].valid() ? static_cast<int64_t>(m.communicator[i].value) : -1;
@@ -152,9 +164,10 @@ class PyTrace {
     return d;
   }
 
-  // One row per member of a collective instance.
+  // One row per member of a collective instance (times from the origin).
   py::dict Collectives() const {
     const CollectiveTable& c = trace_.collectives();
+    const TimeNs origin = trace_.origin_ns();
     const size_t n = c.member_location.size();
     auto collective = Array<uint32_t>(n), location = Array<uint32_t>(n);
     auto comm = Array<int64_t>(n), root = Array<int64_t>(n);
@@ -169,8 +182,8 @@ class PyTrace {
         op[row] = CollectiveOpName(c.op[k]);
         comm.mutable_data()[row] = c.communicator[k].valid() ? static_cast<int64_t>(c.communicator[k].value) : -1;
         root.mutable_data()[row] = c.root[k].valid() ? static_cast<int64_t>(c.root[k].value) : -1;
-        begin.mutable_data()[row] = trace_.events(l).time[c.member_begin[row]];
-        end.mutable_data()[row] = trace_.events(l).time[c.member_end[row]];
+        begin.mutable_data()[row] = trace_.events(l).time[c.member_begin[row]] - origin;
+        end.mutable_data()[row] = trace_.events(l).time[c.member_end[row]] - origin;
         sent.mutable_data()[row] = c.member_bytes_sent[row];
         received.mutable_data()[row] = c.member_bytes_received[row];
       }
@@ -185,6 +198,61 @@ class PyTrace {
     d["end_ns"] = end;
     d["bytes_sent"] = sent;
     d["bytes_received"] = received;
+    return d;
+  }
+
+  // One row per call (a matched Enter/Leave pair), calls of a location in the order they begin:
+  // location, region, enter and leave (event indices), start_ns and end_ns (from the origin),
+  // inclusive_ns, exclusive_ns (less the calls directly inside it), depth (0: top level) and
+  // parent (the row of the call around it, -1 at top level). Nesting is the trace index's.
+  py::dict Calls() const {
+    std::vector<uint32_t> location, region, enter, leave, depth;
+    std::vector<int64_t> start, end, inclusive, exclusive, parent;
+    {
+      py::gil_scoped_release unlocked;
+      const TimeNs origin = trace_.origin_ns();
+      std::vector<uint32_t> row_of;  // per event of the location: the row of the call it enters
+      for (uint32_t l = 0; l < trace_.locations().size(); ++l) {
+        const EventColumns& ev = trace_.events(LocationId(l));
+        const CallNesting nesting = trace_.index().nesting(LocationId(l));
+        row_of.assign(ev.size(), 0);
+        for (EventIndex i = 0; i < ev.size(); ++i) {
+          if (ev.kind[i] != EventKind::kEnter) continue;
+          const EventIndex up = nesting.Parent(i);
+          row_of[i] = static_cast<uint32_t>(location.size());
+          location.push_back(l);
+          region.push_back(ev.arg[i]);
+          enter.push_back(i);
+          leave.push_back(i);  // set at the Leave; every call on a location ends (trace.h)
+          start.push_back(ev.time[i] - origin);
+          end.push_back(ev.time[i] - origin);
+          depth.push_back(up == kNoEvent ? 0 : depth[row_of[up]] + 1);
+          parent.push_back(up == kNoEvent ? -1 : static_cast<int64_t>(row_of[up]));
+          inclusive.push_back(0);
+          exclusive.push_back(0);
+        }
+        for (EventIndex i = 0; i < ev.size(); ++i) {
+          if (ev.kind[i] != EventKind::kLeave) continue;
+          const uint32_t row = row_of[nesting.EnterOf(i)];
+          leave[row] = i;
+          end[row] = ev.time[i] - origin;
+          inclusive[row] = end[row] - start[row];
+          exclusive[row] += inclusive[row];  // less its children's, subtracted as they ended
+          if (parent[row] >= 0) exclusive[parent[row]] -= inclusive[row];
+        }
+      }
+    }
+    py::dict d;
+    d["location"] = ToArray(location);
+    d["region"] = ToArray(region);
+    d["enter"] = ToArray(enter);
+    d["leave"] = ToArray(leave);
+    d["start_ns"] = ToArray(start);
+    d["end_ns"] = ToArray(end);
+    d["inclusive_ns"] = ToArray(inclusive);
+    d["exclusive_ns"] = ToArray(exclusive);
+    d["depth"] = ToArray(depth);
+    d["parent"] = ToArray(parent);
     return d;
   }
 
@@ -246,15 +314,18 @@ PYBIND11_MODULE(_grainscope, m) {
       .def_property_readonly("path", &PyTrace::path)
       .def_property_readonly("format", &PyTrace::format)
       .def_property_readonly("event_count", &PyTrace::event_count)
+      .def_property_readonly("origin_ns", &PyTrace::origin_ns)
       .def("events", &PyTrace::Events)
       .def("locations", &PyTrace::Locations)
       .def("regions", &PyTrace::Regions)
       .def("messages", &PyTrace::Messages)
       .def("collectives", &PyTrace::Collectives)
+      .def("calls", &PyTrace::Calls)
       .def("run", &PyTrace::Run, py::arg("command"), py::arg("args"));
   m.def("read", &grainscope::python::Read, py::arg("path"), py::arg("format") = "auto", py::arg("strict") = false);
   m.def("run_cli", [](std::vector<std::string> argv) { return PyTrace::RunArgv(std::move(argv)); }, py::arg("argv"));
   m.def("event_kind_names", &grainscope::python::EventKindNames);
+  m.def("command_options", &grainscope::cli::CommandOptionNames, py::arg("command"));
   m.attr("__version__") = std::string(grainscope::cli::Version());
   m.attr("commit") = std::string(grainscope::cli::Commit());
 }
