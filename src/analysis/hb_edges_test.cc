@@ -105,8 +105,8 @@ TEST(HbEdges, AnEdgeOfAnUnnamedKindReachesTheTimeClasses) {
     return s.Finish();
   };
   const TimeBreakdown a = ComputeTimeBreakdown(scenario(false)), b = ComputeTimeBreakdown(scenario(true));
-  EXPECT_EQ(a.locations[1][TimeClass::kSynchronization], 0);
-  EXPECT_EQ(b.locations[1][TimeClass::kSynchronization], 20);  // from 5 to the producer's end
+  EXPECT_EQ(a.locations[1][TimeClass::kThreadSync], 0);
+  EXPECT_EQ(b.locations[1][TimeClass::kThreadSync], 20);  // from 5 to the producer's end
   EXPECT_EQ(b.locations[1][TimeClass::kComputation], a.locations[1][TimeClass::kComputation] - 20);
   const Trace with = scenario(true);
   const std::vector<std::vector<BlockedSpan>> spans = ComputeBlockedSpans(with);

@@ -14,7 +14,8 @@ CommandBody AddReportCommand(CLI::App& app) {
   auto table = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "report", "Where the time went, for every trace: per location computation, MPI time by kind "
-                "(point-to-point, collective, synchronisation, other) and idle time; per region calls, "
+                "(point-to-point, collective, synchronisation, other, init/finalize), thread/OpenMP/GPU "
+                "synchronisation, GPU work and idle time; exclusive time by region role; per region calls, "
                 "inclusive and exclusive time, min/mean/max per call; and, when the trace has grains, the "
                 "seed's general performance report first: speedup, corrected speedup, overall and "
                 "per-processor utilisation, each grain's share of the total time");

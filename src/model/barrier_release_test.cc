@@ -94,7 +94,7 @@ TEST(BarrierRelease, SerialWorkIsOnThePathAndTheWorkerIdle) {
   const LocationTime& worker = time.locations[1];
   EXPECT_EQ(worker[TimeClass::kIdle], 100 + (kRegions - 1) * (4 * kMs + 90) + (4 * kMs - 10));
   EXPECT_EQ(worker[TimeClass::kComputation], kRegions * (kMs / 2 - 100));
-  EXPECT_EQ(worker[TimeClass::kSynchronization], kRegions * (kMs / 2 + 10));
+  EXPECT_EQ(worker[TimeClass::kThreadSync], kRegions * (kMs / 2 + 10));
 }
 
 // Leaves on time (Score-P's OPARI2 records, or a fixed runtime) are left as recorded.

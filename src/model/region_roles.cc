@@ -81,8 +81,6 @@ std::optional<CallRole> ListedMpiCall(std::string_view name) {
   return std::nullopt;
 }
 
-bool IsMpiName(std::string_view name) { return name.starts_with("MPI_") || name.starts_with("MPIX_"); }
-
 std::optional<CallRole> GpuCallRole(std::string_view name) {
   // NCCL's and RCCL's kernels ("ncclKernel_AllReduce_RING_LL_Sum_float", "ncclDevKernel_...") and
   // their host calls.
@@ -121,6 +119,8 @@ std::optional<CallRole> HostLibraryCallRole(std::string_view name) {
 }
 
 }  // namespace
+
+bool IsMpiName(std::string_view name) { return name.starts_with("MPI_") || name.starts_with("MPIX_"); }
 
 std::span<const RegionRole> AllRegionRoles() { return kAllRoles; }
 

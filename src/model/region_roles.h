@@ -55,6 +55,9 @@ inline bool IsCollectiveCall(RegionRole r) { return r == RegionRole::kCollective
 inline bool IsMpi(RegionRole r) {
   return IsCommunication(r) || r == RegionRole::kMpiOther || r == RegionRole::kInitFinalize;
 }
+// An MPI call by its name (MPI_*, MPIX_*): tells MPI_Barrier from an OpenMP or thread barrier,
+// which share the role barrier.
+bool IsMpiName(std::string_view name);
 // Work a location does itself (code, OpenMP constructs, thread-library calls, GPU work and runtime
 // calls, I/O): a region that is neither a grain, an MPI call nor marked other by its format.
 inline bool IsWork(RegionRole r) { return r != RegionRole::kGrain && r != RegionRole::kOther && !IsMpi(r); }

@@ -115,8 +115,10 @@ void AddCoverage(TimeNs origin, TimeNs span, std::vector<TimeNs>& cover, ForEach
 enum Shade { kWork, kCommunication, kBlocked, kShades };
 Shade ShadeOf(TimeClass c) {
   switch (c) {
-    case TimeClass::kComputation: return kWork;
-    case TimeClass::kSynchronization: return kBlocked;
+    case TimeClass::kComputation:
+    case TimeClass::kGpu: return kWork;
+    case TimeClass::kSynchronization:
+    case TimeClass::kThreadSync: return kBlocked;
     case TimeClass::kIdle: return kShades;
     default: return kCommunication;
   }

@@ -74,8 +74,11 @@ Json Lanes(const Trace& t, const std::vector<GanttLane>& gantt) {
   Json lanes = Json::array();
   for (const GanttLane& lane : gantt) {
     const Location& loc = t.location(lane.location);
+    // The lane's process (model: Location::group), for grouping: a rank's threads under it.
+    const std::string_view group = loc.group < t.locations().size() ? t.str(t.location(LocationId(loc.group)).name)
+                                                                     : t.str(loc.name);
     lanes.push_back({{"name", t.str(loc.name)},
-                     {"id", loc.external_id},
+                     {"group", group},
                      {"kind", LocationKindName(loc.kind)},
                      {"grains", lane.tasks.size()}});
   }
@@ -273,12 +276,14 @@ Result<Json> ProfileTable(const Trace& t, const ExecutionProfile& profile, const
 Json TimeTable(const Trace& t, const TimeBreakdown& breakdown, const RegionProfile& profile, const HtmlLimits& lim) {
   Json time;
   AddTimeAndRegionsJson(t, breakdown, profile, time);
+  // The counts first: an ordered_json's members live in a vector, so adding one would move the
+  // tables a reference points into.
+  time["region_count"] = time["regions"].size();
+  time["location_count"] = time["locations"].size();
   Json& regions = time["regions"];
-  time["region_count"] = regions.size();
   if (regions.size() > lim.table_regions) regions.erase(regions.begin() + static_cast<long>(lim.table_regions), regions.end());
   for (Json& r : regions) r.erase("locations");
   Json& locations = time["locations"];
-  time["location_count"] = locations.size();
   if (locations.size() > lim.table_locations)
     locations.erase(locations.begin() + static_cast<long>(lim.table_locations), locations.end());
   return time;

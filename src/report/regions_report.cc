@@ -17,11 +17,13 @@ using json = nlohmann::ordered_json;
 std::string_view ClassTitle(TimeClass c) {
   switch (c) {
     case TimeClass::kComputation: return "computation";
-    case TimeClass::kPointToPoint: return "point-to-point";
-    case TimeClass::kCollective: return "collective";
-    case TimeClass::kSynchronization: return "synchronisation";
-    case TimeClass::kOtherMpi: return "other MPI";
+    case TimeClass::kPointToPoint: return "MPI p2p";
+    case TimeClass::kCollective: return "MPI collective";
+    case TimeClass::kSynchronization: return "MPI sync";
+    case TimeClass::kOtherMpi: return "MPI other";
     case TimeClass::kInitFinalize: return "MPI init/fin.";
+    case TimeClass::kThreadSync: return "thread/GPU sync";
+    case TimeClass::kGpu: return "GPU";
     case TimeClass::kIdle: return "idle";
   }
   return "?";
@@ -38,9 +40,23 @@ json StatsJson(const RegionStats& s) {
 
 }  // namespace
 
-std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const RegionProfile& regions, size_t top) {
+namespace {
+
+// The classes a text table shows: those with time anywhere, and always computation and idle (a
+// GPU column of zeros on an MPI trace says nothing).
+std::vector<TimeClass> ShownClasses(const TimeBreakdown& time) {
+  std::vector<TimeClass> shown;
+  for (int c = 0; c < kTimeClassCount; ++c) {
+    const auto tc = static_cast<TimeClass>(c);
+    if (time.total[c] > 0 || tc == TimeClass::kComputation || tc == TimeClass::kIdle) shown.push_back(tc);
+  }
+  return shown;
+}
+
+std::string LocationTimeText(const Trace& t, const TimeBreakdown& time, size_t top) {
   const size_t nloc = time.locations.size();
   const size_t shown_loc = RowsShown(nloc, top);
+  const std::vector<TimeClass> classes = ShownClasses(time);
   constexpr std::string_view kAll = "all locations";
   size_t width = kAll.size();
   for (size_t i = 0; i < shown_loc; ++i) width = std::max(width, LocationName(t, time.locations[i].location).size());
@@ -48,28 +64,30 @@ std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const 
                                 FormatDuration(time.span_ns), FormatDuration(t.start_ns() - t.origin_ns()),
                                 FormatDuration(t.end_ns() - t.origin_ns()), nloc, nloc == 1 ? "" : "s");
   out += fmt::format("  {:<{}}", "location", width);
-  for (int c = 0; c < kTimeClassCount; ++c) out += fmt::format(" {:>15}", ClassTitle(static_cast<TimeClass>(c)));
+  for (TimeClass c : classes) out += fmt::format(" {:>15}", ClassTitle(c));
   out += "\n";
-  for (size_t i = 0; i < shown_loc; ++i) {
-    const LocationTime& lt = time.locations[i];
-    out += fmt::format("  {:<{}}", LocationName(t, lt.location), width);
-    for (int c = 0; c < kTimeClassCount; ++c) out += fmt::format(" {:>15}", FormatDuration(lt.ns[c]));
+  auto row = [&](std::string_view name, const TimeNs* ns) {
+    out += fmt::format("  {:<{}}", name, width);
+    for (TimeClass c : classes) out += fmt::format(" {:>15}", FormatDuration(ns[static_cast<int>(c)]));
     out += "\n";
-  }
+  };
+  for (size_t i = 0; i < shown_loc; ++i) row(LocationName(t, time.locations[i].location), time.locations[i].ns);
   out += RowsLeftOut(nloc, shown_loc);
+  row(kAll, time.total);
   TimeNs all = 0;
   for (int c = 0; c < kTimeClassCount; ++c) all += time.total[c];
-  out += fmt::format("  {:<{}}", kAll, width);
-  for (int c = 0; c < kTimeClassCount; ++c) out += fmt::format(" {:>15}", FormatDuration(time.total[c]));
-  out += fmt::format("\n  {:<{}}", "% of all", width);
-  for (int c = 0; c < kTimeClassCount; ++c) {
-    out += fmt::format(" {:>15}", all > 0 ? FormatPercent(static_cast<double>(time.total[c]) / static_cast<double>(all)) : "-");
+  out += fmt::format("  {:<{}}", "% of all", width);
+  for (TimeClass c : classes) {
+    const TimeNs ns = time.total[static_cast<int>(c)];
+    out += fmt::format(" {:>15}", all > 0 ? FormatPercent(static_cast<double>(ns) / static_cast<double>(all)) : "-");
   }
-  out += "\n";
+  return out + "\n";
+}
 
+std::string RegionTableText(const Trace& t, const TimeBreakdown& time, const RegionProfile& regions, size_t top) {
   const size_t nreg = regions.rows.size();
   const size_t shown_reg = RowsShown(nreg, top);
-  out += fmt::format("\nRegions by exclusive time: {} region{} called\n", nreg, nreg == 1 ? "" : "s");
+  std::string out = fmt::format("\nRegions by exclusive time: {} region{} called\n", nreg, nreg == 1 ? "" : "s");
   if (nreg == 0) return out;
   size_t rwidth = 6;
   for (size_t i = 0; i < shown_reg; ++i) rwidth = std::max(rwidth, RegionName(t, regions.rows[i].region).size());
@@ -83,8 +101,28 @@ std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const 
                        FormatDuration(s.inclusive_ns), FormatDuration(s.min_ns), FormatDuration(s.mean_ns()),
                        FormatDuration(s.max_ns));
   }
-  out += RowsLeftOut(nreg, shown_reg);
+  return out + RowsLeftOut(nreg, shown_reg);
+}
+
+std::string RoleTableText(const std::vector<RoleProfileRow>& roles) {
+  if (roles.empty()) return "";
+  TimeNs all = 0;
+  for (const RoleProfileRow& r : roles) all += r.exclusive_ns;
+  std::string out = "\nExclusive time by role\n";
+  out += fmt::format("  {:<16} {:>8} {:>12} {:>14} {:>8}\n", "role", "regions", "calls", "exclusive", "%");
+  for (const RoleProfileRow& r : roles) {
+    out += fmt::format("  {:<16} {:>8} {:>12} {:>14} {:>8}\n", RegionRoleName(r.role), r.regions, r.calls,
+                       FormatDuration(r.exclusive_ns),
+                       all > 0 ? FormatPercent(static_cast<double>(r.exclusive_ns) / static_cast<double>(all)) : "-");
+  }
   return out;
+}
+
+}  // namespace
+
+std::string TimeAndRegionsText(const Trace& t, const TimeBreakdown& time, const RegionProfile& regions, size_t top) {
+  return LocationTimeText(t, time, top) + RoleTableText(ProfileByRole(t, regions)) +
+         RegionTableText(t, time, regions, top);
 }
 
 void AddTimeAndRegionsJson(const Trace& t, const TimeBreakdown& time, const RegionProfile& regions, json& j) {
@@ -116,6 +154,16 @@ void AddTimeAndRegionsJson(const Trace& t, const TimeBreakdown& time, const Regi
     rows.push_back(std::move(r));
   }
   j["regions"] = std::move(rows);
+  TimeNs all = 0;
+  const std::vector<RoleProfileRow> roles = ProfileByRole(t, regions);
+  for (const RoleProfileRow& r : roles) all += r.exclusive_ns;
+  json by_role = json::array();
+  for (const RoleProfileRow& r : roles) {
+    by_role.push_back({{"role", RegionRoleName(r.role)}, {"regions", r.regions}, {"calls", r.calls},
+                       {"exclusive_ns", r.exclusive_ns},
+                       {"fraction", all > 0 ? static_cast<double>(r.exclusive_ns) / static_cast<double>(all) : 0.0}});
+  }
+  j["roles"] = std::move(by_role);
 }
 
 std::string LocationTimeCsv(const Trace& t, const TimeBreakdown& time) {

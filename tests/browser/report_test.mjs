@@ -189,6 +189,53 @@ try {
   assert.equal(await blockedDrawn(), 0, 'unticking "blocked" hides them');
   assert.deepEqual(t.errors, [], 'no script errors');
   check(`${blockedSpans} blocked periods of the threads trace drawn, and hidden on request`);
+
+  // A hybrid MPI + OpenMP trace of a real program (corpus NPB BT-MZ, when ../shared/corpus is
+  // there): the region view comes first, with the time classes, the profile by role and the
+  // regions; lanes are grouped under their rank with short labels; boxes are coloured by role.
+  const btmz = new URL('../../../shared/corpus/otf2-real/npb-btmz-B-8x4/traces.otf2', import.meta.url).pathname;
+  if (!fs.existsSync(btmz)) {
+    console.log(`skip: ${btmz} is absent (the corpus is not in this checkout): the BT-MZ page is not checked`);
+  } else {
+    const btmzReport = path.join(work, 'btmz.html');
+    execFileSync(grainscope, ['html', btmz, '-o', btmzReport], { stdio: ['ignore', 'ignore', 'ignore'] });
+    const b = await openReport(browser, btmzReport);
+    const view = await b.page.evaluate(() => {
+      const time = document.getElementById('time');
+      const heads = (t) => Array.from(t.querySelectorAll('th')).map((th) => th.textContent);
+      const tables = Array.from(time.querySelectorAll('table'));
+      const next = time.nextElementSibling;
+      return {
+        first: document.querySelector('section#gantt').nextElementSibling.id,
+        after: next ? next.id : '',
+        heads: tables.map(heads),
+        roles: Array.from(tables[1].querySelectorAll('tbody tr')).map((tr) => tr.firstChild.textContent),
+        regionRows: tables[2].querySelectorAll('tbody tr').length,
+        colour: document.getElementById('gs-color').value,
+        legend: Array.from(document.querySelectorAll('.legend .item')).map((i) => i.textContent.trim()),
+        order: window.gs.laneOrder.map((l) => window.gs.data.lanes[l].group),
+        labels: window.gs.laneOrder.slice(0, 3).map((l) => window.gs.laneLabel[l]),
+      };
+    });
+    assert.equal(view.first, 'time', 'the region view comes first on a trace without grains');
+    assert.ok(view.heads[0].includes('thread / OpenMP / GPU synchronisation') && view.heads[0].includes('MPI synchronisation'),
+      `time classes: ${view.heads[0]}`);
+    assert.deepEqual(view.heads[1].slice(0, 4), ['role', 'regions', 'calls', 'exclusive']);
+    assert.equal(view.roles[0], 'openmp', `roles by exclusive time: ${view.roles}`);
+    assert.ok(view.regionRows >= 20, `${view.regionRows} region rows`);
+    assert.equal(view.colour, 'role');
+    assert.ok(view.legend.includes('openmp') && view.legend.includes('function'), `legend: ${view.legend}`);
+    // Each rank's lanes together: the group changes only where a new one begins.
+    const groups = view.order.filter((g, i) => i === 0 || g !== view.order[i - 1]);
+    assert.equal(new Set(groups).size, groups.length, `lanes grouped by rank: ${groups}`);
+    assert.ok(groups.length >= 8 && view.labels[0] === 'MPI Rank 0' && view.labels[1].startsWith('OMP thread'),
+      `labels: ${view.labels}`);
+    const shot = await b.page.screenshot({ path: path.join(work, 'btmz.png'), fullPage: false });
+    assert.ok(pngColours(shot).colours >= 6, 'the BT-MZ page is drawn');
+    assert.deepEqual(b.errors, [], 'no script errors');
+    check(`BT-MZ: region view first, ${view.roles.length} roles, ${view.regionRows} regions, ${groups.length} ranks ` +
+      `grouped, coloured by role; screenshot ${path.join(work, 'btmz.png')}`);
+  }
 } catch (e) {
   failed = true;
   console.error('FAIL: ' + (e.stack || e));

@@ -78,4 +78,19 @@ RegionProfile ComputeRegionProfile(const Trace& trace) {
   return p;
 }
 
+std::vector<RoleProfileRow> ProfileByRole(const Trace& trace, const RegionProfile& profile) {
+  std::vector<RoleProfileRow> rows(kRegionRoleCount);
+  for (int r = 0; r < kRegionRoleCount; ++r) rows[r].role = static_cast<RegionRole>(r);
+  for (const RegionProfileRow& row : profile.rows) {
+    RoleProfileRow& to = rows[static_cast<int>(trace.region(row.region).role)];
+    ++to.regions;
+    to.calls += row.total.calls;
+    to.exclusive_ns += row.total.exclusive_ns;
+  }
+  std::erase_if(rows, [](const RoleProfileRow& r) { return r.regions == 0; });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const RoleProfileRow& a, const RoleProfileRow& b) { return a.exclusive_ns > b.exclusive_ns; });
+  return rows;
+}
+
 }  // namespace grainscope

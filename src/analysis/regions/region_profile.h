@@ -52,4 +52,15 @@ struct RegionProfile {
 
 RegionProfile ComputeRegionProfile(const Trace& trace);
 
+// The region profile by role (model/region_roles.h), Scalasca's metric tree folded to its first
+// level: per role the regions called, their calls and exclusive time; by exclusive time (largest
+// first), then role.
+struct RoleProfileRow {
+  RegionRole role = RegionRole::kFunction;
+  uint32_t regions = 0;
+  uint64_t calls = 0;
+  TimeNs exclusive_ns = 0;
+};
+std::vector<RoleProfileRow> ProfileByRole(const Trace& trace, const RegionProfile& profile);
+
 }  // namespace grainscope

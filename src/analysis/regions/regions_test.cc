@@ -65,13 +65,13 @@ TEST(TimeBreakdown, ClassesAddUpToTheSpan) {
   const TimeBreakdown b = ComputeTimeBreakdown(t);
   EXPECT_EQ(b.span_ns, 50);
   ASSERT_EQ(b.locations.size(), 3u);
-  //                                        computation p2p coll sync other init/fin idle
-  EXPECT_THAT(Classes(b.locations[0]), ElementsAre(25, 5, 0, 10, 0, 0, 10));
+  //                                        computation p2p coll sync other init/fin thread gpu idle
+  EXPECT_THAT(Classes(b.locations[0]), ElementsAre(25, 5, 0, 10, 0, 0, 0, 0, 10));
   // MPI_Finalize is the library's shut-down, apart from other MPI calls (Scalasca keeps it apart).
-  EXPECT_THAT(Classes(b.locations[1]), ElementsAre(17, 7, 15, 1, 0, 5, 5));
+  EXPECT_THAT(Classes(b.locations[1]), ElementsAre(17, 7, 15, 1, 0, 5, 0, 0, 5));
   // A worker thread outside its regions is idle (Scalasca's idle threads).
-  EXPECT_THAT(Classes(b.locations[2]), ElementsAre(12, 0, 0, 0, 0, 0, 38));
-  EXPECT_THAT(std::vector<TimeNs>(b.total, b.total + kTimeClassCount), ElementsAre(54, 12, 15, 11, 0, 5, 53));
+  EXPECT_THAT(Classes(b.locations[2]), ElementsAre(12, 0, 0, 0, 0, 0, 0, 0, 38));
+  EXPECT_THAT(std::vector<TimeNs>(b.total, b.total + kTimeClassCount), ElementsAre(54, 12, 15, 11, 0, 5, 0, 0, 53));
 }
 
 TEST(TimeBreakdown, CallsNestedInCallsAreTheOuterCalls) {
@@ -84,11 +84,11 @@ TEST(TimeBreakdown, CallsNestedInCallsAreTheOuterCalls) {
   b.Enter(r0, 2, inner);
   b.Leave(r0, 6, inner);
   b.Leave(r0, 10, sendrecv);
-  b.Enter(r0, 10, barrier);  // an OpenMP barrier is synchronisation, whatever its case
+  b.Enter(r0, 10, barrier);  // an OpenMP barrier is thread synchronisation, whatever its case
   b.Leave(r0, 14, barrier);
   Result<Trace> t = b.Finish();
   ASSERT_THAT(t, IsOk());
-  EXPECT_THAT(Classes(ComputeTimeBreakdown(*t).locations[0]), ElementsAre(0, 10, 0, 4, 0, 0, 0));
+  EXPECT_THAT(Classes(ComputeTimeBreakdown(*t).locations[0]), ElementsAre(0, 10, 0, 0, 0, 0, 4, 0, 0));
 }
 
 // In the seed's traces a processor is busy only in grains: its computation is the EPA's busy time
@@ -150,7 +150,7 @@ TEST(BlockedSpans, CallsAndThreadSynchronisation) {
   EXPECT_EQ(s[2].stop - s[2].start, 5);
   TimeNs blocked = 0;
   for (const BlockedSpan& span : s) blocked += span.stop - span.start;
-  EXPECT_EQ(blocked, ComputeTimeBreakdown(*threads).locations[0][TimeClass::kSynchronization]);
+  EXPECT_EQ(blocked, ComputeTimeBreakdown(*threads).locations[0][TimeClass::kThreadSync]);
 }
 
 TEST(RegionProfile, CallsInclusiveExclusiveMinMeanMax) {

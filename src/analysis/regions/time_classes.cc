@@ -49,23 +49,33 @@ std::string_view TimeClassName(TimeClass c) {
     case TimeClass::kSynchronization: return "synchronization";
     case TimeClass::kOtherMpi: return "other_mpi";
     case TimeClass::kInitFinalize: return "init_finalize";
+    case TimeClass::kThreadSync: return "thread_sync";
+    case TimeClass::kGpu: return "gpu";
     case TimeClass::kIdle: return "idle";
   }
   return "?";
 }
 
 TimeClass RegionTimeClass(const Trace& trace, RegionId region) {
-  switch (trace.region(region).role) {
+  const Region& r = trace.region(region);
+  switch (r.role) {
     case RegionRole::kPointToPoint:
     case RegionRole::kOneSided: return TimeClass::kPointToPoint;
     case RegionRole::kCollective: return TimeClass::kCollective;
-    case RegionRole::kBarrier:
+    case RegionRole::kBarrier: return IsMpiName(trace.str(r.name)) ? TimeClass::kSynchronization : TimeClass::kThreadSync;
     case RegionRole::kWait: return TimeClass::kSynchronization;
     case RegionRole::kMpiOther: return TimeClass::kOtherMpi;
     case RegionRole::kInitFinalize: return TimeClass::kInitFinalize;
-    // Threads' and OpenMP's calls: what blocks in them the sync events say (the walk below).
-    // GPU work and the runtime's calls are the device's and the host's computation until the
-    // views by role (issue 33) and the GPU analyses give them classes of their own.
+    case RegionRole::kGpuKernel:
+    case RegionRole::kGpuMemcpy:
+    case RegionRole::kGpuMemset:
+    case RegionRole::kCommCollective: return TimeClass::kGpu;
+    // The host waiting for its device, a stream or an event (cudaStreamSynchronize): blocked, as
+    // in a thread synchronisation, whether or not the trace has the edge it waits for.
+    case RegionRole::kDeviceSync: return TimeClass::kThreadSync;
+    // Threads' calls and OpenMP's constructs: what blocks in them the sync events say (the walk
+    // below; an unlock or a create does not wait); the GPU runtime's calls: what waits in them
+    // the dependency edges say.
     default: return TimeClass::kComputation;
   }
 }
@@ -125,7 +135,8 @@ void WalkLocation(const HbGraph& g, LocationId l, const std::vector<TimeClass>& 
   if (ev.size() == 0) return;
   IncomingWaits incoming(g, l);
   const bool worker = trace.location(l).group != l.value;
-  const TimeClass outside = worker || grains ? TimeClass::kIdle : TimeClass::kComputation;
+  const bool stream = trace.location(l).kind == LocationKind::kGpuStream;
+  const TimeClass outside = worker || grains || stream ? TimeClass::kIdle : TimeClass::kComputation;
   const CallNesting nesting = trace.index().nesting(l);
   call_class.resize(ev.size());
   int blocked = 0;  // synchronisations open (StepOf); collectives in calls count as their call
@@ -140,7 +151,7 @@ void WalkLocation(const HbGraph& g, LocationId l, const std::vector<TimeClass>& 
       BlockCause cause = BlockCause::kCall;
       const int outer = task_blocked.empty() ? 0 : task_blocked.back();
       if (blocked > outer && (c == TimeClass::kComputation || c == TimeClass::kIdle)) {
-        c = TimeClass::kSynchronization;
+        c = TimeClass::kThreadSync;
         cause = blocked_by;
       }
       RegionId call;
@@ -153,7 +164,7 @@ void WalkLocation(const HbGraph& g, LocationId l, const std::vector<TimeClass>& 
       // Computing, as far as the location's own events say, but waiting for an edge's source.
       TimeNs from = ev.time[i - 1];
       if (const TimeNs until = incoming.WaitingUntil(i, c); until > from) {
-        stretch(TimeClass::kSynchronization, from, until, BlockCause::kDependency, RegionId(), innermost);
+        stretch(TimeClass::kThreadSync, from, until, BlockCause::kDependency, RegionId(), innermost);
         from = until;
       }
       stretch(c, from, ev.time[i], cause, call, innermost);
@@ -242,7 +253,7 @@ std::vector<std::vector<BlockedSpan>> ComputeBlockedSpans(const Trace& trace) {
     std::vector<BlockedSpan>& spans = out[l];
     WalkLocation(g, LocationId(l), region_class, grains, call_class,
                  [&](TimeClass c, TimeNs a, TimeNs b, BlockCause cause, RegionId call, RegionId) {
-                   if (c != TimeClass::kSynchronization || b <= a) return;
+                   if (!IsBlocked(c) || b <= a) return;
                    if (!spans.empty() && spans.back().stop == a && spans.back().cause == cause && spans.back().call == call) {
                      spans.back().stop = b;
                    } else {

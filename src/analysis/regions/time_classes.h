@@ -1,5 +1,6 @@
-// Where each location's time went: computation, MPI by kind, idle. The summary a user of
-// Scalasca's or Vampir's views reads first, for every trace (with or without grains).
+// Where each location's time went: computation, MPI by kind, thread and OpenMP synchronisation,
+// GPU work, idle. The summary a user of Scalasca's or Vampir's views reads first, for every trace
+// (with or without grains).
 //
 // A location's share of the run span [trace start, trace end] (the earliest and the latest event
 // of the whole trace) splits into classes that add up to the span exactly:
@@ -9,12 +10,15 @@
 //                    a task of a team (the stretch ending at a thread_begin sync event: a worker
 //                    released from its team's barrier has no work until the next fork); and, in a
 //                    trace with grain regions, time outside them on any location (the seed's
-//                    processors are busy only in grains: the EPA's utilisation)
+//                    processors are busy only in grains: the EPA's utilisation); on a GPU stream,
+//                    time outside its kernels and copies
 //   point_to_point   inside a point-to-point or one-sided call (roles point_to_point, one_sided:
 //                    model/region_roles.h)
 //   collective       inside a collective call that is not a barrier (role collective)
-//   synchronization  inside a barrier (role barrier: MPI_Barrier, a barrier the format marks as
-//                    one) or a wait/test call (role wait: MPI_Wait*, MPI_Test*)
+//   synchronization  inside an MPI barrier or wait/test call (role barrier and an MPI name:
+//                    MPI_Barrier; role wait: MPI_Wait*, MPI_Test*)
+//   thread_sync      inside any other barrier (role barrier: an OpenMP barrier, a barrier the
+//                    format marks as one: IsMpiRegion in model/region_roles.h tells them apart)
 //                    and, on threads, blocked in a synchronisation the sync events mark
 //                    (model/thread_sync.h): from a lock request to its acquisition, a condition
 //                    wait's begin to its end, a join's begin to its end, a thread barrier's enter to
@@ -24,12 +28,17 @@
 //                    location, the waiting for a dependency edge (model/hb_graph.h) whose kind
 //                    waits (DependencyTargetWaits: a GPU synchronisation, a reader's own kind) in
 //                    a stretch that would be computation: from the stretch's start until the
-//                    edge's source, the wait the replay measures (measured_waits.h)
+//                    edge's source, the wait the replay measures (measured_waits.h); and inside
+//                    a call waiting for a GPU (role device_sync: cudaStreamSynchronize)
 //   other_mpi        inside an MPI call of no communication role (role mpi_other: communicator
 //                    management, MPI_Comm_rank, ...)
 //   init_finalize    inside the library's start-up and shut-down (role init_finalize: MPI_Init,
 //                    MPI_Init_thread, MPI_Finalize), kept apart as Scalasca does (on a short run
 //                    MPI_Init's second would otherwise read as most of the MPI time)
+//   gpu              inside work on a GPU: kernels, copies, memsets, NCCL / RCCL kernels (roles
+//                    kernel, memcpy, memset, comm_collective); the host's runtime calls that
+//                    launch or wait for it are the host's computation, less the waiting the
+//                    dependency edges show (thread_sync)
 //   computation      the rest: inside code regions and grains, and outside any region on a rank,
 //                    process or seed processor of a trace without grains (an MPI rank computes
 //                    between its calls, which are the only regions its wrapper records)
@@ -53,13 +62,16 @@ enum class TimeClass : uint8_t {
   kSynchronization,
   kOtherMpi,
   kInitFinalize,
+  kThreadSync,
+  kGpu,
   kIdle,
 };
-inline constexpr int kTimeClassCount = 7;
+inline constexpr int kTimeClassCount = 9;
 // "computation", "point_to_point", "collective", "synchronization", "other_mpi", "init_finalize",
-// "idle": the JSON
-// and CSV names (keys get "_ns").
+// "thread_sync", "gpu", "idle": the JSON and CSV names (keys get "_ns").
 std::string_view TimeClassName(TimeClass c);
+// Time spent blocked: MPI synchronisation or any other (the Gantt chart's blocked stripes).
+inline bool IsBlocked(TimeClass c) { return c == TimeClass::kSynchronization || c == TimeClass::kThreadSync; }
 
 // The class of the time inside a region, when no call encloses it (kComputation for code regions
 // and grains).

@@ -171,8 +171,8 @@ void CheckSerialMaster(const Trace& t, LocationId master, LocationId worker, Mis
   m.Expect(barrier_waits < run / 20, fmt::format("barrier waiting {} ns of a {} ns run", barrier_waits, run));
   const TimeBreakdown time = ComputeTimeBreakdown(t);
   m.Expect(time.locations[worker.value][TimeClass::kIdle] >= serial * 9 / 10, "the worker idle under 90 % of the serial work");
-  m.Expect(time.locations[worker.value][TimeClass::kSynchronization] < run / 20, "the worker synchronising over 5 %");
-  EXPECT_EQ(time.region_class[RegionIdNamed(t, "omp barrier").value], TimeClass::kSynchronization);
+  m.Expect(time.locations[worker.value][TimeClass::kThreadSync] < run / 20, "the worker synchronising over 5 %");
+  EXPECT_EQ(time.region_class[RegionIdNamed(t, "omp barrier").value], TimeClass::kThreadSync);
 }
 
 TEST(OmptClosedForm, SerialMasterWork) {

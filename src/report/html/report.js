@@ -132,6 +132,19 @@ function classNs(c) { return Math.pow(2, (c - 1) / 8); }
 const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7',
   '#9c755f', '#bab0ac', '#1f77b4', '#2ca02c', '#8c564b', '#17becf', '#bcbd22', '#7f7f7f'];
 function regionColor(key) { return PALETTE[key % PALETTE.length]; }
+// Colour by role (model/region_roles.h): blues for computation, oranges and reds for MPI, purple
+// for thread and OpenMP synchronisation, greens for GPU work, greys for the rest.
+const ROLE_COLORS = {
+  grain: '#4e79a7', function: '#4e79a7', openmp: '#76b7b2', io: '#9c755f',
+  point_to_point: '#f28e2b', one_sided: '#f28e2b', collective: '#e15759', barrier: '#b07aa1', wait: '#ff9da7',
+  mpi_other: '#edc948', init_finalize: '#bab0ac', thread_sync: '#b07aa1',
+  kernel: '#59a14f', gpu_memcpy: '#8cd17d', gpu_memset: '#8cd17d', comm_collective: '#e15759',
+  gpu_launch: '#a0cbe8', device_sync: '#b07aa1', other: '#7f7f7f',
+};
+function roleOf(key) { return (data.regions[key] || { role: 'other' }).role; }
+function roleColor(key) { return ROLE_COLORS[roleOf(key)] || '#7f7f7f'; }
+// The colour of a region's boxes by the colouring chosen (colorSelect): 'region' or 'role'.
+function keyColor(key, by) { return by === 'role' ? roleColor(key) : regionColor(key); }
 
 // ---- page -----------------------------------------------------------------------------------
 const info = data.tables.info || {};
@@ -146,8 +159,11 @@ body.appendChild(el('header', null, [
 ]));
 
 // Toolbar
+// Grains by length (the seed's view); other traces by role (computation, MPI, sync, GPU) first.
 const colorSelect = el('select', { id: 'gs-color', title: 'Colour grains by' }, [
-  el('option', { value: 'length', text: 'colour: length' }), el('option', { value: 'region', text: 'colour: region' })]);
+  el('option', { value: 'role', text: 'colour: role' }), el('option', { value: 'region', text: 'colour: region' }),
+  el('option', { value: 'length', text: 'colour: length' })]);
+colorSelect.value = data.has_grains ? 'length' : 'role';
 const showMsgs = el('input', { type: 'checkbox', id: 'gs-show-messages', checked: '' });
 const showWaits = el('input', { type: 'checkbox', id: 'gs-show-waits', checked: '' });
 const showBlocked = el('input', { type: 'checkbox', id: 'gs-show-blocked', checked: '' });
@@ -187,12 +203,35 @@ const LABEL_W = 150, AXIS_H = 24;
 const state = { t0: 0, t1: span, laneH: 20, visible: [], drag: null };
 const gs = window.gs = { data: data, view: { t0: 0, t1: span * Q }, stats: {}, render: null };
 
+// Lanes grouped under their process (an MPI rank's threads under the rank, a process's GPU streams
+// under it), the process's own lane first; within a group in the trace's order.
+const laneOrder = (function () {
+  const groupRank = new Map();
+  lanes.forEach(function (lane) { if (!groupRank.has(lane.group)) groupRank.set(lane.group, groupRank.size); });
+  return lanes.map(function (lane, i) { return i; }).sort(function (a, b) {
+    const ga = groupRank.get(lanes[a].group), gb = groupRank.get(lanes[b].group);
+    if (ga !== gb) return ga - gb;
+    const la = lanes[a].name === lanes[a].group ? 0 : 1, lb = lanes[b].name === lanes[b].group ? 0 : 1;
+    return la !== lb ? la - lb : a - b;
+  });
+})();
+// A lane's label: a member of a group without the group's name in front ("MPI Rank 0:OMP thread
+// 1" under "MPI Rank 0" reads "OMP thread 1"); the full name is on hover.
+const laneLabel = lanes.map(function (lane) {
+  const g = lane.group;
+  if (lane.name === g || !lane.name.startsWith(g)) return lane.name;
+  const rest = lane.name.slice(g.length).replace(/^[\s:/|-]+/, '');
+  return rest || lane.name;
+});
+gs.laneOrder = laneOrder;
+gs.laneLabel = laneLabel;
+
 function visibleLanes() {
   let re = null;
   try { re = laneRegex.value ? new RegExp(laneRegex.value) : null; laneRegex.classList.remove('bad'); }
   catch (e) { laneRegex.classList.add('bad'); }
   const out = [];
-  for (let l = 0; l < L; ++l) if (laneChecks[l].checked && (!re || re.test(lanes[l].name))) out.push(l);
+  for (const l of laneOrder) if (laneChecks[l].checked && (!re || re.test(lanes[l].name))) out.push(l);
   return out;
 }
 
@@ -237,7 +276,7 @@ function drawIntervals(ctx, iv, l, y, h, pxPerQ, colorOf) {
 }
 
 // Grains of one lane from a summary level: one bar per pixel column, opacity by busy share.
-function drawLevel(ctx, lv, l, y, h, pxPerQ, byRegion) {
+function drawLevel(ctx, lv, l, y, h, pxPerQ, by) {
   const W = state.W;
   const row = l * lv.buckets;
   const b0 = Math.max(0, Math.floor(state.t0 / lv.width)), b1 = Math.min(lv.buckets - 1, Math.floor(state.t1 / lv.width));
@@ -247,7 +286,7 @@ function drawLevel(ctx, lv, l, y, h, pxPerQ, byRegion) {
     if (px < 0 || len === 0) return;
     const alpha = 0.25 + 0.75 * Math.round(16 * Math.min(1, busy / cells / 255)) / 16;
     if (ctx.globalAlpha !== alpha) ctx.globalAlpha = alpha;
-    setFill(ctx, byRegion ? regionColor(key) : lengthColorNs(classNs(len)));
+    setFill(ctx, by === 'length' ? lengthColorNs(classNs(len)) : keyColor(key, by));
     ctx.fillRect(px, y, 1, h);
     ++rects;
   }
@@ -289,7 +328,7 @@ function render() {
   ctx.fillRect(0, 0, cssW, H);
   const pxPerQ = W / (state.t1 - state.t0);
   const laneH = state.laneH, barH = Math.max(2, laneH - 4);
-  const byRegion = colorSelect.value === 'region';
+  const by = colorSelect.value;
 
   // Time axis.
   ctx.font = '11px sans-serif';
@@ -318,18 +357,20 @@ function render() {
     if (!level && !hasRaw) level = levels[levels.length - 1];
   }
   const colorOf = function (i) {
-    return byRegion ? regionColor(grains.key[i]) : lengthColorNs(grains.dur[i] * Q);
+    return by === 'length' ? lengthColorNs(grains.dur[i] * Q) : keyColor(grains.key[i], by);
   };
   let drawn = 0, rects = 0, blockedDrawn = 0;
   vis.forEach(function (l, row) {
     const y = AXIS_H + row * laneH;
     if (row % 2 === 1) { setFill(ctx, '#f6f6f6'); ctx.fillRect(LABEL_W, y, W, laneH); }
     setFill(ctx, '#222');
-    ctx.fillText(lanes[l].name.length > 22 ? lanes[l].name.slice(0, 21) + '\u2026' : lanes[l].name, 4, y + laneH / 2 + 4);
+    const text = laneLabel[l], indent = lanes[l].group === lanes[l].name ? 4 : 14;
+    const room = Math.floor((LABEL_W - indent - 4) / 6.2);  // characters of the 11px font that fit
+    ctx.fillText(text.length > room ? text.slice(0, room - 1) + '\u2026' : text, indent, y + laneH / 2 + 4);
     ctx.save();
     ctx.beginPath(); ctx.rect(LABEL_W, y, W, laneH); ctx.clip();
     if (level) {
-      rects += drawLevel(ctx, level, l, y + 2, barH, pxPerQ, byRegion);
+      rects += drawLevel(ctx, level, l, y + 2, barH, pxPerQ, by);
       drawn += lanes[l].grains;  // every grain of the lane is summarised in the level
     } else {
       const r = drawIntervals(ctx, grains, l, y + 2, barH, pxPerQ, colorOf);
@@ -426,7 +467,7 @@ function render() {
   body.dataset.t1 = String(gs.view.t1);
   status.textContent = 'view ' + fmtDuration(state.t0 * Q) + ' \u2013 ' + fmtDuration(state.t1 * Q) +
     ' (' + fmtDuration((state.t1 - state.t0) * Q) + ') \u00b7 ' + vis.length + ' of ' + L + ' lanes \u00b7 ' +
-    drawn + ' grains' + (level ? ' (summary level of ' + level.buckets + ' buckets per lane)' : '') +
+    drawn + (data.has_grains === false ? ' regions' : ' grains') + (level ? ' (summary level of ' + level.buckets + ' buckets per lane)' : '') +
     (showMsgs.checked ? ' \u00b7 ' + (msgsInView > 3000 ? msgsInView + ' messages in view: zoom in for arrows'
       : arrows + ' message arrows') : '') +
     (hasRaw ? '' : ' \u00b7 ' + grains.count + ' grains: too many to embed one by one, the summary shows them') +
@@ -521,21 +562,31 @@ function hover(e) {
   const r = canvas.getBoundingClientRect();
   const x = e.clientX - r.left, y = e.clientY - r.top;
   tooltip.style.display = 'none';
-  if (x < LABEL_W || x > r.width || y < AXIS_H || y > r.height || !hasRaw) return;
+  if (x > r.width || y < AXIS_H || y > r.height) return;
   const row = Math.floor((y - AXIS_H) / state.laneH);
   if (row >= state.visible.length) return;
+  if (x < LABEL_W) {  // the label: the lane's full name and what it is
+    const lane = lanes[state.visible[row]];
+    showTooltip(lane.name + ' (' + lane.kind + (lane.group !== lane.name ? ', in ' + lane.group : '') + ')', x, y, r);
+    return;
+  }
+  if (!hasRaw) return;
   const l = state.visible[row], t = timeAt(e.clientX), tol = 2 / plotWidth() * (state.t1 - state.t0);
   const lo = grains.first[l], hi = grains.first[l + 1];
   for (let i = lowerBound(grains.start, lo, hi, Math.max(0, t - grains.maxDur[l] - tol)); i < hi && grains.start[i] <= t + tol; ++i) {
     if (grains.start[i] + grains.dur[i] + tol < t) continue;
     const region = data.regions[grains.key[i]] || { name: '?' };
-    tooltip.textContent = lanes[l].name + ': ' + region.name + ' \u00b7 ' + fmtDuration(grains.start[i] * Q) + ' \u2013 ' +
-      fmtDuration((grains.start[i] + grains.dur[i]) * Q) + ' (' + fmtDuration(grains.dur[i] * Q) + ')' + blockedAt(l, t);
-    tooltip.style.left = Math.min(x + 12, r.width - 260) + 'px';
-    tooltip.style.top = (y + 14) + 'px';
-    tooltip.style.display = 'block';
+    showTooltip(lanes[l].name + ': ' + region.name + ' [' + region.role + '] \u00b7 ' + fmtDuration(grains.start[i] * Q) +
+      ' \u2013 ' + fmtDuration((grains.start[i] + grains.dur[i]) * Q) + ' (' + fmtDuration(grains.dur[i] * Q) + ')' +
+      blockedAt(l, t), x, y, r);
     return;
   }
+}
+function showTooltip(text, x, y, r) {
+  tooltip.textContent = text;
+  tooltip.style.left = Math.min(x + 12, r.width - 260) + 'px';
+  tooltip.style.top = (y + 14) + 'px';
+  tooltip.style.display = 'block';
 }
 // " · blocked in lock for 10.000 ms" when lane l is blocked at page time t.
 function blockedAt(l, t) {
@@ -557,13 +608,18 @@ function drawLegend() {
     legend.appendChild(bar);
     legend.appendChild(el('span', { text: ' ' + fmtDuration(data.grains.max_ns || 0) + ' (log scale)' }));
   } else {
-    const used = new Set();
-    for (let i = 0; i < grains.key.length && used.size < 40; ++i) used.add(grains.key[i]);
-    for (const lv of levels) for (let i = 0; i < lv.key.length && used.size < 40; ++i) if (lv.length[i]) used.add(lv.key[i]);
+    const by = colorSelect.value, used = new Set(), items = new Map();
+    for (let i = 0; i < grains.key.length && used.size < 4000; ++i) used.add(grains.key[i]);
+    for (const lv of levels) for (let i = 0; i < lv.key.length && used.size < 4000; ++i) if (lv.length[i]) used.add(lv.key[i]);
+    // One entry per colour: per role, or per region (at most 40).
     Array.from(used).sort(function (a, b) { return a - b; }).forEach(function (k) {
+      const name = by === 'role' ? roleOf(k) : (data.regions[k] || { name: '?' }).name;
+      if (!items.has(name) && (by === 'role' || items.size < 40)) items.set(name, keyColor(k, by));
+    });
+    items.forEach(function (color, name) {
       const sw = el('span', { class: 'swatch' });
-      sw.style.background = regionColor(k);
-      legend.appendChild(el('span', { class: 'item' }, [sw, document.createTextNode(' ' + (data.regions[k] || { name: '?' }).name)]));
+      sw.style.background = color;
+      legend.appendChild(el('span', { class: 'item' }, [sw, document.createTextNode(' ' + name)]));
     });
   }
 }

@@ -8,14 +8,17 @@ function buildTables() {
   }
   function note(text) { return el('p', { class: 'note', text: text }); }
 
-  // Where the time went, by the classes `report` uses (computation, MPI by kind, synchronisation,
-  // idle) per location, and the regions by exclusive time: first when the trace has no grains.
+  // Where the time went, by the classes `report` uses (computation, MPI by kind, thread and OpenMP
+  // synchronisation, GPU, idle) per location, the profile by role and the regions by exclusive
+  // time: first when the trace has no grains. Classes with no time anywhere are left out.
   const tm = data.tables.time;
   function timeSection() {
     if (!tm) return;
-    const classes = [['computation', 'computation'], ['point_to_point', 'point-to-point'], ['collective', 'collective'],
-      ['synchronization', 'synchronisation'], ['other_mpi', 'other MPI'],
-      ['init_finalize', 'MPI init/finalize'], ['idle', 'idle']];
+    const classes = [['computation', 'computation'], ['point_to_point', 'MPI point-to-point'], ['collective', 'MPI collective'],
+      ['synchronization', 'MPI synchronisation'], ['other_mpi', 'MPI other'], ['init_finalize', 'MPI init/finalize'],
+      ['thread_sync', 'thread / OpenMP / GPU synchronisation'], ['gpu', 'GPU'], ['idle', 'idle']].filter(function (c) {
+      return c[0] === 'computation' || c[0] === 'idle' || tm.time_total[c[0] + '_ns'] > 0;
+    });
     const rows = tm.locations.map(function (l) {
       return [l.location].concat(classes.map(function (c) { return fmtDuration(l[c[0] + '_ns']); }));
     });
@@ -27,6 +30,10 @@ function buildTables() {
       el('h3', { text: 'Time per location (run span ' + fmtDuration(tm.span_ns) + ')' +
         (tm.locations.length < tm.location_count ? ': the first ' + tm.locations.length + ' of ' + tm.location_count : '') }),
       table(['location'].concat(classes.map(function (c) { return c[1]; })), rows, 1),
+      el('h3', { text: 'Exclusive time by role' }),
+      table(['role', 'regions', 'calls', 'exclusive', '% of all'], tm.roles.map(function (r) {
+        return [r.role, r.regions, r.calls, fmtDuration(r.exclusive_ns), fmtPercent(r.fraction)];
+      }), 1),
       el('h3', { text: tm.regions.length < tm.region_count ? 'The ' + tm.regions.length + ' regions of most exclusive time (of ' + tm.region_count + ')' : 'Regions by exclusive time' }),
       table(['region', 'class', 'calls', 'exclusive', 'inclusive', 'mean per call'], tm.regions.map(function (r) {
         return [r.region, r.class, r.calls, fmtDuration(r.exclusive_ns), fmtDuration(r.inclusive_ns), fmtDuration(r.mean_ns)];
@@ -42,9 +49,9 @@ function buildTables() {
         ['speedup', p.speedup.toFixed(2)], ['corrected speedup', p.corrected_speedup.toFixed(2)],
         ['utilisation', fmtPercent(p.utilization)], ['grain instances', String(p.grain_count)]]),
       el('h3', { text: 'Processors' }),
-      table(['processor', 'id', 'busy', 'utilisation', 'grains'], p.processors.map(function (q) {
-        return [q.name, q.id, fmtDuration(q.busy_ns), fmtPercent(q.utilization), q.grain_count];
-      }), 2),
+      table(['processor', 'busy', 'utilisation', 'grains'], p.processors.map(function (q) {
+        return [q.name, fmtDuration(q.busy_ns), fmtPercent(q.utilization), q.grain_count];
+      }), 1),
       el('h3', { text: p.longest_grains.length < p.grain_count ? 'The ' + p.longest_grains.length + ' longest grains' : 'Grains, longest first' }),
       table(['grain', 'name', 'processor', 'start', 'stop', 'time', '% of total'], p.longest_grains.map(function (g) {
         return [g.id, g.name, g.processor, fmtDuration(g.start_ns), fmtDuration(g.stop_ns), fmtDuration(g.time_ns), g.percent.toFixed(1)];
