@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include "report/taskgraph_report.h"
+#include "analysis/profile/grains.h"
+#include "report/location_column.h"
 #include "report/rows.h"
 
 namespace grainscope {
@@ -35,6 +37,8 @@ std::string TaskGraphJson(const Trace& t, const TaskGraph& g, const RenderOption
     nj["time_ns"] = n.grain.duration();
     nj["grain"] = GrainId(t, n);
     nj["processor"] = ProcessorId(t, n);
+    nj["location"] = LocationName(t, n.grain.location);
+    nj["region"] = t.str(t.region(n.grain.region).name);
     nj["start_ns"] = n.grain.start - t.origin_ns();
     nj["stop_ns"] = n.grain.stop - t.origin_ns();
     nj["successors"] = n.successors;
@@ -73,13 +77,19 @@ std::string TaskGraphDot(const Trace& t, const TaskGraph& g, int64_t unit_ns) {
 
 std::string TaskGraphText(const Trace& t, const TaskGraph& g, const RenderOptions& o) {
   std::string out = fmt::format("Task graph: {} ({} nodes, {} edges)\n", o.source, g.nodes.size(), g.edges.size());
-  out += fmt::format("  {:>6} {:>8} {:>10} {:>14} {:>6} {:>6}\n", "node", "grain", "processor", "time", "succ",
-                     "pred");
+  // Named by the location and the region, not by the trace's raw ids (an OTF2 thread's location
+  // reference is 4294967296); the grain id only where grains have ids of their own.
+  const bool grain_ids = HasGrainRegions(t);
+  const size_t lw = LocationColumnWidth(t, 8);
+  out += fmt::format("  {:>6} {:>8} {:>14} {:>6} {:>6}  {:<{}}  {}\n", "node", "grain", "time", "succ", "pred",
+                     "location", lw, "region");
   const size_t nodes_shown = RowsShown(g.nodes.size(), o.top);
   for (size_t i = 0; i < nodes_shown; ++i) {
     const TaskNode& n = g.nodes[i];
-    out += fmt::format("  {:>6} {:>8} {:>10} {:>14} {:>6} {:>6}\n", n.id, GrainId(t, n), ProcessorId(t, n),
-                       FormatDuration(n.grain.duration()), n.successors, n.predecessors);
+    out += fmt::format("  {:>6} {:>8} {:>14} {:>6} {:>6}  {:<{}}  {}\n", n.id,
+                       grain_ids ? fmt::format("{}", GrainId(t, n)) : "-", FormatDuration(n.grain.duration()),
+                       n.successors, n.predecessors, LocationName(t, n.grain.location), lw,
+                       t.str(t.region(n.grain.region).name));
   }
   out += RowsLeftOut(g.nodes.size(), nodes_shown);
   out += fmt::format("\n  {:>6} {:>6} {:>14}  {}\n", "from", "to", "delay", "message");
