@@ -148,6 +148,9 @@ void WalkLocation(const HbGraph& g, LocationId l, const std::vector<TimeClass>& 
     if (i > 0) {
       const EventIndex open = nesting.OpenAfter(i - 1);
       TimeClass c = open == kNoEvent ? (WaitsForWork(trace, ev, i) ? TimeClass::kIdle : outside) : call_class[open];
+      // A GPU stream works only in its kernels and copies: inside an annotation (Kineto's
+      // gpu_user_annotation spans) but between kernels it is idle.
+      if (stream && c == TimeClass::kComputation) c = TimeClass::kIdle;
       BlockCause cause = BlockCause::kCall;
       const int outer = task_blocked.empty() ? 0 : task_blocked.back();
       if (blocked > outer && (c == TimeClass::kComputation || c == TimeClass::kIdle)) {

@@ -11,7 +11,7 @@
 //                    released from its team's barrier has no work until the next fork); and, in a
 //                    trace with grain regions, time outside them on any location (the seed's
 //                    processors are busy only in grains: the EPA's utilisation); on a GPU stream,
-//                    time outside its kernels and copies
+//                    time outside its kernels and copies (inside an annotation span too)
 //   point_to_point   inside a point-to-point or one-sided call (roles point_to_point, one_sided:
 //                    model/region_roles.h)
 //   collective       inside a collective call that is not a barrier (role collective)
