@@ -1,10 +1,12 @@
 #include "schedule/portfolio.h"
 
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
 
 #include "base/numbers.h"
+#include "base/progress.h"
 
 namespace grainscope {
 
@@ -80,13 +82,28 @@ Result<std::vector<SpeedupPoint>> SpeedupCurve(const TaskDag& g, Heuristic h, ui
                                                const PortfolioOptions& o) {
   if (from == 0 || from > to) return InvalidArgument(fmt::format("bad processor range {}..{}", from, to));
   std::vector<SpeedupPoint> curve;
+  curve.reserve(to - from + 1);
   const int64_t sequential = g.total_weight();
+  // With at least as many processors as tasks every task can have one to itself, and the
+  // processors are identical: a schedule on more is the same schedule (each heuristic's choices
+  // among unused processors are the same; the lower bound is the critical path). So the counts
+  // past max(from, tasks) repeat that point instead of scheduling again (predict -p 1..100000
+  // of a 256-task graph: 256 schedules, not 100,000).
+  const uint32_t enough = std::max<uint32_t>(from, static_cast<uint32_t>(std::min<size_t>(g.size(), to)));
+  progress::Begin("scheduling", static_cast<uint64_t>(std::max(enough, from) - from + 1));
   for (uint32_t p = from; p <= to; ++p) {
+    if (p > enough && !curve.empty()) {
+      SpeedupPoint same = curve.back();
+      same.processors = p;
+      curve.push_back(same);
+      continue;
+    }
     Machine m;
     m.processors = p;
     GS_ASSIGN_OR_RETURN(Schedule s, RunHeuristic(g, m, h, o));
     const double speedup = s.makespan > 0 ? static_cast<double>(sequential) / static_cast<double>(s.makespan) : 1.0;
     curve.push_back(SpeedupPoint{p, s.makespan, speedup, s.optimal, s.lower_bound});
+    progress::Advance(p - from + 1);
   }
   return curve;
 }

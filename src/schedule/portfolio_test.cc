@@ -60,6 +60,33 @@ TEST(SpeedupCurve, DiamondSaturatesAtTwoProcessors) {
               StatusIs(StatusCode::kInvalidArgument, HasSubstr("3..2")));
 }
 
+// Past as many processors as tasks the curve repeats its last scheduled point: what every
+// heuristic gives when it does schedule on that many (checked here), so the shortcut is exact.
+TEST(SpeedupCurve, MoreProcessorsThanTasksRepeatTheSchedule) {
+  const TaskDag wide = MakeDag({5, 3, 4, 2, 6, 1}, {{0, 2, 3}, {1, 2, 1}, {0, 3, 2}, {3, 5, 4}, {4, 5, 1}});
+  for (Heuristic h : {Heuristic::kHlfet, Heuristic::kEtf, Heuristic::kMcp, Heuristic::kHeft, Heuristic::kDsc,
+                      Heuristic::kBest}) {
+    Result<std::vector<SpeedupPoint>> c = SpeedupCurve(wide, h, 1, 40, PortfolioOptions{});
+    ASSERT_THAT(c, IsOk());
+    ASSERT_EQ(c->size(), 40u);
+    for (uint32_t p : {6u, 7u, 13u, 40u}) {
+      Result<Schedule> s = RunHeuristic(wide, Processors(p), h, PortfolioOptions{});
+      ASSERT_THAT(s, IsOk());
+      const SpeedupPoint& point = (*c)[p - 1];
+      EXPECT_EQ(point.processors, p);
+      EXPECT_EQ(point.makespan, s->makespan) << HeuristicName(h) << " on " << p;
+      EXPECT_EQ(point.lower_bound, s->lower_bound) << HeuristicName(h) << " on " << p;
+      EXPECT_EQ(point.optimal, s->optimal) << HeuristicName(h) << " on " << p;
+    }
+  }
+  // A range that starts past the task count schedules once.
+  Result<std::vector<SpeedupPoint>> far = SpeedupCurve(wide, Heuristic::kBest, 50, 100000, PortfolioOptions{});
+  ASSERT_THAT(far, IsOk());
+  ASSERT_EQ(far->size(), 99951u);
+  EXPECT_EQ(far->back().processors, 100000u);
+  EXPECT_EQ(far->back().makespan, far->front().makespan);
+}
+
 TEST(ProcessorRange, OneNumberOrARange) {
   EXPECT_EQ(ParseProcessorRange("8"), std::make_pair(1u, 8u));
   EXPECT_EQ(ParseProcessorRange("2..16"), std::make_pair(2u, 16u));
