@@ -45,15 +45,34 @@ std::optional<int64_t> ParseScaledNs(std::string_view token, int64_t unit_ns) {
   return ns;
 }
 
-std::optional<int64_t> ParseDurationNs(std::string_view token, int64_t default_unit_ns) {
+namespace {
+
+// A duration token's number and the unit its suffix names ("5us" -> "5", 1000), or the token and
+// `default_unit_ns` when it has none.
+std::pair<std::string_view, int64_t> SplitUnit(std::string_view token, int64_t default_unit_ns) {
   // Longest suffixes first: "ms" and "ns" end in "s" too.
   static constexpr std::pair<std::string_view, int64_t> kUnits[] = {
       {"ns", 1}, {"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}};
   for (const auto& [suffix, unit_ns] : kUnits) {
     if (token.size() > suffix.size() && token.ends_with(suffix))
-      return ParseScaledNs(token.substr(0, token.size() - suffix.size()), unit_ns);
+      return {token.substr(0, token.size() - suffix.size()), unit_ns};
   }
-  return ParseScaledNs(token, default_unit_ns);
+  return {token, default_unit_ns};
+}
+
+}  // namespace
+
+std::optional<int64_t> ParseDurationNs(std::string_view token, int64_t default_unit_ns) {
+  const auto [number, unit_ns] = SplitUnit(token, default_unit_ns);
+  return ParseScaledNs(number, unit_ns);
+}
+
+std::optional<double> ParseFineDurationNs(std::string_view token) {
+  const auto [number, unit_ns] = SplitUnit(token, 1);
+  if (unit_ns > std::numeric_limits<int64_t>::max() / 1000) return std::nullopt;
+  const std::optional<int64_t> thousandths = ParseScaledNs(number, unit_ns * 1000);
+  if (!thousandths) return std::nullopt;
+  return static_cast<double>(*thousandths) / 1000.0;
 }
 
 std::optional<double> ParseFiniteDouble(std::string_view token) {

@@ -50,6 +50,22 @@ TEST(ParseMilliDecimal, UpToThreeDecimals) {
   EXPECT_FALSE(ParseMilliDecimal(""));
 }
 
+// compensate --overhead: what the README promises for durations, to 1/1000 ns (issue 33).
+TEST(ParseFineDurationNs, UnitsToAThousandthOfANanosecond) {
+  EXPECT_EQ(ParseFineDurationNs("10"), 10.0);
+  EXPECT_EQ(ParseFineDurationNs("10ns"), 10.0);
+  EXPECT_EQ(ParseFineDurationNs("12.345ns"), 12.345);
+  EXPECT_EQ(ParseFineDurationNs("0.0125us"), 12.5);
+  EXPECT_EQ(ParseFineDurationNs("0.000000001ms"), 0.001);
+  EXPECT_EQ(ParseFineDurationNs("2s"), 2e9);
+  EXPECT_FALSE(ParseFineDurationNs("1.2345"));      // finer than 1/1000 ns
+  EXPECT_FALSE(ParseFineDurationNs("0.0000000001ms"));  // ... in any unit
+  EXPECT_FALSE(ParseFineDurationNs("-1ns"));
+  EXPECT_FALSE(ParseFineDurationNs("10xs"));
+  EXPECT_FALSE(ParseFineDurationNs("ns"));
+  EXPECT_FALSE(ParseFineDurationNs("99999999999s"));  // past int64 thousandths
+}
+
 TEST(ParseDurationNs, UnitsOrTheDefaultUnit) {
   EXPECT_EQ(ParseDurationNs("250"), 250);
   EXPECT_EQ(ParseDurationNs("250", 1'000), 250'000);

@@ -22,14 +22,15 @@ CommandBody AddCompensateCommand(CLI::App& app) {
                   "Also write the compensated trace here (format by extension: .otf2, .json, .gst; an existing "
                   "trace only with --force)");
   cmd->add_option("--overhead", *overhead,
-                  "Per-event overhead in ns, up to 3 decimals (default: the calibration stored in the trace)")
-      ->check(NonNegativeDecimal("nanoseconds"));
+                  "Per-event overhead: 12.5 (ns), 12.5ns, 0.02us, to 1/1000 ns (default: the calibration "
+                  "stored in the trace)")
+      ->check(FineDuration());
   return [o, overhead] {
     return Run("compensate", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       CompensateOptions options;
-      if (overhead->has_value()) options.overhead_per_event_ns = ParseMilliDecimal(**overhead).value_or(0);
+      if (overhead->has_value()) options.overhead_per_event_ns = ParseFineDurationNs(**overhead).value_or(0);
       GS_ASSIGN_OR_RETURN(Compensation c, Compensate(trace, options));
       GS_ASSIGN_OR_RETURN(std::string out, RenderCompensation(trace, c, r));
       if (!o->output.empty()) {

@@ -90,9 +90,9 @@ std::string ShortNumber(double v) { return fmt::format("{}", v); }
 
 }  // namespace
 
-CLI::Validator NonNegativeDecimal(const std::string& what) {
-  return NumberCheck("a non-negative number of " + what + " with at most 3 decimals",
-                     [](const std::string& v) { return ParseMilliDecimal(v).has_value(); });
+CLI::Validator FineDuration() {
+  return NumberCheck("a duration >= 0 such as 12.5 (ns), 12.5ns or 0.5us, to 1/1000 ns",
+                     [](const std::string& v) { return ParseFineDurationNs(v).has_value(); });
 }
 
 CLI::Option* AddDurationOption(CLI::App& cmd, const std::string& name, int64_t& ns, const std::string& help) {

@@ -54,8 +54,8 @@ void AddTopOptions(CLI::App& cmd, uint64_t& top, bool& all);
 // Numeric options are read by our own strict parsers (base/numbers.h), so that every one rejects
 // NaN, infinities, negative values and overflow alike, with "expected <what>, got '<value>'" (a
 // long value shortened). A CLI11 validator for string options:
-// A non-negative decimal with at most three fractional digits ("12", "10.43").
-CLI::Validator NonNegativeDecimal(const std::string& what);
+// A duration to 1/1000 ns, unit suffix optional ("12.5", "12.5ns", "0.5us"): ParseFineDurationNs.
+CLI::Validator FineDuration();
 // --NAME DURATION into `ns`: "5us", "1.5ms", "2s", or a plain number of nanoseconds.
 CLI::Option* AddDurationOption(CLI::App& cmd, const std::string& name, int64_t& ns, const std::string& help);
 // --NAME N into `value`: an integer in [min, max]; `what` names it in errors ("bytes").
