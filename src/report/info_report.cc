@@ -34,15 +34,23 @@ std::string LocationKindCounts(const TraceSummary& s) {
   return kinds;
 }
 
-// "MPI_Send 12, MPI_Recv 12, ... (3 more)": the first `top` calls (0: all).
+// "MPI_Send 12, MPI_Recv 12, ... (3 more)": the first `top` calls (0: all), and no more than fit
+// on a line of about 120 characters unless all were asked for (OpenMP traces name every barrier
+// by its source line: 20 of them ran past 800 characters).
 std::string CommunicationCalls(const Trace& trace, const TraceSummary& s, size_t top) {
-  const size_t shown = RowsShown(s.communication_calls.size(), top);
+  constexpr size_t kLineBudget = 120;
+  const size_t most = RowsShown(s.communication_calls.size(), top);
   std::string calls;
-  for (size_t i = 0; i < shown; ++i) {
-    const auto& [region, n] = s.communication_calls[i];
-    calls += fmt::format("{}{} {}", i == 0 ? "" : ", ", trace.str(trace.region(region).name), n);
+  size_t shown = 0;
+  for (; shown < most; ++shown) {
+    const auto& [region, n] = s.communication_calls[shown];
+    std::string call = fmt::format("{}{} {}", shown == 0 ? "" : ", ", trace.str(trace.region(region).name), n);
+    if (top != 0 && shown > 0 && calls.size() + call.size() > kLineBudget) break;
+    calls += call;
   }
-  if (shown < s.communication_calls.size()) calls += fmt::format(", ... ({} more)", s.communication_calls.size() - shown);
+  if (shown < s.communication_calls.size()) {
+    calls += fmt::format(", ... ({} more; --all lists them)", s.communication_calls.size() - shown);
+  }
   return calls;
 }
 
