@@ -128,6 +128,16 @@ struct Recorders {
   std::string omp_tool;              // OMP_TOOL_LIBRARIES, or empty
 };
 
+// "libgrainscope-mpi.so and libgrainscope-omp.so": the libraries that record, for messages.
+std::string RecorderName(const Recorders& r) {
+  std::vector<std::string> names;
+  for (const std::string& lib : r.preload) names.push_back(fs::path(lib).filename().string());
+  if (!r.omp_tool.empty()) names.push_back(fs::path(r.omp_tool).filename().string());
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out.empty() ? "grainscope" : out;
+}
+
 Result<Recorders> FindRecorders(const RecordOptions& o) {
   if (o.openmp && o.pthreads) {
     return InvalidArgument("--openmp and --pthreads cannot be combined: libgrainscope-pthread would record "
@@ -168,6 +178,23 @@ std::vector<std::string> RecorderEnvironment(const Recorders& r) {
   return env;
 }
 
+// The run left no trace at `trace` (no file, or an empty directory): say why in the user's words
+// rather than "cannot open" (issue 33: `record -np 2 -- /bin/true`). Ok when there is a trace.
+Status NothingRecorded(const RecordOptions& o, const std::string& trace, const std::string& recorder) {
+  std::error_code ec;
+  const bool empty = !fs::exists(trace, ec) || (fs::is_directory(trace, ec) && fs::is_empty(trace, ec));
+  if (!empty) return OkStatus();
+  if (o.ranks > 0) {
+    return FailedPrecondition(fmt::format(
+        "{} made no MPI calls that {} records (it never called MPI_Init, or is not linked against this MPI "
+        "library): nothing was recorded, no trace written", o.program[0], recorder));
+  }
+  return FailedPrecondition(fmt::format(
+      "{} made no call that {} records (threads, locks, condition variables, barriers; OpenMP constructs with "
+      "--openmp), or is statically linked or resets LD_PRELOAD: nothing was recorded, no trace written",
+      o.program[0], recorder));
+}
+
 // A program of one process (no -np): libgrainscope-pthread preloaded, or the OMPT tool with
 // --openmp; one .gst file, new (an existing file is never overwritten: a trace is one run).
 Status RecordThreads(const RecordOptions& o, int* program_status) {
@@ -184,6 +211,7 @@ Status RecordThreads(const RecordOptions& o, int* program_status) {
   env.push_back("GRAINSCOPE_TRACE=" + trace);
   GS_ASSIGN_OR_RETURN(int exit_code, Spawn(o.program, env));
   *program_status = exit_code;
+  if (exit_code == 0) GS_RETURN_IF_ERROR(NothingRecorded(o, trace, RecorderName(recorders)));
   auto read = ReadTrace(trace);
   if (read.ok()) Summarize(trace, *read);
   if (exit_code != 0) {
@@ -207,6 +235,7 @@ Status Record(const RecordOptions& o, int* program_status) {
   args.insert(args.end(), o.program.begin(), o.program.end());
   GS_ASSIGN_OR_RETURN(int exit_code, Spawn(args));
   *program_status = exit_code;
+  if (exit_code == 0) GS_RETURN_IF_ERROR(NothingRecorded(o, trace, RecorderName(recorders)));
   auto read = ReadTrace(trace);
   // A failed run (a rank that exits without MPI_Finalize, a crash) usually still leaves a trace
   // worth looking at: summarise it, then report the failure.

@@ -10,7 +10,9 @@ Each case is a directory under tests/golden/cases/:
   stdout    expected standard output (missing = must be empty)
   stderr    expected standard error  (missing = must be empty)
   exit      expected exit code        (missing = 0)
-  requires  optional: `corpus` = skip when ../shared/corpus is absent
+  requires  optional: `corpus` = skip when ../shared/corpus is absent; `preload` = skip when the
+            binary is a sanitizer build (GRAINSCOPE_SANITIZED=1: its wrapper libraries cannot be
+            preloaded into a program without the sanitizer's runtime)
   setup     optional: shell lines run (bash -e) in the temporary copy before the command, to make
             what the command must find there: a user's file it must not delete, an output of an
             earlier run (`$GRAINSCOPE` is the binary under test; `{examples}`, `{inputs}` and
@@ -157,8 +159,12 @@ def written_content(binary, env, case, path, how):
 
 def run_case(binary, name, update):
     source = os.path.join(CASES, name)
-    if "corpus" in read(os.path.join(source, "requires")).split() and not os.path.isdir(CORPUS):
+    requires = read(os.path.join(source, "requires")).split()
+    if "corpus" in requires and not os.path.isdir(CORPUS):
         print(f"SKIP {name}: {CORPUS} is absent")
+        return SKIP
+    if "preload" in requires and os.environ.get("GRAINSCOPE_SANITIZED") == "1":
+        print(f"SKIP {name}: a sanitizer build's wrapper libraries cannot be preloaded into a plain program")
         return SKIP
     root, case = sandbox(name)
     try:
