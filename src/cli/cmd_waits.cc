@@ -20,15 +20,23 @@ CommandBody AddWaitsCommand(CLI::App& app) {
                "condition wait, join wait), each synchronisation point's "
                "waits merged into classes of the same cause, and the regions that caused most waiting");
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
-  AddNumberOption(*cmd, "--threshold", *threshold, 0.0, 2.0, false,
-                  "Distance (0..2) under which two waits of a sync point share a class");
+  AddNumberOption(*cmd, "--class-distance", *threshold, 0.0, 2.0, false,
+                  "How alike two waits of a sync point must be to share a class: the distance between their "
+                  "causes (a number from 0, the same cause, to 2, nothing in common; not a time) under which "
+                  "they merge");
+  // Its old name, which read like a duration: still accepted, with a note, and not listed.
+  CLI::Option* old_name = AddNumberOption(*cmd, "--threshold", *threshold, 0.0, 2.0, false, "");
+  old_name->group("");
   CLI::Option* eager_option =
       AddIntegerOption(*cmd, "--eager-limit", *eager, 0, std::numeric_limits<int64_t>::max(), "bytes",
                        "Messages larger than this (bytes) are rendezvous sends (late receiver); default: the "
                        "MPI library's as recorded, else 65536");
-  return [o, threshold, eager, eager_option] {
+  return [o, threshold, eager, eager_option, old_name] {
     return Run("waits", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
+      if (old_name->count() > 0) {
+        r.notes.push_back("--threshold is now --class-distance: a distance between causes from 0 to 2, not a time");
+      }
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       // The model decides which sends are rendezvous, once: under the user's limit, if given.
       if (eager_option->count() > 0) {
