@@ -27,6 +27,9 @@ constexpr std::array kKinds = {
                    "dependency edge(s) (lock hand-over, fork/join, GPU launch or sync) whose later event is "
                    "stamped before the earlier one, as recorded (the locations' clocks disagree)"},
     DiagnosticKind{Diag::kDroppedEvents, "dropped_events", S::kDataLoss, "event(s) the recording runtime could not record"},
+    DiagnosticKind{Diag::kEmptyLocations, "empty_locations", S::kSuspect,
+                   "location(s) defined with no event at all (an empty event file, a rank that recorded "
+                   "nothing): idle for the whole run in every analysis"},
     DiagnosticKind{Diag::kFileTruncated, "file_truncated", S::kDataLoss, "file(s) end in the middle of a record"},
     DiagnosticKind{Diag::kFlowsBackInTime, "flows_back_in_time", S::kSkipped,
                    "flow arrow(s) (Chrome \"s\"/\"f\") whose end is stamped before their start, not kept as dependencies"},

@@ -24,6 +24,7 @@ enum class Diag : uint8_t {
   kDamagedChunks,  // damaged_chunks
   kDependenciesBackInTime,  // dependencies_back_in_time
   kDroppedEvents,  // dropped_events
+  kEmptyLocations,  // empty_locations
   kFileTruncated,  // file_truncated
   kFlowsBackInTime,  // flows_back_in_time
   kGrainEndMismatch,  // grain_end_mismatch
@@ -60,7 +61,7 @@ enum class Diag : uint8_t {
   kUnpairedFlows,  // unpaired_flows
   kUnreadableRankFiles,  // unreadable_rank_files
 };
-inline constexpr int kDiagCount = 41;
+inline constexpr int kDiagCount = 42;
 
 
 enum class DiagnosticSeverity : unsigned char {

@@ -519,6 +519,19 @@ void TraceBuilder::MakeLocationIdsUnique() {
   for (uint32_t i : clashing) locs[i].external_id = ++next;
 }
 
+// Locations the trace defines but that have no event: named, so that a rank whose events are
+// missing (corpus BT-MZ's rank 4, a 20-byte event file) is not silently an idle one.
+void TraceBuilder::ReportEmptyLocations() {
+  uint64_t empty = 0;
+  std::string names;
+  for (uint32_t l = 0; l < body_.locations.size(); ++l) {
+    if (!times_[l].empty()) continue;
+    if (++empty <= 5) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", LocationName(LocationId(l)));
+  }
+  if (empty > 5) names += fmt::format(" and {} more", empty - 5);
+  body_.diagnostics.AddCount(Diag::kEmptyLocations, empty, names);
+}
+
 Result<Trace> TraceBuilder::Finish() {
   if (body_.locations.size() >= std::numeric_limits<uint32_t>::max())
     return DataLoss("too many locations");
@@ -529,6 +542,7 @@ Result<Trace> TraceBuilder::Finish() {
     if (improper) repairs.emplace_back(LocationId(l), RepairNesting(LocationId(l)));
   }
   ReportNestingRepairs(repairs);
+  ReportEmptyLocations();
   AddThreadSync();
   GS_RETURN_IF_ERROR(BuildCollectiveTable());
   AddRendezvousEdges();

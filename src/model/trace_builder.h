@@ -146,6 +146,7 @@ class TraceBuilder {
   EventIndex Append(LocationId loc, TimeNs t, EventKind kind, uint32_t arg);
   // With repair_nesting_, a nesting defect only sets *improper (the rest is still checked).
   Status CheckLocation(LocationId loc, bool* improper) const;
+  void ReportEmptyLocations();
   NestingRepairs RepairNesting(LocationId loc);
   void RenumberEvents(LocationId loc, const std::vector<EventIndex>& new_index);
   void ReportNestingRepairs(const std::vector<std::pair<LocationId, NestingRepairs>>& repairs);

@@ -1,5 +1,7 @@
 #include "model/trace_builder.h"
 
+#include <string>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -108,6 +110,25 @@ TEST(TraceBuilder, HoldsAnMpiTraceColumnWise) {
   EXPECT_THAT(c.member_begin, ElementsAre(9u, 4u));
   EXPECT_THAT(c.member_end, ElementsAre(10u, 5u));
   EXPECT_EQ(ShapeOf(c.op[0]), CollectiveShape::kAllToAll);
+}
+
+// A location with no event is named in a note (issue 33: BT-MZ's rank 4 was silently idle).
+TEST(TraceBuilder, NamesEmptyLocations) {
+  TraceBuilder b("test");
+  const LocationId busy = b.AddLocation("rank 0", LocationKind::kRank, 0);
+  b.AddLocation("rank 1", LocationKind::kRank, 1);
+  const RegionId r = b.AddRegion("work", RegionRole::kFunction, 0);
+  b.Enter(busy, 0, r);
+  b.Leave(busy, 10, r);
+  for (int i = 2; i < 9; ++i) b.AddLocation("rank " + std::to_string(i), LocationKind::kRank, i);
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  EXPECT_EQ(t->diagnostics().Count(Diag::kEmptyLocations), 8u);
+  for (const Diagnostic& d : t->diagnostics().entries()) {
+    if (d.kind == Diag::kEmptyLocations) {
+      EXPECT_EQ(d.example, "'rank 1', 'rank 2', 'rank 3', 'rank 4', 'rank 5' and 3 more");
+    }
+  }
 }
 
 TEST(TraceBuilder, RejectsTimeGoingBackwards) {

@@ -417,6 +417,8 @@ void PartMerger::AddMetadataAndDiagnostics() {
     for (const auto& [key, value] : part.metadata) builder_.AddMetadata(key, value);
     for (const Diagnostic& d : part.trace.diagnostics().entries()) {
       if (std::find(part_only.begin(), part_only.end(), d.kind) != part_only.end()) continue;
+      // The merged trace names its own empty locations, by their merged names (TraceBuilder).
+      if (d.kind == Diag::kEmptyLocations) continue;
       builder_.diagnostics().AddCount(d.kind, d.count, d.example);
     }
   }
