@@ -25,7 +25,11 @@ build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
+# The demo builds only what it runs: the CLI and the example program (the whole tree, tests and
+# benchmarks included, is `make build`).
+demo: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target grainscope example_wavefront
 	@bash scripts/demo.sh $(BUILD)/bin
 
 # The Debian package (CPack): $(BUILD)/grainscope_<version>_<arch>.deb.
