@@ -47,9 +47,8 @@ std::optional<int64_t> ParseScaledNs(std::string_view token, int64_t unit_ns) {
 
 namespace {
 
-// A duration token's number and the unit its suffix names ("5us" -> "5", 1000), or the token and
-// `default_unit_ns` when it has none.
-std::pair<std::string_view, int64_t> SplitUnit(std::string_view token, int64_t default_unit_ns) {
+// A duration's number and unit: "1.5ms" is ("1.5", 1'000'000); without a suffix, `default_unit_ns`.
+std::pair<std::string_view, int64_t> SplitDurationUnit(std::string_view token, int64_t default_unit_ns) {
   // Longest suffixes first: "ms" and "ns" end in "s" too.
   static constexpr std::pair<std::string_view, int64_t> kUnits[] = {
       {"ns", 1}, {"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}};
@@ -63,16 +62,16 @@ std::pair<std::string_view, int64_t> SplitUnit(std::string_view token, int64_t d
 }  // namespace
 
 std::optional<int64_t> ParseDurationNs(std::string_view token, int64_t default_unit_ns) {
-  const auto [number, unit_ns] = SplitUnit(token, default_unit_ns);
+  const auto [number, unit_ns] = SplitDurationUnit(token, default_unit_ns);
   return ParseScaledNs(number, unit_ns);
 }
 
 std::optional<double> ParseFineDurationNs(std::string_view token) {
-  const auto [number, unit_ns] = SplitUnit(token, 1);
-  if (unit_ns > std::numeric_limits<int64_t>::max() / 1000) return std::nullopt;
-  const std::optional<int64_t> thousandths = ParseScaledNs(number, unit_ns * 1000);
-  if (!thousandths) return std::nullopt;
-  return static_cast<double>(*thousandths) / 1000.0;
+  // Read exactly in thousandths of a nanosecond, then as nanoseconds.
+  const auto [number, unit_ns] = SplitDurationUnit(token, 1);
+  const std::optional<int64_t> milli = ParseScaledNs(number, unit_ns * 1000);
+  if (!milli) return std::nullopt;
+  return static_cast<double>(*milli) / 1000.0;
 }
 
 std::optional<double> ParseFiniteDouble(std::string_view token) {
@@ -86,12 +85,6 @@ std::optional<double> ParseFiniteDouble(std::string_view token) {
   const double value = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size() || !std::isfinite(value)) return std::nullopt;
   return value;
-}
-
-std::optional<double> ParseMilliDecimal(std::string_view token) {
-  const std::optional<int64_t> milli = ParseScaledNs(token, 1000);
-  if (!milli) return std::nullopt;
-  return static_cast<double>(*milli) / 1000.0;
 }
 
 std::string EchoToken(std::string_view token) {

@@ -21,17 +21,15 @@ std::optional<int64_t> ParseScaledNs(std::string_view token, int64_t unit_ns);
 // exactly as ParseScaledNs does. Negative values, NaN, exponents, overflow: nullopt.
 std::optional<int64_t> ParseDurationNs(std::string_view token, int64_t default_unit_ns = 1);
 
-// A duration as ParseDurationNs reads it (default unit ns), exact to 1/1000 ns and returned as a
-// double: "12.5", "12.5ns", "0.0125us" are 12.5; the per-event overhead of overhead compensation.
+// A duration as ParseDurationNs reads it (without a unit: ns), read exactly to 1/1000 ns and
+// returned in ns: "12", "10.43", "10ns", "0.5us". The per-event overhead of overhead compensation
+// is a fraction of a nanosecond finer than any clock.
 std::optional<double> ParseFineDurationNs(std::string_view token);
 
 // A finite decimal number, the whole token ("0.15", "-2", "1e3"): no NaN, no infinity, no hex
 // float, no leading blanks; nullopt otherwise (and for values beyond a double's range).
 std::optional<double> ParseFiniteDouble(std::string_view token);
 
-// A non-negative decimal with at most 3 fractional digits ("12", "10.43"), read exactly to 1/1000
-// and returned as a double: the per-event overhead of overhead compensation.
-std::optional<double> ParseMilliDecimal(std::string_view token);
 
 // `token` as an error message quotes it: itself, or when long its first 24 characters and its
 // length, so that "--latency 1000...0" does not print a 300-digit number back.

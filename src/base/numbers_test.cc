@@ -40,14 +40,20 @@ TEST(ParseScaledNs, NanosecondUnitTakesNoFraction) {
   EXPECT_EQ(ParseScaledNs("17.5", 1), std::nullopt);
 }
 
-TEST(ParseMilliDecimal, UpToThreeDecimals) {
-  EXPECT_EQ(ParseMilliDecimal("12"), 12.0);
-  EXPECT_EQ(ParseMilliDecimal("10.43"), 10.43);
-  EXPECT_EQ(ParseMilliDecimal("0.125"), 0.125);
-  EXPECT_FALSE(ParseMilliDecimal("1.2345"));
-  EXPECT_FALSE(ParseMilliDecimal("-1"));
-  EXPECT_FALSE(ParseMilliDecimal("x"));
-  EXPECT_FALSE(ParseMilliDecimal(""));
+TEST(ParseFineDurationNs, ThousandthsOfANanosecondWithUnits) {
+  EXPECT_EQ(ParseFineDurationNs("12"), 12.0);
+  EXPECT_EQ(ParseFineDurationNs("10.43"), 10.43);
+  EXPECT_EQ(ParseFineDurationNs("0.125"), 0.125);
+  EXPECT_EQ(ParseFineDurationNs("10ns"), 10.0);
+  EXPECT_EQ(ParseFineDurationNs("1.5us"), 1500.0);
+  EXPECT_EQ(ParseFineDurationNs("0.0000125ms"), 12.5);
+  EXPECT_EQ(ParseFineDurationNs("2s"), 2e9);
+  EXPECT_FALSE(ParseFineDurationNs("1.2345"));
+  EXPECT_FALSE(ParseFineDurationNs("1.2345ns"));
+  EXPECT_FALSE(ParseFineDurationNs("-1"));
+  EXPECT_FALSE(ParseFineDurationNs("x"));
+  EXPECT_FALSE(ParseFineDurationNs("ns"));
+  EXPECT_FALSE(ParseFineDurationNs(""));
 }
 
 // compensate --overhead: what the README promises for durations, to 1/1000 ns (issue 33).

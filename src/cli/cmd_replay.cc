@@ -154,7 +154,8 @@ CommandBody AddReplayCommand(CLI::App& app) {
       "fits both to the trace's messages)");
   CLI::Option* bandwidth = AddNumberOption(*cmd, "--bandwidth", f->bandwidth_gbps, 0, std::numeric_limits<double>::max(), true,
                   "Bandwidth in GB/s (bytes per ns) for latbw and modelled collectives (default: unlimited)");
-  cmd->add_option("--loggp", f->loggp, "LogGP parameters, e.g. L=2500,o=1500,g=1000,G=6,O=0,S=65535 (these are the defaults)");
+  cmd->add_option("--loggp", f->loggp, "LogGP parameters, e.g. L=2500,o=1500,g=1000,G=6,O=0,S=65535 (these are the defaults; L, o and g "
+                  "are durations, ns or with a unit: L=2.5us)");
   cmd->add_option("--collective", f->collective, "Collective model: measured, zero, or constant|linear|log for both phases")
       ->capture_default_str();
   cmd->add_option("--collective-in", f->collective_in, "Fan-in phase: zero, constant, linear, log");

@@ -100,8 +100,9 @@ CommandBody AddScheduleCommand(CLI::App& app) {
                    "Partial schedules the exact search may examine (default 1000000 for exact, 20000 for best; "
                    "0: no limit)")
       ->default_str("");
-  AddNumberOption(*cmd, "--time-limit", o->time_limit_s, 0, 1e9, false,
-                  "Seconds the exact search may run (default: none; a limit makes the output depend on the machine)")
+  AddSecondsOption(*cmd, "--time-limit", o->time_limit_s,
+                   "How long the exact search may run: 30 (s), 500ms, ... (default: none; a limit makes the output "
+                   "depend on the machine)")
       ->default_str("");
   cmd->add_option("-f,--format", o->common.format, "Output format")
       ->check(CLI::IsMember({"text", "json", "seed"}))

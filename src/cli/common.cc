@@ -90,15 +90,30 @@ std::string ShortNumber(double v) { return fmt::format("{}", v); }
 
 }  // namespace
 
-CLI::Validator FineDuration() {
-  return NumberCheck("a duration >= 0 such as 12.5 (ns), 12.5ns or 0.5us, to 1/1000 ns",
-                     [](const std::string& v) { return ParseFineDurationNs(v).has_value(); });
-}
+namespace {
+constexpr const char* kDurationExpected = "a duration >= 0 such as 250 (ns), 5us, 1.5ms or 2s";
+}  // namespace
 
 CLI::Option* AddDurationOption(CLI::App& cmd, const std::string& name, int64_t& ns, const std::string& help) {
-  return AddParsedOption(cmd, name, ns, "a duration >= 0 such as 250 (ns), 5us, 1.5ms or 2s",
-                         [](const std::string& v) { return ParseDurationNs(v); }, help, "DURATION")
+  return AddParsedOption(cmd, name, ns, kDurationExpected, [](const std::string& v) { return ParseDurationNs(v); },
+                         help, "DURATION")
       ->default_str(fmt::format("{}", ns));
+}
+
+CLI::Option* AddFineDurationOption(CLI::App& cmd, const std::string& name, double& ns, const std::string& help) {
+  return AddParsedOption(cmd, name, ns, "a duration >= 0 to 1/1000 ns such as 14.25 (ns), 10ns or 0.5us",
+                         [](const std::string& v) { return ParseFineDurationNs(v); }, help, "DURATION");
+}
+
+CLI::Option* AddSecondsOption(CLI::App& cmd, const std::string& name, double& seconds, const std::string& help) {
+  return AddParsedOption(
+      cmd, name, seconds, "a duration from 0 to 1e9 s such as 30 (s), 500ms or 2.5s",
+      [](const std::string& v) -> std::optional<double> {
+        const std::optional<int64_t> ns = ParseDurationNs(v, 1'000'000'000);
+        if (!ns || *ns > 1'000'000'000'000'000'000) return std::nullopt;
+        return static_cast<double>(*ns) / 1e9;
+      },
+      help, "DURATION");
 }
 
 CLI::Option* AddIntegerOption(CLI::App& cmd, const std::string& name, uint64_t& value, uint64_t min, uint64_t max,

@@ -53,11 +53,15 @@ void AddTopOptions(CLI::App& cmd, uint64_t& top, bool& all);
 
 // Numeric options are read by our own strict parsers (base/numbers.h), so that every one rejects
 // NaN, infinities, negative values and overflow alike, with "expected <what>, got '<value>'" (a
-// long value shortened). A CLI11 validator for string options:
-// A duration to 1/1000 ns, unit suffix optional ("12.5", "12.5ns", "0.5us"): ParseFineDurationNs.
-CLI::Validator FineDuration();
+// long value shortened). Every duration an option takes is read by base/numbers.h's duration
+// parser, so every one takes the units the README promises:
 // --NAME DURATION into `ns`: "5us", "1.5ms", "2s", or a plain number of nanoseconds.
 CLI::Option* AddDurationOption(CLI::App& cmd, const std::string& name, int64_t& ns, const std::string& help);
+// The same to 1/1000 ns ("10.25", "10ns", "0.5us"): a per-event overhead. Whether it was given:
+// the option's count().
+CLI::Option* AddFineDurationOption(CLI::App& cmd, const std::string& name, double& ns, const std::string& help);
+// The same in seconds: "30" (s), "500ms", "2.5s" (a time limit).
+CLI::Option* AddSecondsOption(CLI::App& cmd, const std::string& name, double& seconds, const std::string& help);
 // --NAME N into `value`: an integer in [min, max]; `what` names it in errors ("bytes").
 CLI::Option* AddIntegerOption(CLI::App& cmd, const std::string& name, uint64_t& value, uint64_t min, uint64_t max,
                               const std::string& what, const std::string& help);

@@ -49,7 +49,7 @@ Result<Compensation> Compensate(const Trace& t, const CompensateOptions& o) {
     const std::string_view value = t.Metadata(kOverheadMetadataKey);
     // The recorder writes a decimal ("12.34"), read exactly to 1/1000 ns (the on-the-fly
     // compensation in src/record/onthefly.cc uses the same value).
-    const std::optional<double> parsed = ParseMilliDecimal(value);
+    const std::optional<double> parsed = ParseFineDurationNs(value);
     if (value.empty() || !parsed) {
       return FailedPrecondition(fmt::format(
           "the trace has no calibrated per-event overhead (metadata '{}'{}); give one with --overhead NS",

@@ -120,7 +120,13 @@ Status ParseLogGP(std::string_view spec, NetworkModel& m) {
     if (eq == std::string_view::npos)
       return InvalidArgument(fmt::format("LogGP parameter '{}' is not NAME=VALUE", EchoToken(item)));
     std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
-    const std::optional<double> parsed = ParseFiniteDouble(value);
+    // L, o and g are durations and take units like every duration option (L=2.5us); a plain
+    // number (ns) is read as before, exponent included. G and O are ns per byte, S bytes.
+    std::optional<double> parsed;
+    if (key == "L" || key == "o" || key == "g") {
+      if (const std::optional<int64_t> ns = ParseDurationNs(value)) parsed = static_cast<double>(*ns);
+    }
+    if (!parsed) parsed = ParseFiniteDouble(value);
     if (!parsed || *parsed < 0) {
       return InvalidArgument(fmt::format("LogGP parameter {} has value '{}', expected a number >= 0", EchoToken(key),
                                          EchoToken(value)));

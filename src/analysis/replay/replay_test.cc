@@ -178,6 +178,11 @@ TEST(NetworkModel, LogGPEagerAndRendezvous) {
   EXPECT_EQ(m.Transfer(65536), 2500 + 6 * 65535 + 1500 + 2 * (2500 + 1500));
   EXPECT_EQ(m.SendOverhead(100), 1500);
   ASSERT_THAT(ParseLogGP("L=100,O=0.5", m), IsOk());
+  NetworkModel units;
+  ASSERT_THAT(ParseLogGP("L=2.5us,o=1500ns,g=1e3", units), IsOk());  // durations take units
+  EXPECT_EQ(units.L, 2500);
+  EXPECT_EQ(units.o, 1500);
+  EXPECT_EQ(units.g, 1000);
   EXPECT_EQ(m.L, 100);
   EXPECT_EQ(m.SendOverhead(101), 1500 + 50);
   EXPECT_THAT(ParseLogGP("X=1", m), StatusIs(StatusCode::kInvalidArgument, HasSubstr("unknown LogGP parameter 'X'")));
