@@ -2,6 +2,7 @@
 
 #include "analysis/compensate/compensate.h"
 #include "base/numbers.h"
+#include "base/progress.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "format/trace_reader.h"
@@ -29,6 +30,7 @@ CommandBody AddCompensateCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       CompensateOptions options;
       if (overhead_option->count() > 0) options.overhead_per_event_ns = *overhead;
+      progress::Begin("compensating", 0);
       GS_ASSIGN_OR_RETURN(Compensation c, Compensate(trace, options));
       GS_ASSIGN_OR_RETURN(std::string out, RenderCompensation(trace, c, r));
       if (!o->output.empty()) {

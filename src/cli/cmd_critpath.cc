@@ -1,6 +1,7 @@
 #include <memory>
 
 #include "analysis/critpath/critpath.h"
+#include "base/progress.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "format/trace_reader.h"
@@ -22,6 +23,7 @@ CommandBody AddCritPathCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       CritPathOptions options;
       options.message_latency_ns = *latency;
+      progress::Begin("critical path", 0);
       GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(trace, options));
       GS_ASSIGN_OR_RETURN(std::string out, RenderCriticalPath(trace, cp, r));
       return Emit(out, *o, r.notes);

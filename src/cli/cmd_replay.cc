@@ -11,6 +11,7 @@
 #include "analysis/replay/clc.h"
 #include "analysis/replay/replay.h"
 #include "base/numbers.h"
+#include "base/progress.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "format/trace_reader.h"
@@ -133,6 +134,33 @@ std::string Describe(const WhatIf& w, const ReplayFlags& f) {
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
+// Reads the trace, replays it under the flags' what-if and renders the result.
+Status RunReplay(const CommonOptions& o, ReplayFlags& f) {
+  GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(o));
+  GS_ASSIGN_OR_RETURN(WhatIf what_if, MakeWhatIf(f));
+  GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o.trace, o.input_format, ReadOptions{o.strict}, r));
+  GS_RETURN_IF_ERROR(FitNetwork(trace, f, what_if));
+  ClockViolations violations_before;
+  if (f.clc) {
+    progress::Begin("correcting clocks", 0);
+    GS_ASSIGN_OR_RETURN(ClcResult clc, ControlledLogicalClock(trace, ClcOptions{f.min_latency_ns}));
+    violations_before = clc.violations;
+    GS_ASSIGN_OR_RETURN(trace, trace.Retimed(std::move(clc.times), "+clc"));
+  }
+  progress::Begin("replaying", 0);
+  GS_ASSIGN_OR_RETURN(ReplayResult result, Replay(trace, what_if));
+  if (f.clc) {
+    result.clock_violations = violations_before;
+    result.clocks_corrected = true;
+  }
+  GS_ASSIGN_OR_RETURN(Trace replayed, trace.Retimed(std::move(result.times), "+replay"));
+  progress::Begin("critical path of the replay", 0);
+  GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(replayed));
+  GS_ASSIGN_OR_RETURN(std::string out, RenderReplay(trace, result, cp, Describe(what_if, f), r));
+  if (!o.output.empty()) GS_RETURN_IF_ERROR(WriteTrace(replayed, o.output, "auto", OutputPolicy(o), &r.notes));
+  return Emit(out, "", r.notes);
+}
+
 }  // namespace
 
 CommandBody AddReplayCommand(CLI::App& app) {
@@ -169,28 +197,7 @@ CommandBody AddReplayCommand(CLI::App& app) {
                     "Minimum message latency the clock correction enforces (5us, 250ns, ...)");
   return [o, f, latency, bandwidth] {
     f->latbw_given = latency->count() > 0 || bandwidth->count() > 0;
-    return Run("replay", [&]() -> Status {
-      GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
-      GS_ASSIGN_OR_RETURN(WhatIf what_if, MakeWhatIf(*f));
-      GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
-      GS_RETURN_IF_ERROR(FitNetwork(trace, *f, what_if));
-      ClockViolations violations_before;
-      if (f->clc) {
-        GS_ASSIGN_OR_RETURN(ClcResult clc, ControlledLogicalClock(trace, ClcOptions{f->min_latency_ns}));
-        violations_before = clc.violations;
-        GS_ASSIGN_OR_RETURN(trace, trace.Retimed(std::move(clc.times), "+clc"));
-      }
-      GS_ASSIGN_OR_RETURN(ReplayResult result, Replay(trace, what_if));
-      if (f->clc) {
-        result.clock_violations = violations_before;
-        result.clocks_corrected = true;
-      }
-      GS_ASSIGN_OR_RETURN(Trace replayed, trace.Retimed(std::move(result.times), "+replay"));
-      GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(replayed));
-      GS_ASSIGN_OR_RETURN(std::string out, RenderReplay(trace, result, cp, Describe(what_if, *f), r));
-      if (!o->output.empty()) GS_RETURN_IF_ERROR(WriteTrace(replayed, o->output, "auto", OutputPolicy(*o), &r.notes));
-      return Emit(out, "", r.notes);
-    });
+    return Run("replay", [&]() -> Status { return RunReplay(*o, *f); });
   };
 }
 

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "analysis/waits/characterize.h"
+#include "base/progress.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "format/trace_reader.h"
@@ -42,12 +43,15 @@ CommandBody AddWaitsCommand(CLI::App& app) {
       if (eager_option->count() > 0) {
         GS_ASSIGN_OR_RETURN(trace, TraceBuilder::WithEagerLimit(std::move(trace), *eager, "--eager-limit"));
       }
+      // Named steps for the progress bar: on a large trace each takes seconds after the read.
+      progress::Begin("finding call sites", 0);
       const CallSites calls = FindCallSites(trace);
       WaitStateOptions wo;
       if (const std::optional<EagerLimit> traced = TraceEagerLimit(trace)) {
         wo.eager_limit_bytes = traced->bytes;
         wo.eager_limit_source = std::string(traced->source);
       }
+      progress::Begin("finding wait states", 0);
       const WaitStates waits = FindWaitStates(trace, calls, wo);
       CharacterizeOptions co;
       co.threshold = *threshold;

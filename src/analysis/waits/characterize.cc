@@ -6,6 +6,7 @@
 #include <span>
 #include <tuple>
 
+#include "base/progress.h"
 #include "model/hb_graph.h"
 #include "analysis/replay/measured_waits.h"
 #include "analysis/waits/class_search.h"
@@ -66,7 +67,10 @@ class Characterizer {
     class_state_.resize(ws_.sync_points.size());
     std::vector<TimeNs> delay(slots_, 0);
     chars_.resize(ws_.instances.size());
+    // The step that takes longest on a large trace: the bar counts the waits explained.
+    progress::Begin("explaining waits", order.size());
     for (uint32_t k : order) {
+      if ((out.characterized & 1023) == 0) progress::Advance(out.characterized);
       chars_[k] = Explain(k);
       const View c = chars_[k].in(char_pool_);
       ++out.characterized;
@@ -78,6 +82,7 @@ class Characterizer {
       Classify(sp, c, w.wait_ns);
       ChargeRootCause(c, w.wait_ns, delay);
     }
+    progress::Advance(out.characterized);
     for (SyncPointClasses& sp : points) {
       if (sp.count == 0) continue;
       FillSteps(sp);

@@ -7,6 +7,7 @@
 
 #include "analysis/waits/characterize.h"
 #include "analysis/waits/wait_states.h"
+#include "base/progress.h"
 #include "base/status_matchers.h"
 #include "format/trace_reader.h"
 #include "model/trace_script.h"
@@ -44,6 +45,21 @@ TEST(WaitStates, LateSender) {
   EXPECT_EQ(r.waits.total_ns, 8);
   ASSERT_EQ(r.waits.instances.size(), 1u);
   EXPECT_EQ(r.waits.instances[0].late, LocationId(0));
+}
+
+// Explaining the waits is the long step of `waits` on a large trace: the bar counts the waits.
+TEST(WaitStates, ExplainingReportsEachWaitToTheProgressBar) {
+  TraceScript s(2);
+  MessageId m = s.Message(0, 1);
+  s.Work(0, "compute", 0, 10);
+  s.Send(0, m, 10, 11);
+  s.Recv(1, m, 2, 12);
+  Result2 r = Analyse(s.Finish());
+  const progress::Snapshot p = progress::Read();
+  ASSERT_NE(p.phase, nullptr);
+  EXPECT_STREQ(p.phase, "explaining waits");
+  EXPECT_EQ(p.total, r.waits.instances.size());
+  EXPECT_EQ(p.done, p.total);
 }
 
 TEST(WaitStates, WaitallChargesOnlyItsLargestWait) {

@@ -362,6 +362,44 @@ struct Batch {
   Status status;
 };
 
+// A location's share of the reading step: the events its definition states (at least 1, for a
+// location that states none), so the bar moves with the events read rather than the locations
+// begun (which held it at "31 / 32" while the largest, last location was read).
+uint64_t ProgressWeight(const Otf2Definitions& defs, size_t l) {
+  return std::max<uint64_t>(1, defs.location_event_counts[l]);
+}
+
+// Reports a location's events as they are read, never more than its share, and the whole share
+// when it is done (however many it held).
+class LocationProgress {
+ public:
+  explicit LocationProgress(uint64_t weight) : weight_(weight) {}
+  ~LocationProgress() { progress::AddDone(weight_ - reported_); }
+  LocationProgress(const LocationProgress&) = delete;
+  LocationProgress& operator=(const LocationProgress&) = delete;
+  void Read(uint64_t events) {
+    const uint64_t add = std::min(events, weight_ - 1 - std::min(reported_, weight_ - 1));
+    reported_ += add;
+    progress::AddDone(add);
+  }
+
+ private:
+  uint64_t weight_;
+  uint64_t reported_ = 0;
+};
+
+// Reads a location's events in chunks, so that the bar moves within a large location too.
+OTF2_ErrorCode ReadLocationEvents(OTF2_Reader* reader, OTF2_EvtReader* events, const LocationReader& loc,
+                                  LocationProgress& bar) {
+  constexpr uint64_t kChunk = uint64_t{1} << 16;
+  while (true) {
+    uint64_t read = 0;
+    const OTF2_ErrorCode rc = OTF2_Reader_ReadLocalEvents(reader, events, kChunk, &read);
+    bar.Read(read);
+    if (rc != OTF2_SUCCESS || read < kChunk || !loc.status.ok()) return rc;
+  }
+}
+
 struct ReaderCloser {
   void operator()(OTF2_Reader* r) const { OTF2_Reader_Close(r); }
 };
@@ -392,7 +430,7 @@ void ReadBatch(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_vie
       loc.events->arg.reserve(expected);
     }
     OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, defs.location_refs[l]);
-    progress::AddDone(1);
+    LocationProgress bar(ProgressWeight(defs, l));
     if (events == nullptr && expected == 0) continue;  // a location that recorded nothing
     if (events == nullptr) {
       b.missing.emplace_back(l, 0, "cannot be opened");
@@ -400,8 +438,7 @@ void ReadBatch(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_vie
       continue;
     }
     OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &loc);
-    uint64_t count = 0;
-    rc = OTF2_Reader_ReadAllLocalEvents(reader, events, &count);
+    rc = ReadLocationEvents(reader, events, loc, bar);
     OTF2_Reader_CloseEvtReader(reader, events);
     if (!loc.status.ok()) {
       b.status = DataLoss(fmt::format("{}: {}", file, loc.status.message()));
@@ -495,7 +532,9 @@ Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBui
   batches[0].events = out;
   batches[0].state.builder = &builder;
   for (Batch& b : batches) b.state.strings = &b.strings;
-  progress::Begin("reading locations", n);
+  uint64_t weight = 0;
+  for (size_t l = 0; l < n; ++l) weight += ProgressWeight(defs, l);
+  progress::Begin("reading events", weight);
   // Batch 0 reads with `reader`; each other batch opens the archive again (an OTF2_Reader is one
   // thread's).
   ParallelFor(n == 0 ? 0 : batches.size(), static_cast<unsigned>(batches.size()), [&](size_t k) {

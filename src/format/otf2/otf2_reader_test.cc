@@ -1,13 +1,17 @@
 #include "format/otf2/otf2_reader.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/progress.h"
 #include "base/status_matchers.h"
 #include "format/trace_reader.h"
 
@@ -142,6 +146,33 @@ TEST(Otf2Reader, HybridTraceLocationIdsAreUnique) {
   for (const Location& l : r->locations()) ids.insert(l.external_id);
   EXPECT_EQ(ids.size(), 32u);
   EXPECT_TRUE(ids.count(4294967297));  // "OMP thread 1" of rank 1: its OTF2 location reference
+}
+
+// Issue 33: the bar of the read counts events (each location's stated count, read in chunks),
+// not locations begun, which held it at "31 / 32" while the largest location was read.
+TEST(Otf2Reader, ProgressCountsTheEventsRead) {
+  const std::string path = RealTrace("npb-btmz-B-8x4");
+  SKIP_WITHOUT(path);
+  std::atomic<bool> finished{false};
+  uint64_t total = 0, most = 0, samples = 0;
+  std::thread sampler([&] {
+    while (!finished.load()) {
+      const progress::Snapshot s = progress::Read();
+      if (s.phase != nullptr && std::string_view(s.phase) == "reading events") {
+        total = s.total;
+        most = std::max(most, s.done);
+        ++samples;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  Result<Trace> r = ReadOtf2(path);
+  finished = true;
+  sampler.join();
+  ASSERT_THAT(r, IsOk());
+  ASSERT_GT(samples, 0u) << "the read never showed its phase";
+  EXPECT_GT(total, 7'000'000u);  // the definitions' event counts, 32 locations
+  EXPECT_LE(most, total);
 }
 
 TEST(Otf2Reader, ReadTraceDispatchesByExtensionAndDirectory) {
