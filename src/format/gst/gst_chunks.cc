@@ -109,11 +109,21 @@ class ChunkParser {
     return next;
   }
 
-  // The file ends inside the chunk at `offset`: what is there is a valid prefix; say what was cut.
-  uint64_t NoteTruncated(uint64_t offset, std::string what) {
+  // The file ends inside the chunk at `offset`: what is there is a valid prefix; say what was cut
+  // (and, for an event block, whose: `stream`).
+  uint64_t NoteTruncated(uint64_t offset, std::string what, std::optional<uint32_t> stream = std::nullopt) {
+    out_.truncated_stream = stream;
     out_.truncated = fmt::format("{}: byte {}: the file ends inside {} (the file was cut, or is still being "
                                  "written); that chunk is ignored", file_, offset, what);
     return bytes_.size();
+  }
+
+  // The same for a chunk whose header is whole and payload cut: an event block's stream is known.
+  uint64_t NoteTruncatedPayload(uint64_t offset, const ChunkHeader& h, uint64_t remaining) {
+    return NoteTruncated(offset,
+                         fmt::format("this {} chunk: it needs {} payload bytes, only {} remain", ChunkTypeName(h.type),
+                                     h.stored_size, remaining - chunk_header_size_),
+                         h.type == kChunkEventBlock ? std::optional(h.stream) : std::nullopt);
   }
 
   // Parses the chunk at `offset`; returns the offset of the next one.
@@ -134,10 +144,7 @@ class ChunkParser {
     const uint64_t payload_offset = offset + chunk_header_size_;
     if (h.stored_size > limits::kMaxChunkBytes)
       return LimitError(offset, "chunk payload of", h.stored_size, "kMaxChunkBytes", limits::kMaxChunkBytes);
-    if (h.stored_size > remaining - chunk_header_size_) {
-      return NoteTruncated(offset, fmt::format("this {} chunk: it needs {} payload bytes, only {} remain",
-                                               ChunkTypeName(h.type), h.stored_size, remaining - chunk_header_size_));
-    }
+    if (h.stored_size > remaining - chunk_header_size_) return NoteTruncatedPayload(offset, h, remaining);
     std::span<const unsigned char> payload = bytes_.subspan(payload_offset, h.stored_size);
     const uint64_t next = payload_offset + h.stored_size;
     if ((h.flags & kChunkCoded) == 0 && h.raw_size != h.stored_size) {

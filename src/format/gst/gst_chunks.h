@@ -72,6 +72,9 @@ struct Chunks {
   std::string first_damaged_chunk;
   // Non-empty when the file ends inside a chunk (cut, or still being written): what was lost.
   std::string truncated;
+  // When that chunk is an event block whose header was read: its stream, whose location the
+  // note names (its events in that block are lost).
+  std::optional<uint32_t> truncated_stream;
 };
 
 // `bytes` must outlive the result (blocks point into it). `file` is used in messages only.

@@ -284,6 +284,21 @@ void GstTraceBuilder::AppendEvents(const Stream& s) {
   }
 }
 
+// "; it held events of location 'worker 2'" when the file ends inside an event block: the note
+// names whose events were cut off, as every table names that location.
+std::string GstTraceBuilder::TruncatedLocation() const {
+  if (!chunks_.truncated_stream) return {};
+  for (const Stream& s : streams_) {
+    if (s.id == *chunks_.truncated_stream)
+      return fmt::format("; it held events of location '{}', which end before it", builder_.location_name(s.location));
+  }
+  const auto it = chunks_.streams.find(*chunks_.truncated_stream);
+  if (it != chunks_.streams.end() && it->second.location && !it->second.location->name.empty())
+    return fmt::format("; it held the first events of location '{}'", it->second.location->name);
+  return fmt::format("; it held events of stream {} (a thread the rest of the file does not name)",
+                     *chunks_.truncated_stream);
+}
+
 void GstTraceBuilder::AddMetadataAndDiagnostics() {
   builder_.SetOrigin(origin_.value_or(0));
   for (const auto& [key, value] : chunks_.metadata) builder_.AddMetadata(key, value);
@@ -310,7 +325,7 @@ void GstTraceBuilder::AddMetadataAndDiagnostics() {
   }
   if (chunks_.skipped_chunks > 0) d.AddCount(Diag::kSkippedChunks, chunks_.skipped_chunks, chunks_.first_skipped_chunk);
   if (skipped_records_ > 0) d.AddCount(Diag::kSkippedRecords, skipped_records_, first_skipped_record_);
-  if (!chunks_.truncated.empty()) d.Add(Diag::kFileTruncated, chunks_.truncated);
+  if (!chunks_.truncated.empty()) d.Add(Diag::kFileTruncated, chunks_.truncated + TruncatedLocation());
   if (chunks_.damaged_chunks > 0) d.AddCount(Diag::kDamagedChunks, chunks_.damaged_chunks, chunks_.first_damaged_chunk);
   if (missing_blocks_ > 0) d.AddCount(Diag::kMissingBlocks, missing_blocks_, first_missing_);
   if (damaged_blocks_ > 0) d.AddCount(Diag::kDamagedBlocks, damaged_blocks_, first_damaged_block_);

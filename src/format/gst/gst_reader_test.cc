@@ -213,6 +213,28 @@ TEST(GstReader, TruncatedChunkIsAWarningNamingOffsetAndSizes) {
   EXPECT_EQ(r->events(LocationId(0)).size(), 5u);  // every event is before the cut
 }
 
+// Issue 33: a cut inside an event block says whose events it held: the location by its name, or
+// its stream when the location's definition is lost with the rest of the file.
+TEST(GstReader, ATruncatedEventBlockNamesItsLocation) {
+  GstImage g;  // one thread, two blocks: a cut in the second leaves the first's events
+  g.Clock();
+  g.Region(1, "work", gst::kRoleGrain, 1);
+  g.Block(0, 0, {R(1100, gst::kRecordRegionBegin, 1), R(1200, gst::kRecordRegionEnd, 1)});
+  g.Block(0, 1, {R(1300, gst::kRecordRegionBegin, 1), R(1400, gst::kRecordRegionEnd, 1)});
+  g.End();
+  const Bytes full = g.bytes();
+  size_t named = 0;
+  for (size_t n = full.size(); n-- > sizeof(gst::FileHeader);) {
+    Result<Trace> r = Read(Bytes(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n)));
+    if (!r.ok() || r->diagnostics().Count(Diag::kFileTruncated) == 0) continue;
+    const std::string w = Example(*r, "file_truncated");
+    if (w.find("event block chunk") == std::string::npos) continue;
+    EXPECT_NE(w.find("; it held "), std::string::npos) << w;
+    named += w.find("of location '") != std::string::npos;
+  }
+  EXPECT_GT(named, 0u) << "no cut inside an event block named its location";
+}
+
 TEST(GstReader, EveryTruncationIsAnErrorOrAnUnfinishedTrace) {
   for (bool zstd : {false, true}) {
     const Bytes full = TwoThreads(zstd).bytes();

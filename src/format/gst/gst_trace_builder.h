@@ -109,6 +109,7 @@ class GstTraceBuilder {
   void AddMessage(const MessageEnd* send_end, const MessageEnd* recv_end);
   void AppendEvents(const Stream& s);
   void AddMetadataAndDiagnostics();
+  std::string TruncatedLocation() const;
 
   // Closes a receive that never ended (no message arrives): not a kind in the file.
   static constexpr uint8_t kSyntheticRecvClose = 0xff;
