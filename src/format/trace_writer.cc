@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/progress.h"
 #include "format/exporter.h"
 #include "model/dependencies.h"
 
@@ -72,6 +73,8 @@ Status WriteTrace(const Trace& trace, const std::string& path, std::string_view 
     if (std::string note = DependenciesNotWrittenNote(trace, path); !note.empty()) notes->push_back(std::move(note));
   }
   const Exporter* writer = format == "auto" ? ExporterForPath(path) : FindExporter(format);
+  // convert, replay -o, compensate -o: a large trace takes seconds to write, which the bar names.
+  progress::Begin("writing", 0);
   if (writer != nullptr) return writer->write(trace, path, options);
   if (format == "auto") {
     return InvalidArgument(fmt::format("{}: cannot tell the output format from the extension '{}' ({}); name it "

@@ -13,6 +13,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/progress.h"
 #include "base/status_matchers.h"
 #include "format/trace_reader.h"
 #include "model/trace_builder.h"
@@ -145,6 +146,7 @@ TEST(WriteTrace, TheRegistryDrivesWriting) {
       EXPECT_EQ(ExporterForPath(path + "/"), writer) << "a directory named " << path;
       ASSERT_THAT(WriteTrace(original, path), IsOk()) << path;
       ASSERT_TRUE(fs::exists(path)) << path;
+      EXPECT_STREQ(progress::Read().phase, "writing") << "what the progress bar calls it";
       if (FindImporter(writer->name) == nullptr) continue;
       Result<Trace> back = ReadTrace(path);
       ASSERT_THAT(back, IsOk()) << path;
