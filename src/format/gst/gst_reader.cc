@@ -290,7 +290,7 @@ std::string GstTraceBuilder::TruncatedLocation() const {
   if (!chunks_.truncated_stream) return {};
   for (const Stream& s : streams_) {
     if (s.id == *chunks_.truncated_stream)
-      return fmt::format("; it held events of location '{}', which end before it", builder_.location_name(s.location));
+      return fmt::format("; it held events of location '{}', which end before it", builder_.LocationName(s.location));
   }
   const auto it = chunks_.streams.find(*chunks_.truncated_stream);
   if (it != chunks_.streams.end() && it->second.location && !it->second.location->name.empty())
