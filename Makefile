@@ -3,7 +3,8 @@
 #   make test   set up, build, run every test; then again under ASan+UBSan; the recording
 #               runtime's tests under TSan; every fuzz target for a few seconds
 #   make fuzz-long FUZZ_SECONDS=600   each fuzz target for longer (docs/robustness.md)
-#   make package    the Debian package, build/grainscope_<version>_<arch>.deb
+#   make package    the Debian packages, build/<package>_<version>_<arch>.deb (cmake/install.cmake)
+#   make test-package   those packages installed with apt, checked at /usr, purged (root or sudo)
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -16,7 +17,7 @@ TSAN_TARGETS = gs_record_tests gs_record_crash_child gs_record_stress_tests gs_o
   gs_format_gst_tests gs_otf2_tests gs_chrome_tests
 CMAKE_FLAGS ?=
 
-.PHONY: demo test deps build package asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean browser-deps
+.PHONY: demo test deps build package test-package asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean browser-deps
 
 deps:
 	@bash scripts/install-deps.sh
@@ -32,9 +33,14 @@ demo: deps
 	@cmake --build $(BUILD) -j $(JOBS) --target grainscope example_wavefront
 	@bash scripts/demo.sh $(BUILD)/bin
 
-# The Debian package (CPack): $(BUILD)/grainscope_<version>_<arch>.deb.
+# The Debian packages (CPack, one per component): $(BUILD)/<package>_<version>_<arch>.deb.
 package: build
 	@cd $(BUILD) && cpack
+
+# The packages installed into this machine with apt, checked as a user has them (/usr), and purged
+# again (ctest record_consumer_apt, src/record/install_test/run.cmake). Root or sudo.
+test-package: build
+	@GRAINSCOPE_TEST_APT=1 ctest --test-dir $(BUILD) --output-on-failure -R '^record_consumer_apt$$'
 
 # The browser test's playwright-core (tests/browser/package-lock.json), when npm exists; a few
 # seconds, and nothing when node_modules is newer than the lock file.
@@ -81,7 +87,7 @@ fuzz-long: FUZZ_SECONDS = 600
 fuzz-long: fuzz-build
 	@bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-test: test-fast test-asan test-tsan fuzz
+test: test-fast test-package test-asan test-tsan fuzz
 
 golden-update: build
 	@python3 tests/golden/run_golden.py --grainscope $(BUILD)/bin/grainscope --update

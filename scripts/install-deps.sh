@@ -7,7 +7,8 @@ packages=(
   # build
   cmake ninja-build g++ clang pkg-config python3
   libclang-rt-dev     # libFuzzer and the clang sanitizer runtimes (make fuzz)
-  dpkg-dev            # make package: dpkg-shlibdeps gives the Debian package its dependencies
+  dpkg-dev            # make package: dpkg-shlibdeps gives the Debian packages their dependencies
+  man-db              # the man pages' checks (ctest man_pages; make test-package: man grainscope-record)
   # libraries
   libcli11-dev        # command-line parsing of the grainscope CLI
   libfmt-dev          # text formatting of reports

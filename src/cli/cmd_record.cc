@@ -39,16 +39,20 @@ struct RecordOptions {
   std::vector<std::string> program;
 };
 
-// The wrapper library `name`: --library, else $`env_var`, else beside this binary's lib directory
-// (build/bin/grainscope -> build/lib; <prefix>/bin -> <prefix>/lib).
-Result<std::string> FindLibrary(const std::string& given, const char* name, const char* env_var) {
+// The wrapper library `base` (libgrainscope-pthread): --library, else $`env_var`, else by its
+// soname (libgrainscope-pthread.so.0: the file a system package ships without the -dev symlink)
+// in the library directory relative to this binary — the installed one (GS_INSTALLED_LIBDIR,
+// <prefix>/bin -> <prefix>/lib/x86_64-linux-gnu on Debian; src/CMakeLists.txt) or the build
+// tree's (build/bin -> build/lib).
+Result<std::string> FindLibrary(const std::string& given, const char* base, const char* env_var) {
   if (!given.empty()) return fs::absolute(given).string();
   if (const char* env = std::getenv(env_var); env != nullptr && *env != '\0') return std::string(env);
+  const std::string name = fmt::format("{}.so.{}", base, GS_WRAPPER_SOVERSION);
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    for (const char* lib : {"lib", "lib64", "lib/x86_64-linux-gnu"}) {
-      const fs::path candidate = exe.parent_path().parent_path() / lib / name;
+    for (const char* lib : {GS_INSTALLED_LIBDIR, "../lib"}) {
+      const fs::path candidate = (exe.parent_path() / lib / name).lexically_normal();
       if (fs::exists(candidate, ec)) return candidate.string();
     }
   }
@@ -150,16 +154,16 @@ Result<Recorders> FindRecorders(const RecordOptions& o) {
                            "GRAINSCOPE_MPI_LIBRARY, GRAINSCOPE_OMP_LIBRARY or GRAINSCOPE_PTHREAD_LIBRARY instead");
   Recorders r;
   if (o.ranks > 0) {
-    GS_ASSIGN_OR_RETURN(std::string mpi, FindLibrary(o.library, "libgrainscope-mpi.so", "GRAINSCOPE_MPI_LIBRARY"));
+    GS_ASSIGN_OR_RETURN(std::string mpi, FindLibrary(o.library, "libgrainscope-mpi", "GRAINSCOPE_MPI_LIBRARY"));
     r.preload.push_back(std::move(mpi));
   }
   if (o.pthreads || (o.ranks == 0 && !o.openmp)) {
     GS_ASSIGN_OR_RETURN(std::string pthread,
-                        FindLibrary(o.library, "libgrainscope-pthread.so", "GRAINSCOPE_PTHREAD_LIBRARY"));
+                        FindLibrary(o.library, "libgrainscope-pthread", "GRAINSCOPE_PTHREAD_LIBRARY"));
     r.preload.push_back(std::move(pthread));
   }
   if (o.openmp) {
-    GS_ASSIGN_OR_RETURN(r.omp_tool, FindLibrary(o.library, "libgrainscope-omp.so", "GRAINSCOPE_OMP_LIBRARY"));
+    GS_ASSIGN_OR_RETURN(r.omp_tool, FindLibrary(o.library, "libgrainscope-omp", "GRAINSCOPE_OMP_LIBRARY"));
   }
   return r;
 }
@@ -264,8 +268,9 @@ CommandBody AddRecordCommand(CLI::App& app) {
                                        "threaded process");
   cmd->add_option("--trace", o->trace, "trace directory (MPI: new or empty) or file (threads: new); default "
                                        "grainscope-<program>-<pid>[.gst], with -2, -3, ... when taken");
-  cmd->add_option("--library", o->library, "the wrapper library (default: lib/libgrainscope-mpi.so, "
-                                           "lib/libgrainscope-pthread.so or lib/libgrainscope-omp.so next to this binary)");
+  cmd->add_option("--library", o->library, fmt::format("the wrapper library (default: libgrainscope-mpi.so.{0}, libgrainscope-pthread.so.{0} or "
+                                                       "libgrainscope-omp.so.{0} in the lib directory beside this "
+                                                       "binary's)", GS_WRAPPER_SOVERSION));
   cmd->add_option("--mpirun", o->mpirun, "the MPI launcher (default: mpirun)");
   cmd->add_flag("--openmp", o->openmp, "record an OpenMP program's parallel regions, barriers, tasks and locks "
                                        "through the OMPT tool libgrainscope-omp (LLVM's libomp: clang -fopenmp; "
