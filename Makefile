@@ -17,20 +17,29 @@ TSAN_TARGETS = gs_record_tests gs_record_crash_child gs_record_stress_tests gs_o
   gs_format_gst_tests gs_otf2_tests gs_chrome_tests
 CMAKE_FLAGS ?=
 
-.PHONY: demo test deps build package test-package asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean browser-deps
+.PHONY: demo demo-deps demo-build test deps build package test-package asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean browser-deps
 
 deps:
 	@bash scripts/install-deps.sh
 
+# Tests and benchmarks on explicitly: `make demo` may have configured the same tree without them.
 build: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRAINSCOPE_BUILD_TESTS=ON \
+	  -DGRAINSCOPE_BUILD_BENCH=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The demo builds only what it runs: the CLI and the example program (the whole tree, tests and
-# benchmarks included, is `make build`).
-demo: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+# The demo needs the CLI and the example only (scripts/demo.sh), and the packages that build them:
+# no tests or benchmarks configured (they need GTest, benchmark), no other target built. The same
+# tree as `make build`, which builds the rest into it later.
+demo-deps:
+	@bash scripts/install-deps.sh --demo
+
+demo-build: demo-deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRAINSCOPE_BUILD_TESTS=OFF \
+	  -DGRAINSCOPE_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target grainscope example_wavefront
+
+demo: demo-build
 	@bash scripts/demo.sh $(BUILD)/bin
 
 # The Debian packages (CPack, one per component): $(BUILD)/<package>_<version>_<arch>.deb.

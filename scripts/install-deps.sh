@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
 # Installs the Debian packages grainscope needs, and only those that are missing.
+#   install-deps.sh          everything: build, every test, fuzzing, packaging (make test)
+#   install-deps.sh --demo   what `make demo` builds and runs: the CLI and the example (tests,
+#                            benchmarks, MPI, OpenMP, Python and the browser test not built)
 # Runs as root here; elsewhere it uses sudo. Every package is listed in README.md with its reason.
 set -euo pipefail
 
-packages=(
-  # build
-  cmake ninja-build g++ clang pkg-config python3
-  libclang-rt-dev     # libFuzzer and the clang sanitizer runtimes (make fuzz)
-  dpkg-dev            # make package: dpkg-shlibdeps gives the Debian packages their dependencies
-  man-db              # the man pages' checks (ctest man_pages; make test-package: man grainscope-record)
-  # libraries
+demo_packages=(
+  # build: the CLI, the recording library and the example; python3 runs the demo's summary too
+  cmake ninja-build g++ pkg-config python3
   libcli11-dev        # command-line parsing of the grainscope CLI
   libfmt-dev          # text formatting of reports
   nlohmann-json3-dev  # JSON output (--format json) and JSON inputs
   libzstd-dev         # per-block compression in the native .gst format
-  libopen-trace-format2-dev otf2-tools  # OTF2 reader/writer and otf2-print for round-trip tests
+  libopen-trace-format2-dev  # the OTF2 reader/writer, part of the CLI
+)
+packages=(
+  "${demo_packages[@]}"
+  clang
+  libclang-rt-dev     # libFuzzer and the clang sanitizer runtimes (make fuzz)
+  dpkg-dev            # make package: dpkg-shlibdeps gives the Debian packages their dependencies
+  man-db              # the man pages' checks (ctest man_pages; make test-package: man grainscope-record)
+  otf2-tools          # otf2-print for the OTF2 round-trip tests
   # MPI tracing: the PMPI wrapper library (src/mpi) is built against Open MPI, and its tests run
   # small C and Fortran MPI programs under mpirun; gfortran for the Fortran bindings' tests
   libopenmpi-dev openmpi-bin gfortran
@@ -30,8 +37,15 @@ packages=(
   # playwright-core (pinned in tests/browser/package-lock.json; it never downloads a browser)
   chromium
 )
-# node and npm run that test; a node installed some other way (nodesource, nvm) is fine too.
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
+if [ "${1:-}" = "--demo" ]; then
+  packages=("${demo_packages[@]}")
+elif [ $# -gt 0 ]; then
+  echo "usage: install-deps.sh [--demo]" >&2
+  exit 2
+else
+  # node and npm run the browser test; a node installed some other way (nodesource, nvm) is fine too.
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
+fi
 
 missing=()
 for p in "${packages[@]}"; do
