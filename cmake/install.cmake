@@ -96,22 +96,28 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "grainscope developers <grainscope@localhost>")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # <package>_<version>_<arch>.deb
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
-# Dependencies from the binaries' shared libraries (dpkg-shlibdeps), per package; a library of a
-# sibling package is not found by it (--ignore-missing-info), so those are named below.
+# Dependencies from the binaries' shared libraries (dpkg-shlibdeps), per package. libgrainscope,
+# which libgrainscope-mpi links, is in the sibling package grainscope: dpkg-shlibdeps finds it in
+# that component's staging tree (it runs in <staging>/<component>), and that dependency is named
+# below (dpkg-shlibdeps has no shlibs file for it: --ignore-missing-info).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ../grainscope/usr/${CMAKE_INSTALL_LIBDIR})
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_GRAINSCOPE_PACKAGE_NAME grainscope)
 set(CPACK_DEBIAN_GRAINSCOPE_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_GRAINSCOPE_PACKAGE_SUGGESTS "grainscope-mpi, python3-grainscope")
+# Control-file descriptions: a summary line, then lines under 80 characters (Debian policy 5.6.13).
 string(CONCAT CPACK_DEBIAN_GRAINSCOPE_DESCRIPTION
     "measure and explain the performance of parallel programs\n"
-    "grainscope records cheap timestamped events of threaded, OpenMP and MPI programs (or reads\n"
-    "traces of Score-P/OTF2, PyTorch/Kineto and others) and explains them: profiles, Gantt charts,\n"
-    "critical paths, wait states, replay, overhead compensation and scheduling projections.\n"
-    "This package has the grainscope command, the recording library libgrainscope with its\n"
-    "headers, CMake package and pkg-config file, and the recorders of threads and OpenMP.")
+    "grainscope records cheap timestamped events of threaded, OpenMP and MPI\n"
+    "programs (or reads traces of Score-P/OTF2, PyTorch/Kineto and others) and\n"
+    "explains them: profiles, Gantt charts, critical paths, wait states, replay,\n"
+    "overhead compensation and scheduling projections.\n"
+    "This package has the grainscope command, the recording library libgrainscope\n"
+    "with its headers, CMake package and pkg-config file, and the recorders of\n"
+    "threads and OpenMP programs.")
 set(CPACK_DEBIAN_MPI_PACKAGE_NAME grainscope-mpi)
 set(CPACK_DEBIAN_MPI_PACKAGE_SECTION devel)
 # libgrainscope-mpi links libgrainscope (package grainscope); `grainscope record -np N` runs mpirun.
@@ -119,13 +125,43 @@ set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "grainscope (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_MPI_PACKAGE_RECOMMENDS "openmpi-bin")
 string(CONCAT CPACK_DEBIAN_MPI_DESCRIPTION
     "grainscope's recorder of MPI programs\n"
-    "libgrainscope-mpi wraps MPI's calls (PMPI, C and Fortran bindings) and records them for\n"
-    "grainscope: preloaded by `grainscope record -np N`, or linked (CMake grainscope::mpi).")
+    "libgrainscope-mpi wraps MPI's calls (PMPI, C and Fortran bindings) and\n"
+    "records them for grainscope: preloaded by `grainscope record -np N`, or\n"
+    "linked (CMake target grainscope::mpi).")
 set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-grainscope)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "${GS_PYTHON_DEB_DEPENDS}")  # src/python/CMakeLists.txt
 string(CONCAT CPACK_DEBIAN_PYTHON_DESCRIPTION
     "Python module of grainscope, the parallel-program trace analyser\n"
-    "`import grainscope` reads a trace in any format grainscope reads and gives its events,\n"
-    "messages and locations as pandas DataFrames and every grainscope command's results.")
+    "`import grainscope` reads a trace in any format grainscope reads and gives\n"
+    "its events, messages and locations as pandas DataFrames, and every grainscope\n"
+    "command's results.")
+
+# What Debian asks of every package besides its files: /usr/share/doc/<package>/changelog.gz (a
+# native package's Debian changelog, gzip -9n; dated by SOURCE_DATE_EPOCH when set), and for the
+# packages with shared libraries the ldconfig trigger (CPack's own postinst calls ldconfig too).
+set(gs_deb_packages grainscope grainscope)
+if(TARGET gs_mpi)
+  list(APPEND gs_deb_packages mpi grainscope-mpi)
+endif()
+if(TARGET gs_python)
+  list(APPEND gs_deb_packages python python3-grainscope)
+endif()
+string(TIMESTAMP gs_changelog_date "%a, %d %b %Y %H:%M:%S +0000" UTC)
+file(WRITE ${CMAKE_BINARY_DIR}/deb/triggers "activate-noawait ldconfig\n")
+while(gs_deb_packages)
+  list(POP_FRONT gs_deb_packages component package)
+  set(dir ${CMAKE_BINARY_DIR}/deb/${package})
+  file(WRITE ${dir}/changelog
+       "${package} (${PROJECT_VERSION}) unstable; urgency=medium\n\n"
+       "  * Built from the grainscope sources with CPack (make package).\n\n"
+       " -- ${CPACK_PACKAGE_CONTACT}  ${gs_changelog_date}\n")
+  execute_process(COMMAND gzip -9nf ${dir}/changelog RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gzip -9nf ${dir}/changelog failed (${rc})")
+  endif()
+  install(FILES ${dir}/changelog.gz DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package} COMPONENT ${component})
+endwhile()
+set(CPACK_DEBIAN_GRAINSCOPE_PACKAGE_CONTROL_EXTRA ${CMAKE_BINARY_DIR}/deb/triggers)
+set(CPACK_DEBIAN_MPI_PACKAGE_CONTROL_EXTRA ${CMAKE_BINARY_DIR}/deb/triggers)
 include(CPack)
