@@ -179,7 +179,7 @@ function(check_system_install)
   endforeach()
   if(EXPECT_PYTHON)
     # -I: the system's path only (no PYTHONPATH, not the current directory).
-    run(/usr/bin/python3 -I -c "import grainscope; print(grainscope.__file__)")
+    run(/usr/bin/python3 -I -c "import grainscope\nprint(grainscope.__file__)")  # no ';': run() splits lists
     expect_in("${last_output}" "/usr/lib/python3/dist-packages/grainscope/")
   endif()
   unset(ENV{PKG_CONFIG_PATH})
@@ -187,6 +187,9 @@ function(check_system_install)
   expect_in("${last_output}" "${VERSION}")
   check_installed_tree(/usr)
   check_consumers(/usr ${installed_cli} apt)
+  message(STATUS "at /usr: grainscope --version, man -w and man grainscope-record, import grainscope, "
+                 "pkg-config --modversion grainscope, the consumer with find_package and pkg-config, "
+                 "grainscope record with the installed pthread recorder")
 endfunction()
 
 # The names of the installed Debian packages, one per line, sorted.
