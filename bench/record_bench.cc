@@ -45,6 +45,7 @@
 #include <cstring>
 #include <filesystem>
 #include <initializer_list>
+#include <set>
 #include <string>
 #include <utility>
 #include <thread>
@@ -242,9 +243,21 @@ GS_DEFINE_GRAIN_SITE(g_grain_site, "grain site");
 
 enum class GrainForm { kStatic, kDynamic, kDynamicWide };
 
-struct GrainIdFigures {
-  Cost forms[3];
-};
+struct GrainIdFigures { Cost forms[3]; };
+
+// The smoke check of a grain trace of `form` (0 static, 1 ids, 2 ids past 32 bits): one region per
+// call site (issue 33), an instance per execution with its id (Prepare's 0, then one each).
+void CheckGrainTrace(const std::string& path, int form, long pairs) {
+  grainscope::Result<grainscope::Trace> t = grainscope::ReadGstFile(path);
+  const uint64_t n = static_cast<uint64_t>(pairs);
+  Check(t.ok() && t->event_count() == 2 * (n + 2), "the grain trace holds every recorded event");
+  if (!t.ok()) return;
+  size_t sites = 0;
+  for (const grainscope::Region& region : t->regions()) sites += t->str(region.name) == "grain site";
+  const std::set<int64_t> ids(t->instances().id.begin(), t->instances().id.end());
+  Check(sites == 1 && t->instances().size() == (form == 0 ? 1 : n + 1) && ids.size() == (form == 0 ? 1 : form == 1 ? n : n + 1),
+        "one region per grain site, one instance per execution with its grain id");
+}
 
 GrainIdFigures GrainIdCosts(const Config& c) {
   struct Body {
@@ -286,18 +299,7 @@ GrainIdFigures GrainIdCosts(const Config& c) {
       RunThreads(1, Body{c.pairs, static_cast<GrainForm>(f)}, wall[f], cpu[f]);
       rec::Close();
       process[f].push_back((ProcessCpuNs() - p0) / (2.0 * static_cast<double>(c.pairs)));
-      if (c.smoke) {
-        grainscope::Result<grainscope::Trace> trace = grainscope::ReadGstFile(path);
-        Check(trace.ok() && trace->event_count() == 2 * (static_cast<uint64_t>(c.pairs) + 2),
-              "the grain trace holds every recorded event");
-        // One region per id (the Prepare's id 0, which the first loop uses too); every trace
-        // also defines the regions registered before it (the static grain, the loop body).
-        const size_t ids = f == 0 ? 1 : f == 1 ? static_cast<size_t>(c.pairs) : static_cast<size_t>(c.pairs) + 1;
-        size_t sites = 0;
-        if (trace.ok())
-          for (const grainscope::Region& region : trace->regions()) sites += trace->str(region.name) == "grain site";
-        Check(sites == ids, "one region per grain id");
-      }
+      if (c.smoke) CheckGrainTrace(path, f, c.pairs);
       if (!g_null_sink) std::filesystem::remove(path);
     }
   }

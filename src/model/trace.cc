@@ -44,6 +44,20 @@ bool ParseLocationKind(std::string_view name, LocationKind* kind) {
   return false;
 }
 
+std::optional<int64_t> Trace::InstanceId(LocationId loc, EventIndex enter) const {
+  const InstanceTable& t = body_->instances;
+  if (t.size() == 0) return std::nullopt;
+  // Rows are ordered by (location, event): a binary search over the row numbers.
+  size_t lo = 0, hi = t.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    const bool before = t.location[mid] < loc || (t.location[mid] == loc && t.enter[mid] < enter);
+    if (before) lo = mid + 1; else hi = mid;
+  }
+  if (lo < t.size() && t.location[lo] == loc && t.enter[lo] == enter) return t.id[lo];
+  return std::nullopt;
+}
+
 std::string_view CollectiveOpName(CollectiveOp op) {
   switch (op) {
     case CollectiveOp::kBarrier: return "barrier";

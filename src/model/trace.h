@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -158,6 +159,17 @@ class TraceIndex;
 std::shared_ptr<void> NewHbSlot();
 struct HbStructure;
 
+// Region instances with an id of their own: a grain whose program numbers its executions
+// (gs_grain_begin_id) is one region, its call site, and each execution's id is a row here, keyed
+// by its Enter event. Ordered by location, then event; an Enter without a row has no id.
+struct InstanceTable {
+  std::vector<LocationId> location;
+  std::vector<EventIndex> enter;
+  std::vector<int64_t> id;
+
+  size_t size() const { return id.size(); }
+};
+
 struct MetadataEntry {
   StringId key;
   StringId value;
@@ -181,6 +193,7 @@ struct TraceBody {
   CollectiveTable collectives;
   DependencyTable dependencies;
   SyncTable syncs;
+  InstanceTable instances;
   std::vector<MetadataEntry> metadata;
   Diagnostics diagnostics;
   TimeNs origin_ns = 0;
@@ -222,6 +235,9 @@ class Trace {
   // Every other cross-location edge: lock hand-over, fork/join, GPU launch and sync (dependencies.h).
   const DependencyTable& dependencies() const { return body_->dependencies; }
   const SyncTable& syncs() const { return body_->syncs; }
+  const InstanceTable& instances() const { return body_->instances; }
+  // The id of the instance whose Enter event is `enter` on `loc` (InstanceTable), or nullopt.
+  std::optional<int64_t> InstanceId(LocationId loc, EventIndex enter) const;
   std::span<const MetadataEntry> metadata() const { return body_->metadata; }
   // The metadata value for `key`, or an empty view.
   std::string_view Metadata(std::string_view key) const;

@@ -330,6 +330,36 @@ void TraceBuilder::RenumberEvents(LocationId loc, const std::vector<EventIndex>&
     if (d.from_location[i] == loc) renumber(d.from_event[i]);
     if (d.to_location[i] == loc) renumber(d.to_event[i]);
   }
+  InstanceTable& in = body_.instances;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in.location[i] == loc) renumber(in.enter[i]);
+  }
+}
+
+EventIndex TraceBuilder::EnterInstance(LocationId loc, TimeNs t, RegionId r, int64_t id) {
+  const EventIndex e = Enter(loc, t, r);
+  body_.instances.location.push_back(loc);
+  body_.instances.enter.push_back(e);
+  body_.instances.id.push_back(id);
+  return e;
+}
+
+// Readers append instances in their own order (location by location, or interleaved): the table's
+// order is (location, event), which Trace::InstanceId searches.
+void TraceBuilder::SortInstances() {
+  InstanceTable& in = body_.instances;
+  std::vector<uint32_t> order(in.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto key = [&](uint32_t i) { return std::make_pair(in.location[i].value, in.enter[i]); };
+  if (std::is_sorted(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); })) return;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+  InstanceTable sorted;
+  for (uint32_t i : order) {
+    sorted.location.push_back(in.location[i]);
+    sorted.enter.push_back(in.enter[i]);
+    sorted.id.push_back(in.id[i]);
+  }
+  in = std::move(sorted);
 }
 
 // One diagnostic per repair, its example naming the first location repaired, how many it had,
@@ -552,6 +582,7 @@ Result<Trace> TraceBuilder::Finish() {
   AddRendezvousEdges();
   GS_RETURN_IF_ERROR(CheckDependencies());
   MakeLocationIdsUnique();
+  SortInstances();
   body_.flat_offsets.clear();
   uint64_t events = 0;
   for (const std::vector<TimeNs>& times : times_) {

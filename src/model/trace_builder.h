@@ -89,6 +89,9 @@ class TraceBuilder {
 
   EventIndex Enter(LocationId loc, TimeNs t, RegionId r) { return Append(loc, t, EventKind::kEnter, r.value); }
   EventIndex Leave(LocationId loc, TimeNs t, RegionId r) { return Append(loc, t, EventKind::kLeave, r.value); }
+  // An Enter of one instance of `r` that has an id of its own (InstanceTable): a grain's
+  // execution that the program numbered. Its Leave is a plain Leave.
+  EventIndex EnterInstance(LocationId loc, TimeNs t, RegionId r, int64_t id);
   EventIndex Marker(LocationId loc, TimeNs t, StringId label) {
     return Append(loc, t, EventKind::kMarker, label.value);
   }
@@ -160,6 +163,7 @@ class TraceBuilder {
   void CloseNeverLeftBarriers(ThreadSync& ts);
   Status CheckDependencies();
   void MakeLocationIdsUnique();
+  void SortInstances();
 
   std::string_view str(StringId id) const { return body_.strings.Get(id); }
   std::string_view RegionName(uint32_t region) const;  // "?" for an unknown one

@@ -352,6 +352,7 @@ void PartMerger::AppendEvents(uint32_t p) {
   std::vector<RegionId>& map = region_map_[p];
   map.resize(t.regions().size());
   auto region_of = [&](uint32_t r) { return map[r].valid() ? map[r] : RegionOf(p, r); };  // per event: the cache first
+  const bool has_instances = t.instances().size() > 0;  // grain ids per execution (.gst)
   for (uint32_t l = 0; l < t.locations().size(); ++l) {
     const LocationId loc = merged_[p][l];
     const EventColumns& ev = t.events(LocationId(l));
@@ -365,7 +366,11 @@ void PartMerger::AppendEvents(uint32_t p) {
       last = time;
       const uint32_t a = ev.arg[i];
       switch (ev.kind[i]) {
-        case EventKind::kEnter: out[i] = builder_.Enter(loc, time, region_of(a)); break;
+        case EventKind::kEnter: {
+          const std::optional<int64_t> id = has_instances ? t.InstanceId(LocationId(l), i) : std::nullopt;
+          out[i] = id ? builder_.EnterInstance(loc, time, region_of(a), *id) : builder_.Enter(loc, time, region_of(a));
+          break;
+        }
         case EventKind::kLeave: out[i] = builder_.Leave(loc, time, region_of(a)); break;
         case EventKind::kSend: out[i] = builder_.Send(loc, time, send_id_[p][a]); break;
         case EventKind::kRecv: out[i] = builder_.Recv(loc, time, recv_id_[p][a]); break;

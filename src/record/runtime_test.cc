@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -271,9 +272,10 @@ TEST(RecordRuntime, TheProcessorIdIsRecordedAgainInANewTrace) {
 
 GS_DEFINE_GRAIN_SITE(g_task, "task");
 
-// The grain id of each instance, given at run time: 100 instances are 100 grains with their own
-// ids, in the reader and in the EPA report, the Gantt chart and the task graph. (With a static
-// descriptor, GS_GRAIN("task", i) in a loop, every instance had the first id.)
+// The grain id of each instance, given at run time: 100 instances of one call site are one
+// region "task" (issue 33: one region per call site), each instance with its own id, in the
+// reader and in the EPA report, the Gantt chart and the task graph. (With a static descriptor,
+// GS_GRAIN("task", i) in a loop, every instance had the first id.)
 TEST(RecordRuntime, GrainIdsGivenAtRunTimeAreDistinctGrains) {
   ScratchDir dir;
   const std::string path = dir.File("ids.gst");
@@ -288,29 +290,28 @@ TEST(RecordRuntime, GrainIdsGivenAtRunTimeAreDistinctGrains) {
   ASSERT_EQ(t.locations().size(), 1u);
   const EventColumns& e = t.events(LocationId(0));
   ASSERT_EQ(e.size(), 200u);
-  std::set<uint32_t> regions;
+  ASSERT_EQ(t.instances().size(), 100u);
   for (int64_t i = 0; i < 100; ++i) {
-    ASSERT_EQ(e.kind[2 * i], EventKind::kEnter);
-    ASSERT_EQ(e.kind[2 * i + 1], EventKind::kLeave);
-    ASSERT_EQ(e.arg[2 * i], e.arg[2 * i + 1]);
-    const Region& r = t.region(RegionId(e.arg[2 * i]));
-    EXPECT_EQ(t.str(r.name), "task");
-    EXPECT_EQ(r.role, RegionRole::kGrain);
-    EXPECT_EQ(r.external_id, i);
-    regions.insert(e.arg[2 * i]);
+    const EventIndex enter = static_cast<EventIndex>(2 * i);
+    ASSERT_EQ(e.kind[enter], EventKind::kEnter);
+    ASSERT_EQ(e.kind[enter + 1], EventKind::kLeave);
+    ASSERT_EQ(e.arg[enter], e.arg[0]);  // one region
+    ASSERT_EQ(e.arg[enter + 1], e.arg[0]);
+    EXPECT_EQ(t.InstanceId(LocationId(0), enter), std::optional<int64_t>(i));
+    EXPECT_EQ(t.InstanceId(LocationId(0), enter + 1), std::nullopt);  // a Leave has none
   }
-  EXPECT_EQ(regions.size(), 100u);
-  // The site is not a region of its own: every "task" region is one of the instances.
+  const Region& task = t.region(RegionId(e.arg[0]));
+  EXPECT_EQ(t.str(task.name), "task");
+  EXPECT_EQ(task.role, RegionRole::kGrain);
   size_t tasks = 0;
   for (const Region& r : t.regions()) tasks += t.str(r.name) == "task";
-  EXPECT_EQ(tasks, 100u);
+  EXPECT_EQ(tasks, 1u);
 
   Result<ExecutionProfile> profile = ComputeProfile(t);
   ASSERT_TRUE(profile.ok()) << profile.status().message();
   ASSERT_EQ(profile->processors.size(), 1u);
   ASSERT_EQ(profile->processors[0].grains.size(), 100u);
-  for (int64_t i = 0; i < 100; ++i)
-    EXPECT_EQ(t.region(profile->processors[0].grains[i].grain.region).external_id, i);
+  for (int64_t i = 0; i < 100; ++i) EXPECT_EQ(profile->processors[0].grains[i].grain.id, i);
   const std::vector<GanttLane> gantt = BuildGantt(t);
   ASSERT_EQ(gantt.size(), 1u);
   EXPECT_EQ(gantt[0].tasks.size(), 100u);
@@ -341,17 +342,18 @@ TEST(RecordRuntime, GrainIdScopesNestAndKeepEveryId) {
   const EventColumns& e = t.events(LocationId(0));
   ASSERT_EQ(e.size(), 2 + 4 * ids.size());
   EXPECT_EQ(t.region(RegionId(e.arg[0])).external_id, 1);
+  EXPECT_EQ(t.InstanceId(LocationId(0), 0), std::nullopt);  // a grain with a constant id
   for (size_t k = 0; k < ids.size(); ++k) {
-    const size_t i = 1 + 4 * k;
+    const EventIndex i = static_cast<EventIndex>(1 + 4 * k);
     ASSERT_EQ(e.kind[i], EventKind::kEnter);
     const Region& step = t.region(RegionId(e.arg[i]));
     EXPECT_EQ(t.str(step.name), "step");
-    EXPECT_EQ(step.external_id, ids[k]) << k;
+    EXPECT_EQ(e.arg[i], e.arg[1]);  // one region, the call site
+    EXPECT_EQ(t.InstanceId(LocationId(0), i), std::optional<int64_t>(ids[k])) << k;
     EXPECT_EQ(t.str(t.region(RegionId(e.arg[i + 1])).name), "inner");
     ASSERT_EQ(e.kind[i + 3], EventKind::kLeave);
     EXPECT_EQ(e.arg[i + 3], e.arg[i]);
   }
-  EXPECT_EQ(e.arg[1], e.arg[1 + 4 * 6]);  // id 7 twice: one grain, two instances
 }
 
 // An end naming another id than its begin is counted; the instance keeps the begin's id.
@@ -368,9 +370,9 @@ TEST(RecordRuntime, AGrainEndWithAnotherIdIsCounted) {
   EXPECT_EQ(t.diagnostics().Count(Diag::kGrainEndMismatch), 1u);
   const EventColumns& e = t.events(LocationId(0));
   ASSERT_EQ(e.size(), 4u);
-  EXPECT_EQ(t.region(RegionId(e.arg[0])).external_id, 3);
+  EXPECT_EQ(t.InstanceId(LocationId(0), 0), std::optional<int64_t>(3));
   EXPECT_EQ(e.arg[1], e.arg[0]);
-  EXPECT_EQ(t.region(RegionId(e.arg[2])).external_id, 5);
+  EXPECT_EQ(t.InstanceId(LocationId(0), 2), std::optional<int64_t>(5));
   EXPECT_EQ(e.arg[3], e.arg[2]);
 }
 

@@ -6,13 +6,13 @@
 #include <fmt/format.h>
 
 #include "report/gantt_report.h"
+#include "report/grain_id.h"
 #include "report/rows.h"
 #include "report/svg.h"
 
 namespace grainscope {
 namespace {
 
-int64_t GrainId(const Trace& t, const GrainInstance& g) { return t.region(g.region).external_id; }
 int64_t ProcessorId(const Trace& t, LocationId l) { return t.location(l).external_id; }
 
 size_t TaskCount(const std::vector<GanttLane>& lanes) {
@@ -30,7 +30,7 @@ std::string GanttSeed(const Trace& t, const std::vector<GanttLane>& lanes, int64
     out += fmt::format("{} < Processor# >\n", ProcessorId(t, lane.location));
     out += fmt::format("{} < Number of Tasks on this processor >\n", lane.tasks.size());
     for (const GrainInstance& g : lane.tasks) {
-      out += fmt::format("{} {} {} 0 0\n", GrainId(t, g), ToUnit(g.start - t.origin_ns(), unit_ns),
+      out += fmt::format("{} {} {} 0 0\n", g.id, ToUnit(g.start - t.origin_ns(), unit_ns),
                          ToUnit(g.stop - t.origin_ns(), unit_ns));
     }
   }
@@ -50,7 +50,8 @@ std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const
   for (const GanttLane& lane : lanes) {
     nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
     for (const GrainInstance& g : lane.tasks) {
-      tasks.push_back({{"grain", GrainId(t, g)},
+      tasks.push_back({{"grain", GrainIdJson(g.id)},
+                       {"region", t.str(t.region(g.region).name)},
                        {"start_ns", g.start - t.origin_ns()},
                        {"stop_ns", g.stop - t.origin_ns()}});
     }
@@ -75,13 +76,13 @@ std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const
 // A row per grain (kind "grain") and per blocked period (kind "blocked", no grain; blocked_in
 // says in what), each processor's grains first.
 std::string GanttCsv(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked) {
-  std::string out = "processor,grain,start_ns,stop_ns,kind,blocked_in\n";
+  std::string out = "processor,grain,start_ns,stop_ns,kind,blocked_in,region\n";
   for (const GanttLane& lane : lanes) {
     for (const GrainInstance& g : lane.tasks)
-      out += fmt::format("{},{},{},{},grain,\n", ProcessorId(t, lane.location), GrainId(t, g), g.start - t.origin_ns(),
-                         g.stop - t.origin_ns());
+      out += fmt::format("{},{},{},{},grain,,{}\n", ProcessorId(t, lane.location), GrainIdCsv(g.id),
+                         g.start - t.origin_ns(), g.stop - t.origin_ns(), CsvField(t.str(t.region(g.region).name)));
     for (const BlockedSpan& b : BlockedOf(blocked, lane))
-      out += fmt::format("{},,{},{},blocked,{}\n", ProcessorId(t, lane.location), b.start - t.origin_ns(),
+      out += fmt::format("{},,{},{},blocked,{},\n", ProcessorId(t, lane.location), b.start - t.origin_ns(),
                          b.stop - t.origin_ns(), CsvField(BlockedSpanCause(t, b)));
   }
   return out;
@@ -219,16 +220,18 @@ std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const
                        LaneBar(span, kWidth, columns[lane.location.value]));
   }
   out += RowsLeftOut(lanes.size(), lanes_shown);
-  out += fmt::format("\n  {:>10} {:>8} {:>14} {:>14} {:>14}\n", "processor", "grain", "start", "stop", "time");
+  out += fmt::format("\n  {:>10} {:>8} {:>14} {:>14} {:>14}  {}\n", "processor", "grain", "start", "stop", "time",
+                     "region");
   const size_t tasks = TaskCount(lanes), tasks_shown = RowsShown(tasks, o.top);
   size_t row = 0;
   for (const GanttLane& lane : lanes) {
     for (const GrainInstance& g : lane.tasks) {
       if (row == tasks_shown) break;
       ++row;
-      out += fmt::format("  {:>10} {:>8} {:>14} {:>14} {:>14}\n", ProcessorId(t, lane.location), GrainId(t, g),
-                         FormatDuration(g.start - t.origin_ns()), FormatDuration(g.stop - t.origin_ns()),
-                         FormatDuration(g.duration()));
+      out += fmt::format("  {:>10} {:>8} {:>14} {:>14} {:>14}  {}\n", ProcessorId(t, lane.location),
+                         GrainIdText(g.id), FormatDuration(g.start - t.origin_ns()),
+                         FormatDuration(g.stop - t.origin_ns()), FormatDuration(g.duration()),
+                         t.str(t.region(g.region).name));
     }
   }
   return out + RowsLeftOut(tasks, tasks_shown) + BlockedSummary(t, lanes, blocked, o.top);

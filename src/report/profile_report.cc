@@ -4,12 +4,12 @@
 #include "report/notes.h"
 #include "report/regions_report.h"
 #include "report/profile_report.h"
+#include "report/grain_id.h"
 #include "report/rows.h"
 
 namespace grainscope {
 namespace {
 
-int64_t GrainId(const Trace& t, const GrainInstance& g) { return t.region(g.region).external_id; }
 int64_t ProcessorId(const Trace& t, LocationId l) { return t.location(l).external_id; }
 
 // The EPA's JSON fields, without the notes (FinishJson adds them last).
@@ -31,7 +31,7 @@ nlohmann::ordered_json ProfileJson(const Trace& t, const ExecutionProfile& p) {
     nlohmann::ordered_json grains = nlohmann::ordered_json::array();
     for (const GrainShare& g : proc.grains) {
       nlohmann::ordered_json gj;
-      gj["id"] = GrainId(t, g.grain);
+      gj["id"] = GrainIdJson(g.grain.id);
       gj["name"] = t.str(t.region(g.grain.region).name);
       gj["start_ns"] = g.grain.start - t.origin_ns();
       gj["stop_ns"] = g.grain.stop - t.origin_ns();
@@ -52,7 +52,7 @@ std::string ProfileCsv(const Trace& t, const ExecutionProfile& p) {
   std::string out = "processor,grain,name,start_ns,stop_ns,time_ns,percent\n";
   for (const ProcessorProfile& proc : p.processors) {
     for (const GrainShare& g : proc.grains) {
-      out += fmt::format("{},{},{},{},{},{},{:.6f}\n", ProcessorId(t, proc.location), GrainId(t, g.grain),
+      out += fmt::format("{},{},{},{},{},{},{:.6f}\n", ProcessorId(t, proc.location), GrainIdCsv(g.grain.id),
                          CsvField(t.str(t.region(g.grain.region).name)), g.grain.start - t.origin_ns(),
                          g.grain.stop - t.origin_ns(), g.grain.duration(), g.fraction * 100.0);
     }
@@ -88,15 +88,15 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
     out += fmt::format("    utilisation {} %   busy {}\n", FormatPercent(proc.utilization),
                        FormatDuration(proc.busy_ns));
     if (proc.grains.empty()) continue;
-    out += fmt::format("    {:>10} {:>14} {:>14} {:>14} {:>8}\n", "grain id", "start", "stop", "time",
-                       "% time");
+    out += fmt::format("    {:>10} {:>14} {:>14} {:>14} {:>8}  {}\n", "grain id", "start", "stop", "time",
+                       "% time", "region");
     const size_t shown = RowsShown(proc.grains.size(), o.top);
     for (size_t i = 0; i < shown; ++i) {
       const GrainShare& g = proc.grains[i];
-      out += fmt::format("    {:>10} {:>14} {:>14} {:>14} {:>8}\n", GrainId(t, g.grain),
+      out += fmt::format("    {:>10} {:>14} {:>14} {:>14} {:>8}  {}\n", GrainIdText(g.grain.id),
                          FormatDuration(g.grain.start - t.origin_ns()),
                          FormatDuration(g.grain.stop - t.origin_ns()), FormatDuration(g.grain.duration()),
-                         FormatPercent(g.fraction));
+                         FormatPercent(g.fraction), t.str(t.region(g.grain.region).name));
     }
     out += RowsLeftOut(proc.grains.size(), shown, "    ");
   }

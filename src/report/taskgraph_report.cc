@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "report/taskgraph_report.h"
+#include "report/grain_id.h"
 #include "analysis/profile/grains.h"
 #include "report/location_column.h"
 #include "report/rows.h"
@@ -9,7 +10,6 @@
 namespace grainscope {
 namespace {
 
-int64_t GrainId(const Trace& t, const TaskNode& n) { return t.region(n.grain.region).external_id; }
 int64_t ProcessorId(const Trace& t, const TaskNode& n) { return t.location(n.grain.location).external_id; }
 
 // The seed's Task_Graph file (figure 4.5b): nodes laid out 5 per row for TaskGrapher's screen.
@@ -35,7 +35,7 @@ std::string TaskGraphJson(const Trace& t, const TaskGraph& g, const RenderOption
     nlohmann::ordered_json nj;
     nj["id"] = n.id;
     nj["time_ns"] = n.grain.duration();
-    nj["grain"] = GrainId(t, n);
+    nj["grain"] = GrainIdJson(n.grain.id);
     nj["processor"] = ProcessorId(t, n);
     nj["location"] = LocationName(t, n.grain.location);
     nj["region"] = t.str(t.region(n.grain.region).name);
@@ -79,7 +79,6 @@ std::string TaskGraphText(const Trace& t, const TaskGraph& g, const RenderOption
   std::string out = fmt::format("Task graph: {} ({} nodes, {} edges)\n", o.source, g.nodes.size(), g.edges.size());
   // Named by the location and the region, not by the trace's raw ids (an OTF2 thread's location
   // reference is 4294967296); the grain id only where grains have ids of their own.
-  const bool grain_ids = HasGrainRegions(t);
   const size_t lw = LocationColumnWidth(t, 8);
   out += fmt::format("  {:>6} {:>8} {:>14} {:>6} {:>6}  {:<{}}  {}\n", "node", "grain", "time", "succ", "pred",
                      "location", lw, "region");
@@ -87,7 +86,7 @@ std::string TaskGraphText(const Trace& t, const TaskGraph& g, const RenderOption
   for (size_t i = 0; i < nodes_shown; ++i) {
     const TaskNode& n = g.nodes[i];
     out += fmt::format("  {:>6} {:>8} {:>14} {:>6} {:>6}  {:<{}}  {}\n", n.id,
-                       grain_ids ? fmt::format("{}", GrainId(t, n)) : "-", FormatDuration(n.grain.duration()),
+                       GrainIdText(n.grain.id), FormatDuration(n.grain.duration()),
                        n.successors, n.predecessors, LocationName(t, n.grain.location), lw,
                        t.str(t.region(n.grain.region).name));
   }

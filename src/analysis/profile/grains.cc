@@ -26,6 +26,12 @@ bool IsGrain(GrainRule rule, RegionRole role, bool top_level) {
   return false;
 }
 
+int64_t GrainIdOf(const Trace& trace, LocationId loc, EventIndex enter, RegionId region) {
+  if (const std::optional<int64_t> id = trace.InstanceId(loc, enter)) return *id;
+  const Region& r = trace.region(region);
+  return r.role == RegionRole::kGrain ? r.external_id : -1;
+}
+
 std::vector<GrainInstance> Collect(const Trace& trace, GrainRule rule) {
   std::vector<GrainInstance> grains;
   for (uint32_t l = 0; l < trace.locations().size(); ++l) {
@@ -38,7 +44,7 @@ std::vector<GrainInstance> Collect(const Trace& trace, GrainRule rule) {
       const EventIndex enter = nesting.EnterOf(i);
       const RegionId region(ev.arg[i]);
       if (IsGrain(rule, trace.region(region).role, nesting.Parent(enter) == kNoEvent))
-        grains.push_back({loc, region, ev.time[enter], ev.time[i], enter, i});
+        grains.push_back({loc, region, ev.time[enter], ev.time[i], enter, i, GrainIdOf(trace, loc, enter, region)});
     }
     // Leaves come innermost first; order this location's grains by start.
     std::sort(grains.begin() + static_cast<std::ptrdiff_t>(first), grains.end(),

@@ -21,6 +21,10 @@ struct GrainInstance {
   TimeNs stop = 0;
   EventIndex enter = kNoEvent;
   EventIndex leave = kNoEvent;
+  // The grain's id, as the seed's views print it: the instance's own id (Trace::InstanceId: a
+  // grain numbered per execution), else a grain region's external id (the seed's grain id), else
+  // -1 (a region that stands in for grains has no grain id).
+  int64_t id = -1;
 
   TimeNs duration() const { return stop - start; }
 };

@@ -1,6 +1,7 @@
 #include "analysis/regions/region_profile.h"
 
 #include <algorithm>
+#include <map>
 
 #include "model/trace_index.h"
 
@@ -29,7 +30,18 @@ void RegionStats::Merge(const RegionStats& o) {
   exclusive_ns += o.exclusive_ns;
 }
 
+std::vector<uint32_t> FirstRegionOfName(const Trace& trace) {
+  std::map<std::pair<uint32_t, RegionRole>, uint32_t> first;
+  std::vector<uint32_t> out(trace.regions().size());
+  for (uint32_t r = 0; r < out.size(); ++r) {
+    const Region& region = trace.regions()[r];
+    out[r] = first.emplace(std::make_pair(region.name.value, region.role), r).first->second;
+  }
+  return out;
+}
+
 RegionProfile ComputeRegionProfile(const Trace& trace) {
+  const std::vector<uint32_t> row_of = FirstRegionOfName(trace);
   struct Entry {
     uint32_t region;
     LocationId location;
@@ -45,10 +57,11 @@ RegionProfile ComputeRegionProfile(const Trace& trace) {
       // Exclusive time: each segment belongs to the call innermost during it (every call on the
       // location ends, so its region is touched below).
       const EventIndex open = i > 0 ? nesting.OpenAfter(i - 1) : kNoEvent;
-      if (open != kNoEvent) stats[ev.arg[open]].exclusive_ns += ev.time[i] - ev.time[i - 1];
+      if (open != kNoEvent) stats[row_of[ev.arg[open]]].exclusive_ns += ev.time[i] - ev.time[i - 1];
       if (ev.kind[i] != EventKind::kLeave) continue;
-      RegionStats& s = stats[ev.arg[i]];
-      if (s.calls == 0) touched.push_back(ev.arg[i]);
+      const uint32_t r = row_of[ev.arg[i]];
+      RegionStats& s = stats[r];
+      if (s.calls == 0) touched.push_back(r);
       s.Add(ev.time[i] - ev.time[nesting.EnterOf(i)], 0);
     }
     for (uint32_t r : touched) {

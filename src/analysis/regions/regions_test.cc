@@ -209,6 +209,33 @@ TEST(RegionProfile, PerLocationRowsAndRoundedMean) {
   EXPECT_EQ(row.total.max_ns, 10);
 }
 
+// Issue 33: one function defined twice (two OTF2 region references, two files) is one row; a
+// region of the same name and another role is another.
+TEST(RegionProfile, RegionsOfOneNameAndRoleAreOneRow) {
+  TraceBuilder b("test");
+  const LocationId l0 = b.AddLocation("p0", LocationKind::kProcessor, 0);
+  const RegionId f1 = b.AddRegion("f", RegionRole::kFunction, 10);
+  const RegionId f2 = b.AddRegion("f", RegionRole::kFunction, 11);
+  const RegionId f_grain = b.AddRegion("f", RegionRole::kGrain, 12);
+  b.Enter(l0, 0, f1);
+  b.Leave(l0, 2, f1);
+  b.Enter(l0, 2, f2);
+  b.Enter(l0, 3, f_grain);
+  b.Leave(l0, 4, f_grain);
+  b.Leave(l0, 7, f2);
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  EXPECT_THAT(FirstRegionOfName(*t), ElementsAre(0u, 0u, 2u));
+  const RegionProfile p = ComputeRegionProfile(*t);
+  ASSERT_EQ(p.rows.size(), 2u);
+  EXPECT_EQ(p.rows[0].region, f1);
+  EXPECT_EQ(p.rows[0].total.calls, 2u);
+  EXPECT_EQ(p.rows[0].total.inclusive_ns, 7);
+  EXPECT_EQ(p.rows[0].total.exclusive_ns, 6);
+  EXPECT_EQ(p.rows[1].region, f_grain);
+  EXPECT_EQ(p.rows[1].total.calls, 1u);
+}
+
 // The corpus README's reference: a per-location stack over otf2-print lines gives 49,647 instances
 // of `!$omp do @z_solve.f:52`, inclusive = exclusive = 250,831,150,281 ns summed over locations.
 TEST(RegionProfile, NpbBtMzCorpusTrace) {

@@ -122,21 +122,21 @@ namespace {
 // The grains as the graph's nodes, ordered by grain id, then start, then location. A node's id is
 // its grain's id + 1 when every grain ran once and has an id, else its position + 1
 // (TaskGraph::ids_from_grain_ids).
-void AddGrainNodes(const Trace& trace, std::vector<GrainInstance> grains, TaskGraph& g) {
+void AddGrainNodes(std::vector<GrainInstance> grains, TaskGraph& g) {
   std::stable_sort(grains.begin(), grains.end(), [&](const GrainInstance& a, const GrainInstance& b) {
-    const int64_t ga = trace.region(a.region).external_id, gb = trace.region(b.region).external_id;
+    const int64_t ga = a.id, gb = b.id;
     if (ga != gb) return ga < gb;
     if (a.start != b.start) return a.start < b.start;
     return a.location < b.location;
   });
   std::set<int64_t> seen;
   for (const GrainInstance& gi : grains) {
-    const int64_t id = trace.region(gi.region).external_id;
+    const int64_t id = gi.id;
     if (id < 0 || !seen.insert(id).second) g.ids_from_grain_ids = false;
   }
   for (size_t n = 0; n < grains.size(); ++n) {
     const uint32_t id = g.ids_from_grain_ids
-                            ? static_cast<uint32_t>(trace.region(grains[n].region).external_id + 1)
+                            ? static_cast<uint32_t>(grains[n].id + 1)
                             : static_cast<uint32_t>(n + 1);
     g.nodes.push_back(TaskNode{id, grains[n]});
   }
@@ -238,7 +238,7 @@ Result<TaskGraph> BuildTaskGraph(const Trace& trace) {
   if (grains.empty()) {
     return FailedPrecondition("the trace has no grains (no regions with enter and leave events)");
   }
-  AddGrainNodes(trace, std::move(grains), g);
+  AddGrainNodes(std::move(grains), g);
   const HbGraph hb(trace);
   const EndScanner::Ends ends = FindEnds(hb, g);
   AddMessageEdges(trace, ends, g);

@@ -108,7 +108,6 @@ Status GstTraceBuilder::DecodeBlock(Stream& s, uint32_t b) {
       e.grain = m.grain;
       if (e.grain != gst::kNoRegion && !chunks_.regions.count(e.grain))
         return ErrorAt(s, e, "message names grain region {}, which has no definition", e.grain);
-      if (e.grain != gst::kNoRegion) plain_regions_.insert(e.grain);
     }
     if (r.kind == gst::kRecordSync) {
       if (r.extra < 1) return ErrorAt(s, e, "sync record without its sync slot");
@@ -134,14 +133,12 @@ Status GstTraceBuilder::DecodeBlock(Stream& s, uint32_t b) {
       case gst::kRecordRegionEnd:
         if (r.id == last_region) break;
         if (!chunks_.regions.count(r.id)) return ErrorAt(s, e, "{} of region {}, which has no definition", KindName(r.kind), r.id);
-        plain_regions_.insert(r.id);
         last_region = r.id;
         break;
       case gst::kRecordGrainBegin:
       case gst::kRecordGrainEnd:
         if (!chunks_.regions.count(e.id))
           return ErrorAt(s, e, "{} of grain {} at site region {}, which has no definition", KindName(r.kind), e.grain_id, e.id);
-        if (r.kind == gst::kRecordGrainBegin) grains_.emplace(std::make_pair(e.id, e.grain_id), RegionId());
         break;
       case gst::kRecordSendBegin:
       case gst::kRecordSendEnd:

@@ -139,20 +139,12 @@ void GstTraceBuilder::AddLocations() {
   }
 }
 
-// One region per definition, except grain sites only used with per-instance ids; then one per
-// (site, grain id), in that order: the site's name and role, the grain id as external id.
+// One region per definition: a grain site whose executions carry ids of their own
+// (gs_grain_begin_id) is one region too, each execution an instance with its id.
 void GstTraceBuilder::AddRegions() {
-  std::set<uint32_t> sites;
-  for (const auto& [key, region] : grains_) sites.insert(key.first);
-  auto role_of = [](const gst::RegionDefinition& def) { return gst::ModelRole(def.role); };
-  for (const auto& [id, def] : chunks_.regions) {
-    if (sites.count(id) && !plain_regions_.count(id)) continue;
-    regions_[id] = builder_.AddRegion(def.name, role_of(def), def.external_id == gst::kNoExternalId ? id : def.external_id);
-  }
-  for (auto& [key, region] : grains_) {
-    const auto& def = chunks_.regions.at(key.first);
-    region = builder_.AddRegion(def.name, role_of(def), key.second);
-  }
+  for (const auto& [id, def] : chunks_.regions)
+    regions_[id] = builder_.AddRegion(def.name, gst::ModelRole(def.role),
+                                      def.external_id == gst::kNoExternalId ? id : def.external_id);
   send_region_ = builder_.AddRegion("send", RegionRole::kPointToPoint, -1);
   recv_region_ = builder_.AddRegion("receive", RegionRole::kPointToPoint, -1);
 }
@@ -243,14 +235,15 @@ void GstTraceBuilder::AppendEvents(const Stream& s) {
     const Event& e = s.events[i];
     switch (e.kind) {
       case gst::kRecordRegionBegin:
-      case gst::kRecordGrainBegin:
+      case gst::kRecordGrainBegin:  // a grain numbered per execution: an instance with its id
         if (mpi_ != nullptr) mpi_->Enter();
-        builder_.Enter(loc, e.time, e.kind == gst::kRecordRegionBegin ? regions_.at(e.id) : grains_.at({e.id, e.grain_id}));
+        if (e.kind == gst::kRecordGrainBegin) builder_.EnterInstance(loc, e.time, regions_.at(e.id), e.grain_id);
+        else builder_.Enter(loc, e.time, regions_.at(e.id));
         break;
       case gst::kRecordRegionEnd:
       case gst::kRecordGrainEnd:
         if (mpi_ != nullptr) mpi_->BeforeLeave(builder_, loc, e.time);
-        builder_.Leave(loc, e.time, e.kind == gst::kRecordRegionEnd ? regions_.at(e.id) : grains_.at({e.id, e.grain_id}));
+        builder_.Leave(loc, e.time, regions_.at(e.id));
         break;
       case gst::kRecordSendBegin:
         if (helpers) builder_.Enter(loc, e.time, send_region_);

@@ -6,9 +6,9 @@
 //   * one location per stream (recording thread): "processor <id>" with the seed processor id as
 //     external id when the thread recorded one that no other thread used, else "thread <n>" (or
 //     the name the program gave it);
-//   * one region per region definition (grains keep their grain id as external id), and one per
-//     (grain site, grain id) of the grains whose id the program gave per instance
-//     (gs_grain_begin_id): the site's name, that grain id as external id;
+//   * one region per region definition (grains keep their grain id as external id); a grain
+//     whose id the program gave per execution (gs_grain_begin_id) is an instance of its site's
+//     region with that id (Trace::InstanceId);
 //   * a send is a "send" region (kPointToPoint) from send begin to send end with the kSend event at
 //     its begin; a receive a "receive" region with the kRecv event just before its leave;
 //   * messages are paired by name in FIFO order: the k-th send of a name to complete (send end)

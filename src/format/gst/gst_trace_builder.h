@@ -121,9 +121,6 @@ class GstTraceBuilder {
   ClockConverter clock_;
   std::vector<Stream> streams_;
   std::map<uint32_t, RegionId> regions_;
-  // Grains with a per-instance id: (site region, grain id) -> region, filled by AddRegions.
-  std::map<std::pair<uint32_t, int64_t>, RegionId> grains_;
-  std::set<uint32_t> plain_regions_;  // regions named by region records or message slots
   RegionId send_region_, recv_region_;
   std::map<std::pair<uint32_t, uint32_t>, MessageId> message_of_;  // (stream index, event) -> message
   std::optional<TimeNs> origin_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -99,6 +100,23 @@ class GstImage {
       std::memcpy(&r, slot, sizeof r);
       s.block.push_back(r);
     }
+  }
+
+  // A grain begin or end with its per-instance id: packed when site and id fit, else with a
+  // GrainSlot (gst_format.h).
+  void Grain(uint32_t stream, uint64_t raw, uint8_t kind, uint32_t site, int64_t grain) {
+    Stream& s = streams_[stream];
+    const bool packed = g::FitsPackedGrain(site, grain);
+    if (s.block.size() + (packed ? 1 : 2) > kBlockRecords) Flush(stream);
+    if (packed) {
+      s.block.push_back(g::Record{raw, kind, 0, static_cast<uint16_t>(site), static_cast<uint32_t>(grain)});
+      return;
+    }
+    s.block.push_back(g::Record{raw, kind, 1, 0, site});
+    g::Record r;
+    const g::GrainSlot slot{grain, 0};
+    std::memcpy(&r, &slot, sizeof r);
+    s.block.push_back(r);
   }
 
   // A sync record (kRecordSync and its SyncSlot).
@@ -219,8 +237,9 @@ class Encoder {
   void Events(GstImage& img, uint32_t stream, LocationId l) {
     const EventColumns& ev = t_.events(l);
     struct Open {
-      enum { kPlain, kSendHelper, kRecvHelper, kDropped } what;
+      enum { kPlain, kGrain, kSendHelper, kRecvHelper, kDropped } what;
       uint32_t pending;  // send helper: the send's name once sent; receive helper: its message
+      int64_t grain = 0;  // kGrain: the instance's id
     };
     std::vector<Open> open;
     std::unordered_map<uint32_t, uint32_t> open_slots;  // non-blocking collective in flight -> its slot
@@ -240,6 +259,9 @@ class Encoder {
               img.Record(stream, raw, g::kRecordRecvBegin, Name(img, m));
               open.push_back({Open::kRecvHelper, m});
             }
+          } else if (const std::optional<int64_t> id = t_.InstanceId(l, static_cast<EventIndex>(i))) {
+            img.Grain(stream, raw, g::kRecordGrainBegin, region_def_[arg], *id);
+            open.push_back({Open::kGrain, 0, *id});
           } else {
             img.Record(stream, raw, g::kRecordRegionBegin, region_def_[arg]);
             open.push_back({Open::kPlain, 0});
@@ -249,6 +271,7 @@ class Encoder {
           const Open o = open.back();
           open.pop_back();
           if (o.what == Open::kPlain) img.Record(stream, raw, g::kRecordRegionEnd, region_def_[arg]);
+          if (o.what == Open::kGrain) img.Grain(stream, raw, g::kRecordGrainEnd, region_def_[arg], o.grain);
           if (o.what == Open::kSendHelper && o.pending != 0) img.Record(stream, raw, g::kRecordSendEnd, o.pending);
           break;
         }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <algorithm>
 #include <sstream>
 #include <tuple>
@@ -219,6 +220,36 @@ TEST(GstWriter, NegativeTimesAndOriginSurvive) {
   ASSERT_THAT(back, IsOk());
   EXPECT_EQ(Events(*back), Events(*t));
   EXPECT_EQ(back->region(RegionId(0)).external_id, 42);
+}
+
+// Issue 33: a call site's executions are one region with an id per instance; the .gst keeps each
+// id (packed, and in a GrainSlot when it does not fit 32 bits), nested or not.
+TEST(GstWriter, InstanceIdsSurvive) {
+  TraceBuilder b("test");
+  const LocationId p = b.AddLocation("processor 0", LocationKind::kProcessor, 0);
+  const RegionId site = b.AddRegion("block", RegionRole::kGrain, 7);
+  const RegionId inner = b.AddRegion("inner", RegionRole::kFunction, 8);
+  const std::vector<int64_t> ids = {0, 41, int64_t{1} << 40, -3};
+  TimeNs t = 0;
+  for (int64_t id : ids) {
+    b.EnterInstance(p, t++, site, id);
+    b.Enter(p, t++, inner);
+    b.Leave(p, t++, inner);
+    b.Leave(p, t++, site);
+  }
+  Result<Trace> trace = b.Finish();
+  ASSERT_THAT(trace, IsOk());
+  Result<Trace> back = RoundTrip(*trace, "instances");
+  ASSERT_THAT(back, IsOk());
+  EXPECT_EQ(Events(*back), Events(*trace));
+  ASSERT_EQ(back->instances().size(), ids.size());
+  for (size_t k = 0; k < ids.size(); ++k) {
+    EXPECT_EQ(back->InstanceId(LocationId(0), static_cast<EventIndex>(4 * k)), std::optional<int64_t>(ids[k]));
+    EXPECT_EQ(back->InstanceId(LocationId(0), static_cast<EventIndex>(4 * k + 1)), std::nullopt);
+  }
+  size_t blocks = 0;
+  for (const Region& r : back->regions()) blocks += back->str(r.name) == "block";
+  EXPECT_EQ(blocks, 1u);
 }
 
 TEST(GstWriter, ReplacesAnExistingOutput) {
