@@ -1,6 +1,7 @@
 #include <memory>
 
 #include "analysis/profile/profile.h"
+#include "analysis/regions/region_instances.h"
 #include "analysis/regions/region_profile.h"
 #include "analysis/regions/time_classes.h"
 #include "cli/commands.h"
@@ -12,6 +13,7 @@ namespace grainscope::cli {
 CommandBody AddReportCommand(CLI::App& app) {
   auto o = std::make_shared<CommonOptions>();
   auto table = std::make_shared<std::string>();
+  auto instances = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "report", "Where the time went, for every trace: per location computation, MPI time by kind "
                 "(point-to-point, collective, synchronisation, other, init/finalize), thread/OpenMP/GPU "
@@ -22,9 +24,13 @@ CommandBody AddReportCommand(CLI::App& app) {
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
   cmd->add_option("--table", *table,
                   "The table CSV output holds: grains (the EPA's, the default when the trace has grains), "
-                  "locations (time per location by class) or regions (the region profile, the default otherwise)")
-      ->check(CLI::IsMember({"grains", "locations", "regions"}));
-  return [o, table] {
+                  "locations (time per location by class), regions (the region profile, the default otherwise) or "
+                  "instances (every region instance, as --instances)")
+      ->check(CLI::IsMember({"grains", "locations", "regions", "instances"}));
+  cmd->add_flag("--instances", *instances,
+                "Also list region instances, each execution with its location, start, duration and id (a grain "
+                "numbered per execution): the longest --top in text, every one in JSON");
+  return [o, table, instances] {
     return Run("report", [&]() -> Status {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
@@ -39,6 +45,13 @@ CommandBody AddReportCommand(CLI::App& app) {
       if (*table == "grains") in.csv_table = ReportTable::kGrains;
       if (*table == "locations") in.csv_table = ReportTable::kLocations;
       if (*table == "regions") in.csv_table = ReportTable::kRegions;
+      if (*table == "instances") in.csv_table = ReportTable::kInstances;
+      RegionInstances listed;
+      if (*instances || *table == "instances") {
+        // Text lists the longest --top; JSON and CSV are complete.
+        listed = CollectRegionInstances(trace, o->format == "text" ? r.top : 0);
+        in.instances = &listed;
+      }
       GS_ASSIGN_OR_RETURN(std::string out, RenderReport(trace, in, r));
       return Emit(out, *o, r.notes);
     });

@@ -5,6 +5,7 @@
 #include "report/regions_report.h"
 #include "report/profile_report.h"
 #include "report/grain_id.h"
+#include "report/instances_report.h"
 #include "report/rows.h"
 
 namespace grainscope {
@@ -131,12 +132,14 @@ Result<std::string> RenderReport(const Trace& t, const ReportInputs& in, const R
         out = fmt::format("Performance report: {}\n  {} location{}, no grain view: {}\n\n", o.source, n,
                           n == 1 ? "" : "s", in.epa_missing);
       }
-      return out + TimeAndRegionsText(t, *in.time, *in.regions, o.top);
+      out += TimeAndRegionsText(t, *in.time, *in.regions, o.top);
+      return in.instances != nullptr ? out + InstancesText(t, *in.instances) : out;
     }
     case OutputFormat::kJson: {
       nlohmann::ordered_json j = in.epa != nullptr ? ProfileJson(t, *in.epa) : nlohmann::ordered_json::object();
       j["grain_view"] = in.epa != nullptr;
       AddTimeAndRegionsJson(t, *in.time, *in.regions, j);
+      if (in.instances != nullptr) AddInstancesJson(t, *in.instances, j);
       return FinishJson(j, o.notes,
                         in.epa != nullptr ? in.epa->notes : std::vector<std::string>{"no grain view: " + in.epa_missing});
     }
@@ -148,6 +151,9 @@ Result<std::string> RenderReport(const Trace& t, const ReportInputs& in, const R
           if (in.epa == nullptr) return FailedPrecondition("no grains table: " + in.epa_missing);
           return ProfileCsv(t, *in.epa);
         case ReportTable::kLocations: return LocationTimeCsv(t, *in.time);
+        case ReportTable::kInstances:
+          if (in.instances == nullptr) return FailedPrecondition("no instances table was collected");
+          return InstancesCsv(t, *in.instances);
         default: return RegionProfileCsv(t, *in.time, *in.regions);
       }
     }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/profile/profile.h"
+#include "analysis/regions/region_instances.h"
 #include "analysis/regions/region_profile.h"
 #include "analysis/regions/time_classes.h"
 #include "base/status.h"
@@ -18,13 +19,15 @@ Result<std::string> RenderProfile(const Trace& trace, const ExecutionProfile& p,
 // What `report` prints, for every trace: the EPA grain view (`epa`; null when the trace has no
 // grains, `epa_missing` then says why), the time per location and the region profile.
 // CSV is one table: `csv_table` picks it.
-enum class ReportTable { kDefault, kGrains, kLocations, kRegions };  // default: grains if any, else regions
+enum class ReportTable { kDefault, kGrains, kLocations, kRegions, kInstances };  // default: grains if any, else regions
 struct ReportInputs {
   const ExecutionProfile* epa = nullptr;
   std::string epa_missing;
   const TimeBreakdown* time = nullptr;
   const RegionProfile* regions = nullptr;
   ReportTable csv_table = ReportTable::kDefault;
+  // `--instances` (or the CSV table kInstances): the region instances, text after the region table.
+  const RegionInstances* instances = nullptr;
 };
 Result<std::string> RenderReport(const Trace& trace, const ReportInputs& in, const RenderOptions& o);
 

@@ -1,11 +1,14 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <tuple>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "analysis/profile/profile.h"
+#include "analysis/regions/region_instances.h"
 #include "analysis/regions/region_profile.h"
 #include "analysis/regions/time_classes.h"
 #include "base/status_matchers.h"
@@ -234,6 +237,38 @@ TEST(RegionProfile, RegionsOfOneNameAndRoleAreOneRow) {
   EXPECT_EQ(p.rows[0].total.exclusive_ns, 6);
   EXPECT_EQ(p.rows[1].region, f_grain);
   EXPECT_EQ(p.rows[1].total.calls, 1u);
+}
+
+// `report --instances`: every instance by location and start with its id where it has one; the
+// top N are the N longest of them, longest first.
+TEST(RegionInstances, AllByStartAndTheLongestWithTheirIds) {
+  TraceBuilder b("test");
+  const LocationId l0 = b.AddLocation("p0", LocationKind::kProcessor, 0);
+  const LocationId l1 = b.AddLocation("p1", LocationKind::kProcessor, 1);
+  const RegionId block = b.AddRegion("block", RegionRole::kGrain, 1);
+  const RegionId inner = b.AddRegion("inner", RegionRole::kFunction, 2);
+  b.EnterInstance(l0, 0, block, 7);
+  b.Enter(l0, 1, inner);
+  b.Leave(l0, 4, inner);
+  b.Leave(l0, 10, block);
+  b.EnterInstance(l0, 10, block, 8);
+  b.Leave(l0, 12, block);
+  b.EnterInstance(l1, 0, block, 9);
+  b.Leave(l1, 20, block);
+  Result<Trace> t = b.Finish();
+  ASSERT_THAT(t, IsOk());
+  const RegionInstances all = CollectRegionInstances(*t, 0);
+  ASSERT_EQ(all.total, 4u);
+  ASSERT_EQ(all.rows.size(), 4u);
+  std::vector<std::tuple<uint32_t, TimeNs, TimeNs, int64_t>> rows;
+  for (const RegionInstance& r : all.rows) rows.emplace_back(r.location.value, r.start, r.duration, r.id.value_or(-1));
+  EXPECT_THAT(rows, ElementsAre(std::make_tuple(0u, 0, 10, 7), std::make_tuple(0u, 1, 3, -1),
+                                std::make_tuple(0u, 10, 2, 8), std::make_tuple(1u, 0, 20, 9)));
+  const RegionInstances top = CollectRegionInstances(*t, 2);
+  EXPECT_EQ(top.total, 4u);
+  ASSERT_EQ(top.rows.size(), 2u);
+  EXPECT_EQ(top.rows[0].id, std::optional<int64_t>(9));  // 20 ns
+  EXPECT_EQ(top.rows[1].id, std::optional<int64_t>(7));  // 10 ns
 }
 
 // The corpus README's reference: a per-location stack over otf2-print lines gives 49,647 instances
