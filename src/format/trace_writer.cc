@@ -7,6 +7,7 @@
 
 #include "base/progress.h"
 #include "format/exporter.h"
+#include "format/format_names.h"
 #include "model/dependencies.h"
 
 namespace grainscope {
@@ -67,12 +68,26 @@ std::string DependenciesNotWrittenNote(const Trace& trace, std::string_view path
                      lost, path);
 }
 
+namespace {
+
+// Instance ids (Trace::InstanceId: a grain site's executions) are .gst's grain records; another
+// format writes the instances as plain calls of their region.
+std::string InstancesNotWrittenNote(const Trace& trace, const Exporter* writer, std::string_view path) {
+  if (trace.instances().size() == 0 || writer == nullptr || writer->name == kGstFormat) return "";
+  return fmt::format("{} region instance id(s) (grains numbered per execution) not written to {}: only .gst holds "
+                     "them; the instances are written as plain calls of their region",
+                     trace.instances().size(), path);
+}
+
+}  // namespace
+
 Status WriteTrace(const Trace& trace, const std::string& path, std::string_view format,
                   const OutputOptions& options, std::vector<std::string>* notes) {
-  if (notes != nullptr) {
-    if (std::string note = DependenciesNotWrittenNote(trace, path); !note.empty()) notes->push_back(std::move(note));
-  }
   const Exporter* writer = format == "auto" ? ExporterForPath(path) : FindExporter(format);
+  if (notes != nullptr) {
+    for (std::string note : {DependenciesNotWrittenNote(trace, path), InstancesNotWrittenNote(trace, writer, path)})
+      if (!note.empty()) notes->push_back(std::move(note));
+  }
   // convert, replay -o, compensate -o: a large trace takes seconds to write, which the bar names.
   progress::Begin("writing", 0);
   if (writer != nullptr) return writer->write(trace, path, options);

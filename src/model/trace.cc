@@ -1,6 +1,7 @@
 #include "model/trace.h"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -56,6 +57,16 @@ std::optional<int64_t> Trace::InstanceId(LocationId loc, EventIndex enter) const
   }
   if (lo < t.size() && t.location[lo] == loc && t.enter[lo] == enter) return t.id[lo];
   return std::nullopt;
+}
+
+std::vector<uint32_t> FirstRegionOfName(const Trace& trace) {
+  std::map<std::pair<uint32_t, RegionRole>, uint32_t> first;
+  std::vector<uint32_t> out(trace.regions().size());
+  for (uint32_t r = 0; r < out.size(); ++r) {
+    const Region& region = trace.regions()[r];
+    out[r] = first.emplace(std::make_pair(region.name.value, region.role), r).first->second;
+  }
+  return out;
 }
 
 std::string_view CollectiveOpName(CollectiveOp op) {

@@ -271,4 +271,9 @@ class Trace {
   TimeNs end_ns_ = 0;
 };
 
+// Per region, the first region with its name and role (itself when it is the first): the row
+// under which tables aggregate regions (issue 33: a function defined twice, by two OTF2 region
+// references or two files of a merged run, is one row of every profile).
+std::vector<uint32_t> FirstRegionOfName(const Trace& trace);
+
 }  // namespace grainscope

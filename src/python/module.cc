@@ -3,6 +3,7 @@
 // in this process with their JSON captured. grainscope/__init__.py builds the pandas side.
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -204,10 +205,13 @@ class PyTrace {
   // One row per call (a matched Enter/Leave pair), calls of a location in the order they begin:
   // location, region, enter and leave (event indices), start_ns and end_ns (from the origin),
   // inclusive_ns, exclusive_ns (less the calls directly inside it), depth (0: top level) and
-  // parent (the row of the call around it, -1 at top level). Nesting is the trace index's.
+  // parent (the row of the call around it, -1 at top level); instance_id and has_instance_id: the
+  // call's own id where the trace numbers instances (a grain site's executions). Nesting is the
+  // trace index's.
   py::dict Calls() const {
     std::vector<uint32_t> location, region, enter, leave, depth;
-    std::vector<int64_t> start, end, inclusive, exclusive, parent;
+    std::vector<int64_t> start, end, inclusive, exclusive, parent, instance;
+    std::vector<bool> has_instance;
     {
       py::gil_scoped_release unlocked;
       const TimeNs origin = trace_.origin_ns();
@@ -230,6 +234,9 @@ class PyTrace {
           parent.push_back(up == kNoEvent ? -1 : static_cast<int64_t>(row_of[up]));
           inclusive.push_back(0);
           exclusive.push_back(0);
+          const std::optional<int64_t> id = trace_.InstanceId(LocationId(l), i);
+          instance.push_back(id.value_or(0));
+          has_instance.push_back(id.has_value());
         }
         for (EventIndex i = 0; i < ev.size(); ++i) {
           if (ev.kind[i] != EventKind::kLeave) continue;
@@ -253,6 +260,10 @@ class PyTrace {
     d["exclusive_ns"] = ToArray(exclusive);
     d["depth"] = ToArray(depth);
     d["parent"] = ToArray(parent);
+    d["instance_id"] = ToArray(instance);
+    py::array_t<bool> has(static_cast<py::ssize_t>(has_instance.size()));
+    for (size_t k = 0; k < has_instance.size(); ++k) has.mutable_data()[k] = has_instance[k];
+    d["has_instance_id"] = has;
     return d;
   }
 

@@ -40,7 +40,8 @@ void FillCsr(uint32_t n, const std::vector<std::pair<uint32_t, DagArc>>& sorted,
 
 // One cycle among the tasks Kahn's algorithm could not order: walk predecessors that are also
 // unordered until a task repeats.
-std::string DescribeCycle(const TaskDag& g, const std::vector<uint32_t>& indegree) {
+std::string DescribeCycle(const TaskDag& g, const std::vector<uint32_t>& indegree,
+                          const std::function<std::string(uint32_t)>& describe) {
   uint32_t start = 0;
   while (indegree[start] == 0) ++start;
   std::vector<int32_t> seen_at(g.size(), -1);
@@ -61,8 +62,8 @@ std::string DescribeCycle(const TaskDag& g, const std::vector<uint32_t>& indegre
   std::reverse(cycle.begin(), cycle.end());
   std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());  // a stable start
   std::string out;
-  for (uint32_t c : cycle) out += g.Label(c) + " -> ";
-  return out + g.Label(cycle.front());
+  for (uint32_t c : cycle) out += describe(c) + " -> ";
+  return out + describe(cycle.front());
 }
 
 // Kahn's algorithm with a min-heap: the smallest ready index first, so the order is the input
@@ -108,8 +109,8 @@ Result<TaskDag> DagBuilder::Build() && {
   for (const RawEdge& e : edges_) {
     if (e.from == e.to) {
       return FailedPrecondition(fmt::format("{}: task {} depends on itself (an edge {} -> {}): the task graph must "
-                                            "be acyclic",
-                                            source_, g.Label(e.from), g.Label(e.from), g.Label(e.to)));
+                                            "be acyclic{}",
+                                            source_, Describe(g, e.from), g.Label(e.from), g.Label(e.to), hint_));
     }
   }
   std::stable_sort(edges_.begin(), edges_.end(), [](const RawEdge& a, const RawEdge& b) {
@@ -134,8 +135,10 @@ Result<TaskDag> DagBuilder::Build() && {
   std::vector<uint32_t> indegree(n);
   TopologicalOrder(g, n, indegree);
   if (g.topo_order.size() != n) {
-    return FailedPrecondition(fmt::format("{}: the task graph has a cycle ({}): a schedule needs an acyclic graph",
-                                          source_, DescribeCycle(g, indegree)));
+    return FailedPrecondition(fmt::format("{}: the task graph has a cycle ({}): a schedule needs an acyclic graph{}",
+                                          source_,
+                                          DescribeCycle(g, indegree, [&](uint32_t t) { return Describe(g, t); }),
+                                          hint_));
   }
   return std::move(g);
 }

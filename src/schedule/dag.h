@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -68,6 +69,12 @@ class DagBuilder {
   void AddEdge(uint32_t from, uint32_t to, int64_t cost) { edges_.push_back({from, to, cost}); }
   uint32_t task_count() const { return static_cast<uint32_t>(dag_.weight.size()); }
   void set_time_unit(std::string unit) { dag_.time_unit = std::move(unit); }
+  // For the errors of a graph that is not acyclic: how a task is named there (default: its
+  // Label), and what the message adds at its end (why such a graph arose, what to do).
+  void set_error_context(std::function<std::string(uint32_t task)> describe, std::string hint) {
+    describe_ = std::move(describe);
+    hint_ = std::move(hint);
+  }
 
   // Merges repeated edges, builds the adjacency, checks that there is no cycle. Fails with
   // FailedPrecondition naming the tasks of one cycle.
@@ -78,9 +85,13 @@ class DagBuilder {
     uint32_t from, to;
     int64_t cost;
   };
+  std::string Describe(const TaskDag& g, uint32_t t) const { return describe_ ? describe_(t) : g.Label(t); }
+
   std::string source_;
   TaskDag dag_;
   std::vector<RawEdge> edges_;
+  std::function<std::string(uint32_t)> describe_;
+  std::string hint_;
 };
 
 // Levels of every task, indexed by task (definitions of Kwok & Ahmad 1999):

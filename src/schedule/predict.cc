@@ -46,7 +46,7 @@ Result<Measured> Measure(const NamedTrace& run) {
   GS_ASSIGN_OR_RETURN(ExecutionProfile p, ComputeProfile(*run.trace));
   Measured m;
   GS_ASSIGN_OR_RETURN(m.tg, BuildTaskGraph(*run.trace));
-  GS_ASSIGN_OR_RETURN(m.dag, DagFromTaskGraph(m.tg, run.file));
+  GS_ASSIGN_OR_RETURN(m.dag, DagFromTaskGraph(*run.trace, m.tg, run.file));
   const TaskGraph& tg = m.tg;
   RunComparison& c = m.comparison;
   c.file = run.file;

@@ -147,6 +147,7 @@ void ComputeWork(const HbGraph& g, const CritPathModel& model, CriticalPath& cp,
   const size_t outside = t.regions().size();  // the slot of segments outside any region
   cp.compute_ns.assign(g.location_count(), 0);
   region_total.assign(outside + 1, 0);
+  const std::vector<uint32_t> row_of = FirstRegionOfName(t);  // regions by name and role
   for (uint32_t l = 0; l < g.location_count(); ++l) {
     const LocationId loc(l);
     const size_t n = t.events(loc).size();
@@ -156,7 +157,7 @@ void ComputeWork(const HbGraph& g, const CritPathModel& model, CriticalPath& cp,
     nesting.ForEachSegment(0, last, [&](EventIndex e, RegionId region) {  // segment e -> e+1
       const TimeNs cost = model.Segment(loc, e + 1, blocking.At(e + 1));
       cp.compute_ns[l] += cost;
-      region_total[region.valid() ? region.value : outside] += cost;
+      region_total[region.valid() ? row_of[region.value] : outside] += cost;
     });
   }
 }
@@ -182,7 +183,8 @@ void FindPathEnd(const HbGraph& g, const ForwardSweep& f, CriticalPath& cp) {
 void ProfileRegions(const HbGraph& g, const std::vector<TimeNs>& region_total, CriticalPath& cp) {
   const size_t outside = g.trace().regions().size();
   std::vector<TimeNs> on_path(outside + 1, 0);
-  for (const PathSegment& s : cp.path) on_path[s.region.valid() ? s.region.value : outside] += s.time_ns;
+  const std::vector<uint32_t> row_of = FirstRegionOfName(g.trace());  // regions by name and role
+  for (const PathSegment& s : cp.path) on_path[s.region.valid() ? row_of[s.region.value] : outside] += s.time_ns;
   for (uint32_t r = 0; r <= outside; ++r) {
     const RegionId region = r == outside ? RegionId() : RegionId(r);
     if (on_path[r] > 0) {

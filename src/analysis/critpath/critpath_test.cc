@@ -48,6 +48,27 @@ TEST(CriticalPath, ChainCrossesTheMessage) {
   EXPECT_DOUBLE_EQ(cp->profile[0].fraction, 10.0 / 15.0);
 }
 
+// Issue 33: one function defined twice (two region references, as two OTF2 files of a run may
+// hold) is one row of the path's profile, under its first definition.
+TEST(CriticalPath, ProfileAggregatesRegionsByNameAndRole) {
+  TraceScript s(2);
+  MessageId m = s.Message(0, 1);
+  s.Work(0, "work", 0, 10);
+  s.Send(0, m, 10);
+  s.Recv(1, m, 0, 12);
+  const RegionId again = s.builder().AddRegion("work", RegionRole::kFunction, 99);
+  s.builder().Enter(s.loc(1), 12, again);
+  s.builder().Leave(s.loc(1), 17, again);
+  Trace t = s.Finish();
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_THAT(cp, IsOk());
+  ASSERT_EQ(cp->path.size(), 2u);
+  EXPECT_NE(cp->path[0].region, cp->path[1].region);  // the path keeps each segment's own region
+  ASSERT_EQ(cp->profile.size(), 1u);
+  EXPECT_EQ(cp->profile[0].region, cp->path[0].region);
+  EXPECT_EQ(cp->profile[0].time_ns, 15);
+}
+
 // A rendezvous send (1 MiB, above the eager limit) entered at 0 on rank 0 waits in MPI_Send
 // until rank 1, busy until 90, posts its receive; the transfer takes 10. Without the rendezvous
 // edge the path is rank 0's MPI_Send, 100 ns of "work"; with it, rank 1's work.

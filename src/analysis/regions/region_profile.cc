@@ -1,7 +1,6 @@
 #include "analysis/regions/region_profile.h"
 
 #include <algorithm>
-#include <map>
 
 #include "model/trace_index.h"
 
@@ -28,16 +27,6 @@ void RegionStats::Merge(const RegionStats& o) {
   calls += o.calls;
   inclusive_ns += o.inclusive_ns;
   exclusive_ns += o.exclusive_ns;
-}
-
-std::vector<uint32_t> FirstRegionOfName(const Trace& trace) {
-  std::map<std::pair<uint32_t, RegionRole>, uint32_t> first;
-  std::vector<uint32_t> out(trace.regions().size());
-  for (uint32_t r = 0; r < out.size(); ++r) {
-    const Region& region = trace.regions()[r];
-    out[r] = first.emplace(std::make_pair(region.name.value, region.role), r).first->second;
-  }
-  return out;
 }
 
 RegionProfile ComputeRegionProfile(const Trace& trace) {

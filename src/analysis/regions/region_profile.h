@@ -52,11 +52,8 @@ struct RegionProfile {
 
 // Regions are aggregated by name and role (issue 33): a trace that defines one function twice
 // (two OTF2 region references, two files of a merged run) has one row, under the first region
-// of that name and role (FirstRegionOfName).
+// of that name and role (FirstRegionOfName, model/trace.h).
 RegionProfile ComputeRegionProfile(const Trace& trace);
-
-// Per region, the first region with its name and role (itself when it is the first).
-std::vector<uint32_t> FirstRegionOfName(const Trace& trace);
 
 // The region profile by role (model/region_roles.h), Scalasca's metric tree folded to its first
 // level: per role the regions called, their calls and exclusive time; by exclusive time (largest

@@ -45,6 +45,7 @@ class Characterizer {
  public:
   Characterizer(const Trace& t, const CallSites& cs, const WaitStates& ws, const CharacterizeOptions& o)
       : t_(t), cs_(cs), ws_(ws), o_(o), g_(t), measured_(g_), slots_(static_cast<uint32_t>(t.regions().size()) + 1),
+        slot_of_(SlotsByName(t)),
         scratch_(slots_ * kStepStates, 0), plain_(slots_, 0), buckets_(slots_ * kStepStates) {
     // Per slot, the step of its plain time and of its waiting: no region lookups in the path loop.
     run_step_.resize(slots_);
@@ -311,14 +312,21 @@ class Characterizer {
     }
     const uint32_t last_slot = slots_ - 1;
     t_.index().nesting(l).ForEachSegment(from, to, [&](EventIndex e, RegionId r) {
-      f(e, std::min(r.value, last_slot), time[e + 1] - time[e]);
+      f(e, slot_of_[std::min(r.value, last_slot)], time[e + 1] - time[e]);
     });
   }
 
   // The slot of the segment after event e: its innermost region; invalid (outside any region) is
   // the largest value.
   uint32_t SlotAfter(const CallNesting& nesting, EventIndex e) const { return Slot(nesting.RegionAfter(e)); }
-  uint32_t Slot(RegionId region) const { return std::min(region.value, slots_ - 1); }
+  uint32_t Slot(RegionId region) const { return slot_of_[std::min(region.value, slots_ - 1)]; }
+  // Per region, then one for outside any region: the slot its time goes to, the first region of
+  // its name and role (one function defined twice is one cause).
+  static std::vector<uint32_t> SlotsByName(const Trace& t) {
+    std::vector<uint32_t> slot = FirstRegionOfName(t);
+    slot.push_back(static_cast<uint32_t>(t.regions().size()));
+    return slot;
+  }
 
   // The waiting inside the path's blocking segments (those ending at a receive or a collective
   // end), moved from the segment's region to its wait step or to the nested wait's explanation.
@@ -549,6 +557,7 @@ class Characterizer {
   HbGraph g_;
   MeasuredWaits measured_;
   uint32_t slots_;
+  std::vector<uint32_t> slot_of_;    // per region (and outside any): Slot's table
   std::vector<uint32_t> run_step_;   // per slot: the step of its time outside waiting
   std::vector<uint32_t> wait_step_;  // per slot: the step of waiting in it
   // Path accumulation: dense per step, with the steps touched so far.

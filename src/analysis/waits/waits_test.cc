@@ -235,21 +235,32 @@ TEST(Characterize, LongPathsKeepExactStepTimes) {
 // A halo exchange: each rank computes, sends to the other, then receives; rank 1 also computes
 // a boundary. Rank 0's message of the same iteration reaches rank 1 only after rank 1 was late,
 // so it is no common point: the wait is explained by rank 1's boundary since the exchange before.
-TEST(Characterize, HaloExchangeWaitIsExplainedByTheLateRanksWork) {
+// Ten halo exchanges in which rank 1 is late by its "boundary" work. `second`: a second region
+// of that name (two region references) that every other exchange uses instead.
+Trace HaloExchange(RegionId* first = nullptr, RegionId* second = nullptr) {
   TraceScript s(2);
+  const RegionId one = s.Region("boundary");
+  const RegionId two = second != nullptr ? s.builder().AddRegion("boundary", RegionRole::kFunction, 99) : one;
+  if (first != nullptr) *first = one;
+  if (second != nullptr) *second = two;
   TimeNs t = 0;
   for (int it = 0; it < 10; ++it) {
     const MessageId m0 = s.Message(0, 1), m1 = s.Message(1, 0);
     s.Work(0, "compute", t, t + 1000);
     s.Work(1, "compute", t, t + 1000);
-    s.Work(1, "boundary", t + 1000, t + 1500);
+    s.builder().Enter(s.loc(1), t + 1000, it % 2 == 0 ? one : two);
+    s.builder().Leave(s.loc(1), t + 1500, it % 2 == 0 ? one : two);
     s.Send(0, m0, t + 1000, t + 1001);
     s.Recv(0, m1, t + 1001, t + 1502);
     s.Send(1, m1, t + 1500, t + 1501);
     s.Recv(1, m0, t + 1501, t + 1502);
     t += 1503;
   }
-  Trace trace = s.Finish();
+  return s.Finish();
+}
+
+TEST(Characterize, HaloExchangeWaitIsExplainedByTheLateRanksWork) {
+  Trace trace = HaloExchange();
   Result2 r = Analyse(trace);
   ASSERT_EQ(r.why.sync_points.size(), 1u);
   const SyncPointClasses& sp = r.why.sync_points[0];
@@ -259,6 +270,26 @@ TEST(Characterize, HaloExchangeWaitIsExplainedByTheLateRanksWork) {
     EXPECT_EQ(trace.str(trace.region(wc.steps[0].region).name), "boundary");
     EXPECT_GT(wc.shares[0], 0.99);
   }
+}
+
+// Issue 33: the late rank's "boundary" is defined twice (two region references) and used in turn;
+// the explanations name one region, the first definition, as the region table does.
+TEST(Characterize, ARegionDefinedTwiceIsOneCause) {
+  RegionId first, second;
+  Trace trace = HaloExchange(&first, &second);
+  Result2 r = Analyse(trace);
+  ASSERT_EQ(r.why.sync_points.size(), 1u);
+  for (const WaitClass& wc : r.why.sync_points[0].classes) {
+    ASSERT_FALSE(wc.steps.empty());
+    EXPECT_EQ(wc.steps[0].region, first);
+    for (const auto& step : wc.steps) EXPECT_NE(step.region, second);
+  }
+  size_t boundary_causes = 0;
+  for (const RegionDelay& d : r.why.root_causes) {
+    EXPECT_NE(d.region, second);
+    boundary_causes += d.region == first;
+  }
+  EXPECT_EQ(boundary_causes, 1u);
 }
 
 // Every class of every wait in our own MPI-like traces is explained: its steps with an excess

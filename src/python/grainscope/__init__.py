@@ -209,10 +209,13 @@ class Trace:
     def calls(self):
         """One row per call (a matched enter/leave pair), in the order calls begin on each
         location: location, region, name, enter and leave (event indices), start_ns, end_ns,
-        inclusive_ns, exclusive_ns (less the calls directly inside), depth, parent (row; -1)."""
+        inclusive_ns, exclusive_ns (less the calls directly inside), depth, parent (row; -1),
+        instance_id (nullable Int64: the call's own id where the trace numbers a region's
+        executions, as a grain site's `gs_grain_begin_id` does; <NA> elsewhere)."""
         def build():
             c = self._native.calls()
             c["location"] = self._location_key(c["location"])
+            c["instance_id"] = pd.arrays.IntegerArray(c["instance_id"], ~c.pop("has_instance_id"))
             f = pd.DataFrame(c, copy=False)
             f.insert(2, "name", self._region_names(c["region"].astype(np.int64)))
             return f

@@ -130,6 +130,18 @@ def test_calls_and_flat_profile_match_the_region_profile(path):
     assert list(flat["calls"]) == list(report["calls"])
 
 
+def test_calls_carry_the_instance_ids():
+    # Issue 33: one region per call site; each execution of the grain site "block" has its id.
+    t = grainscope.read(os.path.join(INPUTS, "instances.gst"))
+    c = t.calls
+    blocks = c[c["name"] == "block"]
+    assert len(blocks) == 8
+    assert blocks["region"].nunique() == 1
+    assert sorted(blocks["instance_id"].tolist()) == list(range(8))
+    assert c[c["name"] != "block"]["instance_id"].isna().all()
+    assert str(c["instance_id"].dtype) == "Int64"
+
+
 def test_comm_matrix_counts_the_messages():
     t = grainscope.read(os.path.join(INPUTS, "skew.otf2"))
     sizes, counts = t.comm_matrix(), t.comm_matrix("count")

@@ -61,7 +61,7 @@ Result<GraphInput> FromTrace(Result<Trace> read, const std::string& path) {
   GS_ASSIGN_OR_RETURN(Trace trace, std::move(read));
   GraphInput in;
   GS_ASSIGN_OR_RETURN(TaskGraph tg, BuildTaskGraph(trace));
-  GS_ASSIGN_OR_RETURN(in.dag, DagFromTaskGraph(tg, path));
+  GS_ASSIGN_OR_RETURN(in.dag, DagFromTaskGraph(trace, tg, path));
   in.format = std::string(trace.format());
   in.from_trace = true;
   in.notes = DiagnosticNotes(trace.diagnostics());
@@ -95,9 +95,28 @@ Result<GraphInput> ReadDetected(const std::string& path, const ReadOptions& read
 
 }  // namespace
 
-Result<TaskDag> DagFromTaskGraph(const TaskGraph& tg, const std::string& source) {
+// Why a trace's task graph has a cycle, in the user's words: its tasks exchange messages (or wait
+// for each other) both ways, which a scheduler cannot order.
+std::string CycleHint(const Trace& trace) {
+  if (!HasGrainRegions(trace))
+    return ". Its tasks are each location's outermost regions of work (the trace has no grains), and "
+           "they depend on each other both ways (messages, a thread's creation and join, locks); predict and schedule need grains that receive before and "
+           "send after their work (GS_GRAIN, docs/recording.md). critpath, waits and replay analyse this "
+           "trace as it is";
+  return ". A grain receives a message that depends on one it sent: split it where it waits "
+         "(docs/recording.md)";
+}
+
+Result<TaskDag> DagFromTaskGraph(const Trace& trace, const TaskGraph& tg, const std::string& source) {
   DagBuilder b(source);
   b.set_time_unit("ns");
+  b.set_error_context(
+      [&](uint32_t task) {
+        const TaskNode& n = tg.nodes[task];
+        return fmt::format("{} '{}' on '{}'", n.id, trace.str(trace.region(n.grain.region).name),
+                           trace.str(trace.location(n.grain.location).name));
+      },
+      CycleHint(trace));
   std::map<uint32_t, uint32_t> index;
   for (const TaskNode& n : tg.nodes) index[n.id] = b.AddTask(n.id, n.grain.duration());
   for (const TaskEdge& e : tg.edges) b.AddEdge(index.at(e.from), index.at(e.to), e.delay_ns);

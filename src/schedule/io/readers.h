@@ -42,7 +42,8 @@ extern const TaskGraphImporter kSeedTaskGraphImporter;
 Result<TaskDag> ReadJsonTaskGraph(std::string_view content, const std::string& source);
 extern const TaskGraphImporter kJsonTaskGraphImporter;
 
-// The task graph of a trace (BuildTaskGraph) as a TaskDag in nanoseconds: node ids kept.
-Result<TaskDag> DagFromTaskGraph(const TaskGraph& tg, const std::string& source);
+// The task graph of `trace` (BuildTaskGraph) as a TaskDag in nanoseconds: node ids kept. A graph
+// with a cycle fails naming its tasks by region and location, and saying why it has one.
+Result<TaskDag> DagFromTaskGraph(const Trace& trace, const TaskGraph& tg, const std::string& source);
 
 }  // namespace grainscope
