@@ -8,8 +8,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/regions/region_instances.h"
 #include "analysis/regions/time_classes.h"
 #include "report/html_assets.h"
+#include "report/instances_report.h"
 #include "report/lod.h"
 #include "report/regions_report.h"
 #include "report/render.h"
@@ -286,6 +288,11 @@ Json TimeTable(const Trace& t, const TimeBreakdown& breakdown, const RegionProfi
   Json& locations = time["locations"];
   if (locations.size() > lim.table_locations)
     locations.erase(locations.begin() + static_cast<long>(lim.table_locations), locations.end());
+  // The longest region instances (with their ids where the trace numbers them), a click away on the
+  // page: `report --instances` lists them all.
+  const RegionInstances longest = CollectRegionInstances(t, lim.table_instances);
+  AddInstancesJson(t, longest, time);
+  time["instance_count"] = longest.total;
   return time;
 }
 

@@ -45,6 +45,7 @@ struct HtmlLimits {
   size_t path_segments = 500'000;  // critical-path stretches
   size_t table_grains = 200;       // rows of the per-grain table (the longest grains)
   size_t table_regions = 50;       // rows of the region table (most exclusive time first)
+  size_t table_instances = 200;    // rows of the region-instance table (the longest instances)
   size_t table_locations = 500;    // rows of the time-per-location table (in location order)
   size_t table_sync_points = 50;   // synchronisation points with their wait classes (most waiting first)
   size_t table_classes = 10;       // wait classes per synchronisation point (most waiting first)

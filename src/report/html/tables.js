@@ -38,6 +38,19 @@ function buildTables() {
       table(['region', 'class', 'calls', 'exclusive', 'inclusive', 'mean per call'], tm.regions.map(function (r) {
         return [r.region, r.class, r.calls, fmtDuration(r.exclusive_ns), fmtDuration(r.inclusive_ns), fmtDuration(r.mean_ns)];
       }), 2),
+      instancesTable(),
+    ]);
+  }
+  // Each region's executions, the longest first, with their ids where the trace numbers them (a
+  // grain site's): folded under the region table, one click away.
+  function instancesTable() {
+    const n = tm.instances.length;
+    return el('details', { id: 'instances' }, [
+      el('summary', { text: (n < tm.instance_count ? 'The ' + n + ' longest region instances (of ' + tm.instance_count +
+        '; grainscope report --instances lists them all)' : 'Region instances, longest first (' + n + ')') }),
+      table(['region', 'location', 'id', 'start', 'time'], tm.instances.map(function (i) {
+        return [i.region, i.location, i.id === null ? '-' : i.id, fmtDuration(i.start_ns), fmtDuration(i.duration_ns)];
+      }), 2),
     ]);
   }
 
