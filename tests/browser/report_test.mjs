@@ -230,6 +230,8 @@ try {
     assert.equal(new Set(groups).size, groups.length, `lanes grouped by rank: ${groups}`);
     assert.ok(groups.length >= 8 && view.labels[0] === 'MPI Rank 0' && view.labels[1].startsWith('OMP thread'),
       `labels: ${view.labels}`);
+    const shot = await b.page.screenshot({ path: path.join(work, 'btmz.png'), fullPage: false });
+    assert.ok(pngColours(shot).colours >= 6, 'the BT-MZ page is drawn');
     // The region instances behind the region table, one click away (issue 33).
     const closed = await b.page.evaluate(() => document.getElementById('instances').open);
     await b.page.click('details#instances summary');
@@ -242,8 +244,7 @@ try {
     assert.equal(inst.rows.length, 200, inst.summary);
     assert.ok(inst.summary.startsWith('The 200 longest region instances (of '), inst.summary);
     assert.ok(inst.rows.every((r) => r[2] === '-'), 'OTF2 instances have no ids of their own');
-    const shot = await b.page.screenshot({ path: path.join(work, 'btmz.png'), fullPage: false });
-    assert.ok(pngColours(shot).colours >= 6, 'the BT-MZ page is drawn');
+    await b.page.screenshot({ path: path.join(work, 'btmz-instances.png'), fullPage: false });
     assert.deepEqual(b.errors, [], 'no script errors');
     check(`BT-MZ: region view first, ${view.roles.length} roles, ${view.regionRows} regions, ${groups.length} ranks ` +
       `grouped, coloured by role, ${inst.rows.length} instances a click away; screenshot ${path.join(work, 'btmz.png')}`);
