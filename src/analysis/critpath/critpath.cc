@@ -142,12 +142,13 @@ std::vector<PathSegment> LabelRuns(const HbGraph& g, const ForwardSweep& f, cons
 }
 
 // Per location its non-waiting time, and per region the non-waiting time summed over locations.
-void ComputeWork(const HbGraph& g, const CritPathModel& model, CriticalPath& cp, std::vector<TimeNs>& region_total) {
+// `row_of`: FirstRegionOfName, so that a region defined twice is one row.
+void ComputeWork(const HbGraph& g, const CritPathModel& model, const std::vector<uint32_t>& row_of, CriticalPath& cp,
+                 std::vector<TimeNs>& region_total) {
   const Trace& t = g.trace();
   const size_t outside = t.regions().size();  // the slot of segments outside any region
   cp.compute_ns.assign(g.location_count(), 0);
   region_total.assign(outside + 1, 0);
-  const std::vector<uint32_t> row_of = FirstRegionOfName(t);  // regions by name and role
   for (uint32_t l = 0; l < g.location_count(); ++l) {
     const LocationId loc(l);
     const size_t n = t.events(loc).size();
@@ -180,10 +181,10 @@ void FindPathEnd(const HbGraph& g, const ForwardSweep& f, CriticalPath& cp) {
 
 // Per region its time on the path (profile) and, where that exceeds the region's mean work per
 // location, its imbalance; both largest first. `region_total`: ComputeWork's per region.
-void ProfileRegions(const HbGraph& g, const std::vector<TimeNs>& region_total, CriticalPath& cp) {
+void ProfileRegions(const HbGraph& g, const std::vector<uint32_t>& row_of, const std::vector<TimeNs>& region_total,
+                    CriticalPath& cp) {
   const size_t outside = g.trace().regions().size();
   std::vector<TimeNs> on_path(outside + 1, 0);
-  const std::vector<uint32_t> row_of = FirstRegionOfName(g.trace());  // regions by name and role
   for (const PathSegment& s : cp.path) on_path[s.region.valid() ? row_of[s.region.value] : outside] += s.time_ns;
   for (uint32_t r = 0; r <= outside; ++r) {
     const RegionId region = r == outside ? RegionId() : RegionId(r);
@@ -249,8 +250,9 @@ Result<CriticalPath> ComputeCriticalPath(const Trace& trace, const CritPathOptio
   FindPathEnd(g, f, cp);
   cp.path = LabelRuns(g, f, WalkBack(g, f, cp.end_location, &cp.transfer_ns));
   std::vector<TimeNs> region_total;
-  ComputeWork(g, model, cp, region_total);
-  ProfileRegions(g, region_total, cp);
+  const std::vector<uint32_t> row_of = FirstRegionOfName(trace);  // regions by name and role
+  ComputeWork(g, model, row_of, cp, region_total);
+  ProfileRegions(g, row_of, region_total, cp);
   ComputeEfficiencies(cp);
   GS_RETURN_IF_ERROR(ComputeSlack(g, model, f, cp));
   return cp;
