@@ -33,6 +33,16 @@ constexpr std::array kKinds = {
     DiagnosticKind{Diag::kFileTruncated, "file_truncated", S::kDataLoss, "file(s) end in the middle of a record"},
     DiagnosticKind{Diag::kFlowsBackInTime, "flows_back_in_time", S::kSkipped,
                    "flow arrow(s) (Chrome \"s\"/\"f\") whose end is stamped before their start, not kept as dependencies"},
+    DiagnosticKind{Diag::kGpuSyncGuessed, "gpu_sync_guessed", S::kSuspect,
+                   "GPU synchronisation(s) whose stream or event record the trace does not name: taken as "
+                   "waiting for the calling thread's last launched stream (or device), or for the work the "
+                   "stream had enqueued by the call; a stream wait naming no waiting stream gets no edge"},
+    DiagnosticKind{Diag::kGpuSyncRecords, "gpu_sync_records", S::kIgnored,
+                   "record(s) saying what a GPU synchronisation waited for (Kineto's cuda_sync), taken as "
+                   "its edges rather than as slices on a stream"},
+    DiagnosticKind{Diag::kGpuWorkWithoutLaunch, "gpu_work_without_launch", S::kSuspect,
+                   "GPU kernel(s) or copies whose launching call is not in the trace (their correlation id "
+                   "names no runtime call): they start when their stream allows"},
     DiagnosticKind{Diag::kGrainEndMismatch, "grain_end_mismatch", S::kSuspect,
                    "grain end(s) naming another grain id than their begin (kept as the begin's grain)"},
     DiagnosticKind{Diag::kIgnoredAttributes, "ignored_attributes", S::kIgnored, "record attribute(s) not kept (not analysed)"},
@@ -45,6 +55,8 @@ constexpr std::array kKinds = {
                    "barrier end(s) recorded after the team's next fork (libomp's OMPT reports a worker's "
                    "implicit-barrier end when it starts its next parallel region), moved back to the barrier's "
                    "release; the worker is idle from there to its next task"},
+    DiagnosticKind{Diag::kLaunchFlowsReplaced, "launch_flows_replaced", S::kIgnored,
+                   "launch flow event(s) (Kineto's ac2g) not used: launches are joined on their correlation ids"},
     DiagnosticKind{Diag::kMissingBlocks, "missing_blocks", S::kDataLoss,
                    "event block(s) missing from a thread's stream; its events after the gap are not analysed"},
     DiagnosticKind{Diag::kMissingLocationFiles, "missing_location_files", S::kDataLoss,
@@ -54,6 +66,9 @@ constexpr std::array kKinds = {
                    "rank(s) of the job (below its world size) with no file in the trace directory, not analysed"},
     DiagnosticKind{Diag::kOtherRunFiles, "other_run_files", S::kSkipped,
                    "rank file(s) of another run in the trace directory, not merged (a trace is one run)"},
+    DiagnosticKind{Diag::kProfilerSpans, "profiler_spans", S::kIgnored,
+                   "slice(s) and marker(s) on the profiler's own tracks (Kineto's \"Spans\" and "
+                   "\"Traces\": the profiling window), not the program's work"},
     DiagnosticKind{Diag::kRanksWithoutMpiInit, "ranks_without_mpi_init", S::kDataLoss,
                    "MPI rank(s) recorded without their MPI_Init region (an older libgrainscope-mpi): each "
                    "timeline starts at the rank's first MPI call, its computation before it is not counted"},

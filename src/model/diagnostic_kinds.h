@@ -27,16 +27,21 @@ enum class Diag : uint8_t {
   kEmptyLocations,  // empty_locations
   kFileTruncated,  // file_truncated
   kFlowsBackInTime,  // flows_back_in_time
+  kGpuSyncGuessed,  // gpu_sync_guessed
+  kGpuSyncRecords,  // gpu_sync_records
+  kGpuWorkWithoutLaunch,  // gpu_work_without_launch
   kGrainEndMismatch,  // grain_end_mismatch
   kIgnoredAttributes,  // ignored_attributes
   kImproperNestingRepaired,  // improper_nesting_repaired
   kIncompleteReceives,  // incomplete_receives
   kInvalidRecords,  // invalid_records
   kLateBarrierEndsMoved,  // late_barrier_ends_moved
+  kLaunchFlowsReplaced,  // launch_flows_replaced
   kMissingBlocks,  // missing_blocks
   kMissingLocationFiles,  // missing_location_files
   kMissingRankFiles,  // missing_rank_files
   kOtherRunFiles,  // other_run_files
+  kProfilerSpans,  // profiler_spans
   kRanksWithoutMpiInit,  // ranks_without_mpi_init
   kReceiveBeforeSend,  // receive_before_send
   kReceivesWithoutSend,  // receives_without_send
@@ -61,7 +66,7 @@ enum class Diag : uint8_t {
   kUnpairedFlows,  // unpaired_flows
   kUnreadableRankFiles,  // unreadable_rank_files
 };
-inline constexpr int kDiagCount = 42;
+inline constexpr int kDiagCount = 47;
 
 
 enum class DiagnosticSeverity : unsigned char {

@@ -19,6 +19,7 @@
 #include "base/status.h"
 #include "format/chrome/chrome_documents.h"
 #include "format/format_names.h"
+#include "model/gpu_tracker.h"
 #include "model/message_matcher.h"
 #include "model/trace_builder.h"
 
@@ -39,6 +40,16 @@ struct Item {
   TimeNs end = 0;      // slices
   uint32_t arg = 0;    // RegionId, StringId, flow index, message key, collective key
   const json* args = nullptr;  // collective events: their own sizes
+  uint32_t gpu = UINT32_MAX;   // slices of GPU runtime calls and GPU work: their GpuRef
+};
+
+// A slice that is a GPU runtime call or a piece of GPU work (Kineto's correlation ids), handed to
+// the GpuTracker once its track's location exists (chrome_kineto.cc).
+struct GpuRef {
+  bool work;        // work on a stream, else a runtime call
+  bool pageable;    // a copy from or to pageable host memory
+  GpuCall call;     // a call's kind
+  int64_t correlation, device, stream;
 };
 
 // A "pid" or "tid": an integer, or a name (Kineto's "Spans", "GPU 0"; rocprofiler quotes its
@@ -83,6 +94,7 @@ struct Flow {
   const json* args;         // may be null
   int64_t numeric_id;       // the "id" when it is an integer, else -1
   bool message_category;    // written by grainscope as a message
+  bool dropped = false;     // a launch flow whose launch the correlation ids give (kLaunchFlowsReplaced)
   uint32_t message = UINT32_MAX;
   EventIndex event = kNoEvent;  // the event it binds to (dependency flows)
   TimeNs event_time = 0;
@@ -94,6 +106,8 @@ struct OpenSlice {
   bool explicit_end;  // "B": closed by an "E", not by time
   EventIndex enter;
   TimeNs enter_time;
+  uint32_t gpu_row;  // the GpuTracker row of a GPU call or work, else GpuTracker::kNone
+  bool gpu_work;
 };
 
 // An async slice ("b" ... "e" of one (pid, cat, id)), laid on a lane of its process.
@@ -193,6 +207,11 @@ class ChromeParser {
   void Invalid(std::string why, size_t index);
   void ReadEvent(const json& ev, size_t index);
   void ReadAsync(const json& ev, bool begin, TimeNs t, std::string_view name, std::string_view cat, size_t index);
+  // Kineto's dialect (chrome_kineto.cc).
+  bool ReadKinetoRecord(const json& ev, std::string_view cat, const json* args);
+  void ReadGpuSlice(std::string_view name, std::string_view cat, const json* args, const Track& track, Item* item);
+  void DropReplacedLaunchFlows();
+  uint32_t StartGpuRow(uint32_t gpu, LocationId loc, EventIndex e, TimeNs t, bool* work);
 
   // Assembling the trace (chrome_tracks.cc).
   void LayAsyncSlices();
@@ -233,10 +252,13 @@ class ChromeParser {
   std::map<int64_t, const json*> collective_args_;
   std::map<int64_t, CollectiveId> collective_ids_;
   size_t communicators_ = 0;
+  std::vector<GpuRef> gpu_refs_;
+  bool correlated_work_ = false;  // GPU work carries correlation ids: launches join on them
+  GpuTracker gpu_;
   SkipCounter invalid_, skipped_;
   UnmatchedEnds unmatched_;
   uint64_t unpaired_flows_ = 0, flows_back_in_time_ = 0, truncated_ = 0, unclosed_ = 0, stray_ = 0,
-           annotation_flows_ = 0;
+           annotation_flows_ = 0, profiler_spans_ = 0, gpu_sync_records_ = 0, launch_flows_replaced_ = 0;
 };
 
 }  // namespace grainscope::chrome

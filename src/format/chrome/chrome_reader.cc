@@ -25,6 +25,7 @@ Result<Trace> ChromeParser::Run() {
   GS_ASSIGN_OR_RETURN(const TimeNs origin, ReadDocument());
   builder_.SetOrigin(origin);
   LayAsyncSlices();
+  DropReplacedLaunchFlows();
   SortTracks();
   AddLocations();
   const json* gs = Field(doc_.json, "grainscope");
@@ -34,6 +35,7 @@ Result<Trace> ChromeParser::Run() {
   GS_RETURN_IF_ERROR(AddCollectives());
   for (Track& t : tracks_) BuildTrack(t);
   AddFlowDependencies();
+  gpu_.AddEdges(builder_, file_);
   builder_.SetEagerLimitIfRecorded();  // an MPI trace grainscope wrote: its rendezvous sends
   ReportDiagnostics();
   Result<Trace> trace = builder_.Finish();
@@ -171,6 +173,7 @@ void ChromeParser::ReadMetadata(const json& ev, size_t index) {
     return;
   }
   if (what != "thread_name" && what != "thread_sort_index") return;
+  if (pid->named && (pid->name == "Spans" || pid->name == "Traces")) return;  // the profiler's own (chrome_kineto.cc)
   std::string why;
   const std::optional<uint32_t> t = TrackOf(ev, &why);
   if (!t) return Invalid(why, index);
@@ -210,10 +213,11 @@ void ChromeParser::ReadEvent(const json& ev, size_t index) {
   if (__builtin_add_overflow(origin_, *ts, &item.time)) return Invalid("'ts' is out of range", index);
   const std::string_view name = StringField(ev, "name");
   const std::string_view cat = StringField(ev, "cat");
+  const json* args = Field(ev, "args");
+  if (ReadKinetoRecord(ev, cat, args)) return;
   if (ph == "b" || ph == "e") return ReadAsync(ev, ph == "b", item.time, name, cat, index);
   const std::optional<uint32_t> t = TrackOf(ev, &why);
   if (!t) return Invalid(why, index);
-  const json* args = Field(ev, "args");
   item.depth = IntField(args, chrome::kDepthArg, -1);
   if (ph == "X" || ph == "B") {
     item.kind = ph == "X" ? ItemKind::kSlice : ItemKind::kBegin;
@@ -224,6 +228,7 @@ void ChromeParser::ReadEvent(const json& ev, size_t index) {
       if (!dur) return Invalid(why, index);
       if (*dur < 0) return Invalid("'dur' is negative", index);
       if (__builtin_add_overflow(item.time, *dur, &item.end)) return Invalid("'dur' is out of range", index);
+      ReadGpuSlice(name, cat, args, tracks_[*t], &item);
     }
   } else if (ph == "E") {
     item.kind = ItemKind::kEnd;

@@ -56,7 +56,8 @@ TEST(ChromeReader, ReadsCommonTraces) {
 }
 
 // What PyTorch's profiler (Kineto) writes: Unix-epoch or baseTimeNanoseconds-relative times,
-// fractional microseconds, string pids, process labels and sort indices, "ac2g" launch flows.
+// fractional microseconds, string pids, process labels and sort indices, "ac2g" launch flows (the
+// launches where the work carries no correlation id), the profiler's own span left out.
 TEST(ChromeReader, ReadsKinetoTraces) {
   constexpr std::string_view kTrace = R"json({"schemaVersion": 1, "baseTimeNanoseconds": 1711964646000000000,
     "traceEvents": [
@@ -84,10 +85,12 @@ TEST(ChromeReader, ReadsKinetoTraces) {
   // prefixed with the process's label.
   std::vector<std::string_view> names;
   for (const Location& l : t.locations()) names.push_back(t.str(l.name));
-  EXPECT_THAT(names, ElementsAre("python3", "GPU 0 stream 7", "GPU 1 stream 7", "Spans PyTorch Profiler", "pid \"\" tid \"\""));
+  EXPECT_THAT(names, ElementsAre("python3", "GPU 0 stream 7", "GPU 1 stream 7", "pid \"\" tid \"\""));
   // baseTimeNanoseconds + exact decimal microseconds; time zero is the earliest event (the
-  // span's 'ts'), not baseTimeNanoseconds, which lies 51 days before the run.
-  EXPECT_EQ(t.origin_ns(), 1711964646000000000 + 4458676522600000);
+  // launch's 'ts'; the profiler's span is no event), not baseTimeNanoseconds, which lies 51 days
+  // before the run.
+  EXPECT_EQ(t.origin_ns(), 1711964646000000000 + 4458676522690655);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kProfilerSpans), 1u);
   EXPECT_EQ(t.events(LocationId(0)).time[0], 1711964646000000000 + 4458676522690655);
   EXPECT_EQ(t.events(LocationId(1)).time[0], 1711964646000000000 + 4458676522700250);
   EXPECT_EQ(t.events(LocationId(1)).time[1], 1711964646000000000 + 4458676522710750);

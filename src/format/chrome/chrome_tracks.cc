@@ -63,18 +63,23 @@ void ChromeParser::SortTracks() {
     return std::make_tuple(!ps.has_value(), ps.value_or(0), first_track[t.pid], !t.sort_index.has_value(),
                            t.sort_index.value_or(0), i);
   };
-  std::vector<uint32_t> order(tracks_.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  // A track that only metadata named (Kineto names a "Device 0" track for its synchronisation
+  // records, which are edges here) is no location; grainscope's writer's empty locations stay.
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < tracks_.size(); ++i)
+    if (!tracks_[i].items.empty() || tracks_[i].kind_given) order.push_back(i);
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
-  if (std::is_sorted(order.begin(), order.end())) return;
+  if (order.size() == tracks_.size() && std::is_sorted(order.begin(), order.end())) return;
   std::vector<Track> sorted;
-  sorted.reserve(tracks_.size());
-  std::vector<uint32_t> new_index(tracks_.size());
+  sorted.reserve(order.size());
+  constexpr uint32_t kDropped = UINT32_MAX;
+  std::vector<uint32_t> new_index(tracks_.size(), kDropped);
   for (uint32_t i = 0; i < order.size(); ++i) {
     new_index[order[i]] = i;
     sorted.push_back(std::move(tracks_[order[i]]));
   }
   tracks_ = std::move(sorted);
+  std::erase_if(track_index_, [&](const auto& entry) { return new_index[entry.second] == kDropped; });
   for (auto& [k, index] : track_index_) index = new_index[index];
   for (Flow& f : flows_) f.track = new_index[f.track];
 }
@@ -236,7 +241,7 @@ void ChromeParser::AddFlowDependencies() {
     const Flow* from = nullptr;
     for (uint32_t i : channel) {
       const Flow& f = flows_[i];
-      if (f.message_category || f.event == kNoEvent) continue;
+      if (f.message_category || f.dropped || f.event == kNoEvent) continue;
       if (f.phase == 's') {
         if (from != nullptr) ++unpaired_flows_;  // a start that never arrived anywhere
         from = &f;
@@ -298,7 +303,15 @@ void ChromeParser::BuildTrack(Track& track) {
     waiting.clear();
   };
   auto close_top = [&](TimeNs at) {
-    emitted(builder_.Leave(loc, at, RegionId(open.back().region)), at);
+    const EventIndex e = builder_.Leave(loc, at, RegionId(open.back().region));
+    if (const OpenSlice& o = open.back(); o.gpu_row != GpuTracker::kNone) {
+      if (o.gpu_work) {
+        gpu_.SetWorkLeave(o.gpu_row, e, at);
+      } else {
+        gpu_.SetCallLeave(o.gpu_row, e, at);
+      }
+    }
+    emitted(e, at);
     open.pop_back();
   };
   // Closes timed slices that end before `t` (or at `t` when `inclusive`).
@@ -325,13 +338,15 @@ void ChromeParser::BuildTrack(Track& track) {
           ++truncated_;
         }
         const EventIndex e = builder_.Enter(loc, t, RegionId(item.arg));
-        open.push_back(OpenSlice{item.arg, end, false, e, t});
+        bool work = false;
+        const uint32_t gpu_row = StartGpuRow(item.gpu, loc, e, t, &work);
+        open.push_back(OpenSlice{item.arg, end, false, e, t, gpu_row, work});
         emitted(e, t);
         break;
       }
       case ItemKind::kBegin: {
         const EventIndex e = builder_.Enter(loc, t, RegionId(item.arg));
-        open.push_back(OpenSlice{item.arg, t, true, e, t});
+        open.push_back(OpenSlice{item.arg, t, true, e, t, GpuTracker::kNone, false});
         emitted(e, t);
         break;
       }
@@ -350,6 +365,7 @@ void ChromeParser::BuildTrack(Track& track) {
       case ItemKind::kMarker: emitted(builder_.MarkerOrSync(loc, t, StringId(item.arg)), t); break;
       case ItemKind::kFlow: {
         Flow& f = flows_[item.arg];
+        if (f.dropped) break;
         if (!f.message_category) {
           // A start binds to the slice it is in (or the last event before it); an arrival with
           // "bp":"e" to the slice enclosing it, else to the next slice, as Chrome draws them.
@@ -420,6 +436,9 @@ void ChromeParser::ReportDiagnostics() {
   unmatched_.Report(d);
   d.AddCount(Diag::kUnpairedFlows, unpaired_flows_,
              fmt::format("{}: a flow event without a partner and without a 'peer' argument was dropped", file_));
+  d.AddCount(Diag::kProfilerSpans, profiler_spans_, fmt::format("{}: the profiler's own tracks", file_));
+  d.AddCount(Diag::kGpuSyncRecords, gpu_sync_records_, fmt::format("{}: \"cuda_sync\" slices", file_));
+  d.AddCount(Diag::kLaunchFlowsReplaced, launch_flows_replaced_, fmt::format("{}: \"ac2g\" flows", file_));
   d.AddCount(Diag::kAnnotationFlows, annotation_flows_,
              fmt::format("{}: a flow of category \"critical_path\" (an analysis's answer drawn over the trace)", file_));
   d.AddCount(Diag::kFlowsBackInTime, flows_back_in_time_,
