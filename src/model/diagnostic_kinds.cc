@@ -20,6 +20,10 @@ constexpr std::array kKinds = {
                    "barrier arrival(s) never left on a thread whose events end there, in an instance the "
                    "others left (libomp never reports a worker's last implicit-barrier end): left at the "
                    "barrier's release"},
+    DiagnosticKind{Diag::kCollectivesMatchedByTime, "collectives_matched_by_time", S::kSuspect,
+                   "NCCL / RCCL kernel(s) naming no sequence number, matched across ranks by time: kernels of one "
+                   "process group (or stream) on different ranks that overlap and end within 2 % (at least "
+                   "100 us) of each other are one operation; a kernel without such a partner is its rank's alone"},
     DiagnosticKind{Diag::kDamagedBlocks, "damaged_blocks", S::kDataLoss,
                    "event block(s) failed their checksum or did not decode; their events are lost"},
     DiagnosticKind{Diag::kDamagedChunks, "damaged_chunks", S::kDataLoss, "chunk(s) of the file are damaged and were skipped"},

@@ -38,6 +38,7 @@ class PartMerger {
     if (whole_files()) {
       builder_.SetEagerLimitIfRecorded();
       AddFileLocations();
+      AddSharedCommunicators();
       for (uint32_t p = 0; p < parts_.size(); ++p) {
         for (uint32_t r = 0; r < parts_[p].trace.regions().size(); ++r) RegionOf(p, r);
         CopyCommunicators(p);
@@ -143,6 +144,11 @@ class PartMerger {
   }
 
   void AddFileLocations();
+  const std::string* SharedKey(uint32_t p, uint32_t row) const {
+    const std::vector<PartCollective>& pc = parts_[p].collectives;
+    return row < pc.size() && !pc[row].communicator.empty() ? &pc[row].communicator : nullptr;
+  }
+  void AddSharedCommunicators();
   void CopyCommunicators(uint32_t p);
   void CopyMessages(uint32_t p);
   void CopyCollectives(uint32_t p);
@@ -171,6 +177,11 @@ class PartMerger {
   // Whole files: per part, the merged id of each of its communicator and collective rows.
   std::vector<std::vector<CommunicatorId>> part_comm_;
   std::vector<std::vector<CollectiveId>> part_collective_;
+  // Whole files whose collective rows name a key (PartCollective): one communicator per key, the
+  // part communicators of such rows mapped onto it, and one instance per (key, sequence).
+  std::map<std::string, CommunicatorId, std::less<>> shared_comm_;
+  std::vector<std::map<uint32_t, CommunicatorId>> part_shared_comm_;
+  std::map<std::pair<std::string, uint32_t>, CollectiveId> shared_collectives_;
   std::vector<std::vector<MessageId>> send_id_, recv_id_;  // per part, per message row
   UnmatchedEnds unmatched_;
 };
@@ -193,10 +204,47 @@ LocationId MergedOrNone(const std::vector<LocationId>& merged, LocationId l) {
   return l.valid() ? merged[l.value] : LocationId();
 }
 
+// Whole files: the communicators of collective rows that a key makes one across parts (NCCL's
+// process groups in a PyTorch rank directory), each with the members of every part.
+void PartMerger::AddSharedCommunicators() {
+  std::map<std::string, std::vector<LocationId>, std::less<>> members;
+  std::map<std::string, std::string, std::less<>> names;
+  part_shared_comm_.resize(parts_.size());
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    const Trace& t = parts_[p].trace;
+    const CollectiveTable& ct = t.collectives();
+    for (uint32_t c = 0; c < ct.size(); ++c) {
+      const std::string* key = SharedKey(p, c);
+      if (key == nullptr) continue;
+      std::vector<LocationId>& m = members[*key];
+      for (uint32_t r = ct.first_member[c]; r < ct.first_member[c + 1]; ++r) m.push_back(merged_[p][ct.member_location[r].value]);
+      if (ct.communicator[c].valid()) names.try_emplace(*key, t.str(t.communicators()[ct.communicator[c].value].name));
+    }
+  }
+  for (auto& [key, m] : members) {
+    std::sort(m.begin(), m.end());
+    m.erase(std::unique(m.begin(), m.end()), m.end());
+    auto name = names.find(key);
+    shared_comm_[key] = builder_.AddCommunicator(name != names.end() ? name->second : key, std::move(m));
+  }
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    const CollectiveTable& ct = parts_[p].trace.collectives();
+    for (uint32_t c = 0; c < ct.size(); ++c) {
+      const std::string* key = SharedKey(p, c);
+      if (key != nullptr && ct.communicator[c].valid()) part_shared_comm_[p][ct.communicator[c].value] = shared_comm_[*key];
+    }
+  }
+}
+
 void PartMerger::CopyCommunicators(uint32_t p) {
   part_comm_.resize(parts_.size());
   const Trace& t = parts_[p].trace;
   for (const Communicator& c : t.communicators()) {
+    const uint32_t own = static_cast<uint32_t>(part_comm_[p].size());
+    if (auto shared = part_shared_comm_[p].find(own); shared != part_shared_comm_[p].end()) {
+      part_comm_[p].push_back(shared->second);
+      continue;
+    }
     std::vector<LocationId> members;
     for (LocationId m : c.members) members.push_back(MergedOrNone(merged_[p], m));
     part_comm_[p].push_back(builder_.AddCommunicator(t.str(c.name), std::move(members)));
@@ -231,6 +279,12 @@ void PartMerger::CopyCollectives(uint32_t p) {
   const CollectiveTable& ct = parts_[p].trace.collectives();
   for (uint32_t c = 0; c < ct.op.size(); ++c) {
     const CommunicatorId comm = ct.communicator[c].valid() ? part_comm_[p][ct.communicator[c].value] : CommunicatorId();
+    if (const std::string* key = SharedKey(p, c); key != nullptr) {
+      auto [it, added] = shared_collectives_.try_emplace(std::make_pair(*key, parts_[p].collectives[c].sequence));
+      if (added) it->second = builder_.AddCollective(ct.op[c], comm, LocationId());
+      part_collective_[p].push_back(it->second);
+      continue;
+    }
     part_collective_[p].push_back(builder_.AddCollective(ct.op[c], comm, MergedOrNone(merged_[p], ct.root[c])));
   }
 }

@@ -22,7 +22,10 @@
 //     the merge (messages a channel has no partner for).
 // For whole files, every location keeps its kind, external id and process under the name
 // "rank R <name>"; regions are merged by (name, role, region key) in part order, unused ones
-// included; each part's communicators, messages and collectives are its own rows, renumbered;
+// included; each part's communicators, messages and collectives are its own rows, renumbered,
+// except collective rows that name a communicator key (PartCollective): the rows of all parts
+// with equal (key, sequence) are one instance, on one communicator per key whose members are the
+// locations of all parts' rows of that key (NCCL's process groups in a PyTorch rank directory);
 // each part's metadata keys are prefixed "rank R "; clocks and diagnostics as above.
 #pragma once
 
@@ -69,6 +72,9 @@ struct PartCollective {
   std::string communicator;
   uint32_t sequence = 0;
   int64_t root_rank = -1;  // -1: rootless
+  // false: the format numbers no operations and `sequence` is the reader's guess (its order in
+  // the part), which a reader may replace by matching the parts' rows otherwise before merging.
+  bool sequence_known = true;
 };
 
 enum class PartShape : uint8_t { kMpiRanks, kWholeFiles };

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "report/region_name.h"
 #include "report/location_column.h"
 #include "report/compensate_report.h"
 #include "report/rows.h"
@@ -10,7 +11,6 @@
 namespace grainscope {
 namespace {
 
-std::string_view RegionName(const Trace& t, RegionId r) { return t.str(t.region(r).name); }
 
 std::string Change(TimeNs measured, TimeNs compensated) {
   if (measured == 0) return "";
@@ -76,7 +76,7 @@ std::string CompensationText(const Trace& t, const Compensation& c, const Render
   for (size_t i = 0; i < regions_shown; ++i) {
     const RegionCompensation& r = c.regions[i];
     out += fmt::format("  {:>14} {:>14} {:>9} {:>9}  {}\n", FormatDuration(r.measured_ns), FormatDuration(r.compensated_ns),
-                       Change(r.measured_ns, r.compensated_ns), r.instances, RegionName(t, r.region));
+                       Change(r.measured_ns, r.compensated_ns), r.instances, TextRegionName(t, r.region));
   }
   out += RowsLeftOut(c.regions.size(), regions_shown);
   const size_t lw = LocationColumnWidth(t, 20);

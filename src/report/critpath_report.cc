@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "model/rendezvous.h"
+#include "report/region_name.h"
 #include "report/location_column.h"
 #include "report/critpath_report.h"
 #include "report/rows.h"
@@ -11,9 +12,7 @@
 namespace grainscope {
 namespace {
 
-constexpr std::string_view kOutside = "(outside regions)";
 
-std::string_view RegionName(const Trace& t, RegionId r) { return r.valid() ? t.str(t.region(r).name) : kOutside; }
 
 std::string CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
   using json = nlohmann::ordered_json;
@@ -101,7 +100,7 @@ void AppendProfile(std::string& out, const Trace& t, const CriticalPath& cp, siz
   AppendRows(out, cp.profile.size(), top, [&](size_t i) {
     const RegionPathTime& r = cp.profile[i];
     return fmt::format("  {:>14} {:>8}  {}\n", FormatDuration(r.time_ns), FormatPercent(r.fraction),
-                       RegionName(t, r.region));
+                       TextRegionName(t, r.region));
   });
 }
 
@@ -113,7 +112,7 @@ void AppendImbalance(std::string& out, const Trace& t, const CriticalPath& cp, s
   AppendRows(out, cp.imbalance.size(), top, [&](size_t i) {
     const RegionImbalance& r = cp.imbalance[i];
     return fmt::format("  {:>14} {:>14}  {}\n", FormatDuration(r.imbalance_ns), FormatDuration(r.mean_ns),
-                       RegionName(t, r.region));
+                       TextRegionName(t, r.region));
   });
 }
 
@@ -125,7 +124,7 @@ void AppendPath(std::string& out, const Trace& t, const CriticalPath& cp, size_t
     const PathSegment& s = cp.path[i];
     return fmt::format("  {:>14} {:>14} {:>14}  {:<{}} {}\n", FormatDuration(s.start_ns - t.origin_ns()),
                        FormatDuration(s.end_ns - t.origin_ns()), FormatDuration(s.time_ns),
-                       LocationName(t, s.location), lw, RegionName(t, s.region));
+                       LocationName(t, s.location), lw, TextRegionName(t, s.region));
   });
 }
 
@@ -146,7 +145,7 @@ void AppendSlack(std::string& out, const Trace& t, const CriticalPath& cp, size_
     const GrainSlack& g = *order[i];
     return fmt::format("  {:>14} {:>14}  {:<{}} {}\n", FormatDuration(g.slack_ns),
                        FormatDuration(g.grain.start - t.origin_ns()), LocationName(t, g.grain.location), lw,
-                       RegionName(t, g.grain.region));
+                       TextRegionName(t, g.grain.region));
   });
 }
 

@@ -1,3 +1,4 @@
+#include "report/region_name.h"
 #include "report/instances_report.h"
 
 #include <algorithm>
@@ -21,10 +22,10 @@ std::string InstancesText(const Trace& t, const RegionInstances& in) {
   std::string out = fmt::format("\nLongest region instances: {} of {}\n", in.rows.size(), in.total);
   if (in.rows.empty()) return out;
   size_t rw = 6;
-  for (const RegionInstance& r : in.rows) rw = std::max(rw, RegionName(t, r).size());
+  for (const RegionInstance& r : in.rows) rw = std::max(rw, TextName(RegionName(t, r)).size());
   out += fmt::format("  {:>14}  {:<{}} {:>10}  {:<24} {:>14}\n", "time", "region", rw, "id", "location", "start");
   for (const RegionInstance& r : in.rows) {
-    out += fmt::format("  {:>14}  {:<{}} {:>10}  {:<24} {:>14}\n", FormatDuration(r.duration), RegionName(t, r), rw,
+    out += fmt::format("  {:>14}  {:<{}} {:>10}  {:<24} {:>14}\n", FormatDuration(r.duration), TextName(RegionName(t, r)), rw,
                        GrainIdText(IdOrNone(r)), LocationName(t, r.location), FormatDuration(r.start - t.origin_ns()));
   }
   if (in.rows.size() < in.total)

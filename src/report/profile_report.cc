@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "report/region_name.h"
 #include "report/notes.h"
 #include "report/regions_report.h"
 #include "report/profile_report.h"
@@ -97,7 +98,7 @@ std::string ProfileText(const Trace& t, const ExecutionProfile& p, const RenderO
       out += fmt::format("    {:>10} {:>14} {:>14} {:>14} {:>8}  {}\n", GrainIdText(g.grain.id),
                          FormatDuration(g.grain.start - t.origin_ns()),
                          FormatDuration(g.grain.stop - t.origin_ns()), FormatDuration(g.grain.duration()),
-                         FormatPercent(g.fraction), t.str(t.region(g.grain.region).name));
+                         FormatPercent(g.fraction), TextRegionName(t, g.grain.region));
     }
     out += RowsLeftOut(proc.grains.size(), shown, "    ");
   }

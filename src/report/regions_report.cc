@@ -1,3 +1,4 @@
+#include "report/region_name.h"
 #include "report/regions_report.h"
 
 #include <algorithm>
@@ -31,7 +32,6 @@ std::string_view ClassTitle(TimeClass c) {
 
 std::string Key(TimeClass c) { return fmt::format("{}_ns", TimeClassName(c)); }
 
-std::string_view RegionName(const Trace& t, RegionId r) { return t.str(t.region(r).name); }
 
 json StatsJson(const RegionStats& s) {
   return {{"calls", s.calls},         {"inclusive_ns", s.inclusive_ns}, {"exclusive_ns", s.exclusive_ns},
@@ -90,13 +90,13 @@ std::string RegionTableText(const Trace& t, const TimeBreakdown& time, const Reg
   std::string out = fmt::format("\nRegions by exclusive time: {} region{} called\n", nreg, nreg == 1 ? "" : "s");
   if (nreg == 0) return out;
   size_t rwidth = 6;
-  for (size_t i = 0; i < shown_reg; ++i) rwidth = std::max(rwidth, RegionName(t, regions.rows[i].region).size());
+  for (size_t i = 0; i < shown_reg; ++i) rwidth = std::max(rwidth, TextRegionName(t, regions.rows[i].region).size());
   out += fmt::format("  {:<{}} {:<15} {:>10} {:>14} {:>14} {:>14} {:>14} {:>14}\n", "region", rwidth, "class", "calls",
                      "exclusive", "inclusive", "min", "mean", "max");
   for (size_t i = 0; i < shown_reg; ++i) {
     const RegionProfileRow& row = regions.rows[i];
     const RegionStats& s = row.total;
-    out += fmt::format("  {:<{}} {:<15} {:>10} {:>14} {:>14} {:>14} {:>14} {:>14}\n", RegionName(t, row.region), rwidth,
+    out += fmt::format("  {:<{}} {:<15} {:>10} {:>14} {:>14} {:>14} {:>14} {:>14}\n", TextRegionName(t, row.region), rwidth,
                        ClassTitle(time.region_class[row.region.value]), s.calls, FormatDuration(s.exclusive_ns),
                        FormatDuration(s.inclusive_ns), FormatDuration(s.min_ns), FormatDuration(s.mean_ns()),
                        FormatDuration(s.max_ns));

@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "report/region_name.h"
 #include "report/location_column.h"
 #include "report/replay_report.h"
 #include "report/rows.h"
@@ -8,9 +9,6 @@
 namespace grainscope {
 namespace {
 
-std::string_view RegionName(const Trace& t, RegionId r) {
-  return r.valid() ? t.str(t.region(r).name) : std::string_view("(outside regions)");
-}
 
 std::string Change(TimeNs measured, TimeNs predicted) {
   if (measured == 0) return "";
@@ -84,7 +82,7 @@ std::string ReplayText(const Trace& t, const ReplayResult& r, const CriticalPath
   const size_t profile_shown = RowsShown(cp.profile.size(), o.top);
   for (size_t i = 0; i < profile_shown; ++i) {
     out += fmt::format("  {:>14} {:>8}  {}\n", FormatDuration(cp.profile[i].time_ns), FormatPercent(cp.profile[i].fraction),
-                       RegionName(t, cp.profile[i].region));
+                       TextRegionName(t, cp.profile[i].region));
   }
   return out + RowsLeftOut(cp.profile.size(), profile_shown);
 }

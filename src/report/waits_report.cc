@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "report/region_name.h"
 #include "report/location_column.h"
 #include "report/waits_report.h"
 #include "report/rows.h"
@@ -10,9 +11,6 @@
 namespace grainscope {
 namespace {
 
-std::string_view RegionName(const Trace& t, RegionId r) {
-  return r.valid() ? t.str(t.region(r).name) : std::string_view("(outside regions)");
-}
 
 // The largest wait instances, largest first (ties: earlier first).
 std::vector<const WaitInstance*> Largest(const WaitStates& w, size_t n) {
@@ -158,7 +156,7 @@ void AppendWaitClass(std::string& out, const Trace& t, const WaitClass& wc, size
   out += fmt::format("    class {}: {} waits, {}; explained by\n", number, wc.count, FormatDuration(wc.wait_ns));
   size_t s = 0;
   for (; s < wc.steps.size() && s < kMaxSteps && wc.shares[s] > 0; ++s) {
-    out += fmt::format("      {:>6} %  {} ({})\n", FormatPercent(wc.shares[s]), RegionName(t, wc.steps[s].region),
+    out += fmt::format("      {:>6} %  {} ({})\n", FormatPercent(wc.shares[s]), TextRegionName(t, wc.steps[s].region),
                        StepStateName(wc.steps[s].state));
   }
   double rest = 0;
@@ -200,7 +198,7 @@ void AppendRootCauses(std::string& out, const Trace& t, const Characterization& 
   AppendRows(out, c.root_causes.size(), top, [&](size_t i) {
     const RegionDelay& d = c.root_causes[i];
     return fmt::format("  {:>14} {:>8} %  {}\n", FormatDuration(d.delay_ns),
-                       FormatPercent(static_cast<double>(d.delay_ns) / delay), RegionName(t, d.region));
+                       FormatPercent(static_cast<double>(d.delay_ns) / delay), TextRegionName(t, d.region));
   });
 }
 

@@ -9,6 +9,7 @@
 
 #include "base/status.h"
 #include "model/trace.h"
+#include "model/trace_parts.h"
 
 namespace grainscope::chrome {
 
@@ -18,7 +19,9 @@ struct Document {
 };
 
 // The document as a trace. Times are absolute (its "ts" plus its time zero); the trace's origin
-// is its time zero. `region_categories`, when given, gets each region's category.
-Result<Trace> ReadDocument(Document doc, std::vector<std::string>* region_categories = nullptr);
+// is its time zero. `region_categories`, when given, gets each region's category; `collectives`
+// what each collective row is in the job (an NCCL kernel's process group and sequence number).
+Result<Trace> ReadDocument(Document doc, std::vector<std::string>* region_categories = nullptr,
+                           std::vector<PartCollective>* collectives = nullptr);
 
 }  // namespace grainscope::chrome

@@ -5,11 +5,18 @@
 //  * "cuda_sync" slices: what a synchronisation call (same correlation id) waited for; they are
 //    the call seen from the GPU, not work, so they become edges and no slice;
 //  * the "ac2g" flows repeat the correlation ids: not needed where the work carries them;
+//  * NCCL / RCCL kernels are each rank's member of a collective operation (NcclKernel); a rank
+//    directory's merge makes one instance of the members of all ranks (model/trace_parts.h);
 //  * the tracks of pid "Spans" and "Traces" are the profiler's own (its window, "PyTorch Profiler
 //    (0)"), not the program's: left out.
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string>
 #include <string_view>
 
 #include "format/chrome/chrome_parser.h"
+#include "model/region_roles.h"
 
 namespace grainscope::chrome {
 namespace {
@@ -29,6 +36,41 @@ GpuCall SyncKindOf(std::string_view kind) {
   if (kind == "Event Sync") return GpuCall::kEventSync;
   if (kind == "Stream Wait Event") return GpuCall::kStreamWaitEvent;
   return GpuCall::kOther;
+}
+
+// The operation an NCCL kernel performs, from Kineto's "Collective name" ("allreduce",
+// "_allgather_base", "all_to_all") or the kernel's name ("ncclKernel_AllReduce_RING_LL_Sum_float",
+// "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL"). Send/receive kernels carry the point-to-point
+// steps of an all-to-all or a pipeline: kOther, which the model treats as all-to-all.
+CollectiveOp NcclOp(std::string_view collective_name, std::string_view kernel) {
+  std::string key;
+  std::string_view text = collective_name;
+  if (text.empty()) {
+    const size_t p = kernel.find('_');
+    text = p == std::string_view::npos ? kernel : kernel.substr(p + 1);
+  }
+  for (char c : text) {
+    if (c == '(' || (collective_name.empty() && c == '_' && !key.empty() && key != "all" && key != "reduce")) break;
+    if (std::isalpha(static_cast<unsigned char>(c))) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  static const std::map<std::string, CollectiveOp, std::less<>> kOps = {
+      {"allreduce", CollectiveOp::kAllreduce}, {"broadcast", CollectiveOp::kBroadcast},
+      {"reduce", CollectiveOp::kReduce},       {"allgather", CollectiveOp::kAllgather},
+      {"allgatherbase", CollectiveOp::kAllgather}, {"reducescatter", CollectiveOp::kReduceScatter},
+      {"reducescatterbase", CollectiveOp::kReduceScatter}, {"alltoall", CollectiveOp::kAlltoall},
+      {"alltoallbase", CollectiveOp::kAlltoall}, {"gather", CollectiveOp::kGather},
+      {"scatter", CollectiveOp::kScatter},     {"barrier", CollectiveOp::kBarrier}};
+  auto it = kOps.find(key);
+  return it == kOps.end() ? CollectiveOp::kOther : it->second;
+}
+
+// Bytes per element of Kineto's "dtype" ("Float", "BFloat16", "Long", ...), or 0 when unknown.
+uint64_t ElementBytes(std::string_view dtype) {
+  if (dtype == "Float" || dtype == "Int") return 4;
+  if (dtype == "Double" || dtype == "Long" || dtype == "ComplexFloat") return 8;
+  if (dtype == "Half" || dtype == "BFloat16" || dtype == "Short") return 2;
+  if (dtype == "Byte" || dtype == "Char" || dtype == "Bool" || dtype.starts_with("Float8")) return 1;
+  return 0;
 }
 
 }  // namespace
@@ -54,8 +96,9 @@ bool ChromeParser::ReadKinetoRecord(const json& ev, std::string_view cat, const 
 }
 
 // A slice's GPU part, if it has one: a runtime call or work with a correlation id.
-void ChromeParser::ReadGpuSlice(std::string_view name, std::string_view cat, const json* args, const Track& track,
+void ChromeParser::ReadGpuSlice(std::string_view name, std::string_view cat, const json* args, uint32_t t,
                                 Item* item) {
+  const Track& track = tracks_[t];
   const std::optional<int64_t> correlation = OptionalInt(args, "correlation");
   if (!correlation) return;
   GpuRef ref{false, false, GpuCall::kOther, *correlation, -1, -1};
@@ -65,6 +108,8 @@ void ChromeParser::ReadGpuSlice(std::string_view name, std::string_view cat, con
     correlated_work_ = true;
     ref.device = IntField(args, "device", track.pid.named ? -1 : track.pid.number);
     ref.stream = StreamNumber(IntField(args, "stream", track.tid.named ? -1 : track.tid.number));
+    const std::optional<CallRole> role = KnownCallRole(name);
+    if (role && role->role == RegionRole::kCommCollective) ReadNcclKernel(name, args, t, item->time, &ref);
   } else if (IsRuntimeCall(cat)) {
     ref.call = GpuCallOf(name);
   } else {
@@ -72,6 +117,51 @@ void ChromeParser::ReadGpuSlice(std::string_view name, std::string_view cat, con
   }
   item->gpu = static_cast<uint32_t>(gpu_refs_.size());
   gpu_refs_.push_back(ref);
+}
+
+void ChromeParser::ReadNcclKernel(std::string_view name, const json* args, uint32_t track, TimeNs begin, GpuRef* ref) {
+  const std::string_view group = args != nullptr ? StringField(*args, "Process Group Name") : "";
+  NcclKernel k;
+  k.key = group.empty() ? fmt::format("stream {}", ref->stream) : fmt::format("process group {}", group);
+  k.sequence = group.empty() ? -1 : IntField(args, "Seq", IntField(args, "seq", -1));
+  k.sequence_known = k.sequence >= 0;
+  k.op = NcclOp(args != nullptr ? StringField(*args, "Collective name") : "", name);
+  const int64_t elements = IntField(args, "In msg nelems", 0);
+  k.bytes = elements > 0 ? static_cast<uint64_t>(elements) * ElementBytes(args != nullptr ? StringField(*args, "dtype") : "") : 0;
+  k.track = track;
+  k.begin = begin;
+  ref->nccl = static_cast<uint32_t>(nccl_.size());
+  nccl_.push_back(std::move(k));
+}
+
+// One collective row per NCCL kernel, on a communicator per key whose members are the streams
+// that ran the key's kernels; a kernel without a sequence number takes its order among the key's
+// kernels of this file (one rank) by start time.
+void ChromeParser::AddNcclCollectives() {
+  std::map<std::string, std::vector<uint32_t>> by_key;
+  for (uint32_t i = 0; i < nccl_.size(); ++i) by_key[nccl_[i].key].push_back(i);
+  for (auto& [key, kernels] : by_key) {
+    std::stable_sort(kernels.begin(), kernels.end(), [&](uint32_t a, uint32_t b) { return nccl_[a].begin < nccl_[b].begin; });
+    std::vector<LocationId> members;
+    for (uint32_t i : kernels) members.push_back(tracks_[nccl_[i].track].location);
+    std::sort(members.begin(), members.end());
+    members.erase(std::unique(members.begin(), members.end()), members.end());
+    const CommunicatorId comm = builder_.AddCommunicator(fmt::format("NCCL {}", key), std::move(members));
+    int64_t order = 0;
+    for (uint32_t i : kernels) {
+      NcclKernel& k = nccl_[i];
+      if (k.sequence < 0) k.sequence = order;
+      ++order;
+      k.collective = builder_.AddCollective(k.op, comm, LocationId());
+    }
+  }
+}
+
+std::vector<PartCollective> ChromeParser::PartCollectives() const {
+  std::vector<PartCollective> out(collective_ids_.size() + nccl_.size());
+  for (const NcclKernel& k : nccl_)
+    out[k.collective.value] = PartCollective{k.key, static_cast<uint32_t>(k.sequence), -1, k.sequence_known};
+  return out;
 }
 
 void ChromeParser::DropReplacedLaunchFlows() {

@@ -22,6 +22,7 @@
 #include "model/gpu_tracker.h"
 #include "model/message_matcher.h"
 #include "model/trace_builder.h"
+#include "model/trace_parts.h"
 
 namespace grainscope::chrome {
 
@@ -50,6 +51,21 @@ struct GpuRef {
   bool pageable;    // a copy from or to pageable host memory
   GpuCall call;     // a call's kind
   int64_t correlation, device, stream;
+  uint32_t nccl = UINT32_MAX;  // an NCCL / RCCL kernel: its NcclKernel
+};
+
+// An NCCL or RCCL kernel: this rank's member of one collective operation of the job. Operations
+// are matched across ranks by (key, sequence): the process group (else the stream) and the
+// kernel's sequence number where Kineto records one, else by time (chrome_nccl_match.h).
+struct NcclKernel {
+  std::string key;       // "process group 0", or "stream 84" when the kernel names no group
+  int64_t sequence;      // Kineto's "Seq", or -1: its order among the key's kernels on this rank
+  bool sequence_known;   // a "Seq" the trace gives (else a rank directory matches by time)
+  CollectiveOp op;
+  uint64_t bytes;        // "In msg nelems" x the element size, or 0
+  uint32_t track;
+  TimeNs begin;
+  CollectiveId collective;
 };
 
 // A "pid" or "tid": an integer, or a name (Kineto's "Spans", "GPU 0"; rocprofiler quotes its
@@ -108,6 +124,7 @@ struct OpenSlice {
   TimeNs enter_time;
   uint32_t gpu_row;  // the GpuTracker row of a GPU call or work, else GpuTracker::kNone
   bool gpu_work;
+  uint32_t nccl;     // an NCCL kernel's NcclKernel, else UINT32_MAX: its collective ends before the Leave
 };
 
 // An async slice ("b" ... "e" of one (pid, cat, id)), laid on a lane of its process.
@@ -192,6 +209,9 @@ class ChromeParser {
   Result<Trace> Run();
   // Per region of the trace Run made, its category: regions are (name, category).
   std::vector<std::string> RegionCategories() const;
+  // Per collective row of the trace Run made, what it is in the job (an NCCL kernel's process
+  // group and sequence number; grainscope's own collectives: an empty key).
+  std::vector<PartCollective> PartCollectives() const;
 
  private:
   // Reading the documents (chrome_reader.cc).
@@ -209,9 +229,12 @@ class ChromeParser {
   void ReadAsync(const json& ev, bool begin, TimeNs t, std::string_view name, std::string_view cat, size_t index);
   // Kineto's dialect (chrome_kineto.cc).
   bool ReadKinetoRecord(const json& ev, std::string_view cat, const json* args);
-  void ReadGpuSlice(std::string_view name, std::string_view cat, const json* args, const Track& track, Item* item);
+  void ReadGpuSlice(std::string_view name, std::string_view cat, const json* args, uint32_t track, Item* item);
   void DropReplacedLaunchFlows();
   uint32_t StartGpuRow(uint32_t gpu, LocationId loc, EventIndex e, TimeNs t, bool* work);
+  void ReadNcclKernel(std::string_view name, const json* args, uint32_t track, TimeNs begin, GpuRef* ref);
+  void AddNcclCollectives();
+  uint32_t NcclOf(const Item& item) const { return item.gpu == UINT32_MAX ? UINT32_MAX : gpu_refs_[item.gpu].nccl; }
 
   // Assembling the trace (chrome_tracks.cc).
   void LayAsyncSlices();
@@ -253,6 +276,7 @@ class ChromeParser {
   std::map<int64_t, CollectiveId> collective_ids_;
   size_t communicators_ = 0;
   std::vector<GpuRef> gpu_refs_;
+  std::vector<NcclKernel> nccl_;
   bool correlated_work_ = false;  // GPU work carries correlation ids: launches join on them
   GpuTracker gpu_;
   SkipCounter invalid_, skipped_;

@@ -16,6 +16,7 @@
 #include "base/progress.h"
 #include "format/chrome/chrome_documents.h"
 #include "format/chrome/chrome_json.h"
+#include "format/chrome/chrome_nccl_match.h"
 #include "format/chrome/chrome_reader.h"
 #include "format/format_names.h"
 #include "format/limits.h"
@@ -116,7 +117,7 @@ Status ReadRankFile(const std::string& path, RankFile& f) {
   content = std::string();
   if (!ReadDistributedInfo(doc.json, f))
     return DataLoss(fmt::format("{}: names no rank (no \"distributedInfo\": {{\"rank\": ...}})", path));
-  GS_ASSIGN_OR_RETURN(f.part.trace, chrome::ReadDocument(std::move(doc), &f.part.region_keys));
+  GS_ASSIGN_OR_RETURN(f.part.trace, chrome::ReadDocument(std::move(doc), &f.part.region_keys, &f.part.collectives));
   return OkStatus();
 }
 
@@ -190,6 +191,7 @@ Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions
   }
   std::vector<TracePart> parts;
   for (RankFile& f : files) parts.push_back(std::move(f.part));
+  chrome::MatchCollectivesByTime(parts, merge.notes, path);
   Result<Trace> trace = MergeParts(std::move(parts), merge);
   if (!trace.ok()) return DataLoss(fmt::format("{}: {}", path, trace.status().message()));
   return trace;

@@ -33,6 +33,7 @@ Result<Trace> ChromeParser::Run() {
   GroupFlowChannels();
   GS_RETURN_IF_ERROR(AddMessages());
   GS_RETURN_IF_ERROR(AddCollectives());
+  AddNcclCollectives();
   for (Track& t : tracks_) BuildTrack(t);
   AddFlowDependencies();
   gpu_.AddEdges(builder_, file_);
@@ -228,7 +229,7 @@ void ChromeParser::ReadEvent(const json& ev, size_t index) {
       if (!dur) return Invalid(why, index);
       if (*dur < 0) return Invalid("'dur' is negative", index);
       if (__builtin_add_overflow(item.time, *dur, &item.end)) return Invalid("'dur' is out of range", index);
-      ReadGpuSlice(name, cat, args, tracks_[*t], &item);
+      ReadGpuSlice(name, cat, args, *t, &item);
     }
   } else if (ph == "E") {
     item.kind = ItemKind::kEnd;
@@ -304,10 +305,12 @@ Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_nam
   return chrome::ReadDocument(std::move(doc));
 }
 
-Result<Trace> chrome::ReadDocument(Document doc, std::vector<std::string>* region_categories) {
+Result<Trace> chrome::ReadDocument(Document doc, std::vector<std::string>* region_categories,
+                                   std::vector<PartCollective>* collectives) {
   chrome::ChromeParser parser(std::move(doc));
   Result<Trace> trace = parser.Run();
   if (trace.ok() && region_categories != nullptr) *region_categories = parser.RegionCategories();
+  if (trace.ok() && collectives != nullptr) *collectives = parser.PartCollectives();
   return trace;
 }
 

@@ -303,6 +303,7 @@ void ChromeParser::BuildTrack(Track& track) {
     waiting.clear();
   };
   auto close_top = [&](TimeNs at) {
+    if (open.back().nccl != UINT32_MAX) builder_.CollEnd(loc, at, nccl_[open.back().nccl].collective);
     const EventIndex e = builder_.Leave(loc, at, RegionId(open.back().region));
     if (const OpenSlice& o = open.back(); o.gpu_row != GpuTracker::kNone) {
       if (o.gpu_work) {
@@ -340,13 +341,15 @@ void ChromeParser::BuildTrack(Track& track) {
         const EventIndex e = builder_.Enter(loc, t, RegionId(item.arg));
         bool work = false;
         const uint32_t gpu_row = StartGpuRow(item.gpu, loc, e, t, &work);
-        open.push_back(OpenSlice{item.arg, end, false, e, t, gpu_row, work});
+        const uint32_t nccl = NcclOf(item);
+        open.push_back(OpenSlice{item.arg, end, false, e, t, gpu_row, work, nccl});
         emitted(e, t);
+        if (nccl != UINT32_MAX) builder_.CollBegin(loc, t, nccl_[nccl].collective, nccl_[nccl].bytes, nccl_[nccl].bytes);
         break;
       }
       case ItemKind::kBegin: {
         const EventIndex e = builder_.Enter(loc, t, RegionId(item.arg));
-        open.push_back(OpenSlice{item.arg, t, true, e, t, GpuTracker::kNone, false});
+        open.push_back(OpenSlice{item.arg, t, true, e, t, GpuTracker::kNone, false, UINT32_MAX});
         emitted(e, t);
         break;
       }
