@@ -25,12 +25,25 @@ class WhatIfModel {
         overhead_milli_(std::llround(w.overhead_per_event_ns * 1000.0)), measured_(g), state_(g.location_count()),
         modelled_collective_(w.collective.measured ? std::vector<uint8_t>() : CollectivesInCalls(g)) {}
 
+  // A location starts when it was measured to, unless something else started it: a GPU stream's
+  // first kernel, a forked thread's or a task's first event follow their launch, fork or create
+  // edge alone (a what-if that makes the launching CPU faster moves them too).
   TimeNs Start(LocationId l) const {
     const EventColumns& ev = t_.events(l);
     State& s = state_[l.value];
     s.frames.clear();
     s.comm.clear();
-    return ev.time[0] - t_.start_ns();
+    return StartedByEdge(l) ? 0 : ev.time[0] - t_.start_ns();
+  }
+
+  bool StartedByEdge(LocationId l) const {
+    const DependencyEnds& in = g_.incoming();
+    const uint32_t end = in.empty() ? DependencyEnds::kNone : in.Find(l, 0);
+    if (end == DependencyEnds::kNone) return false;
+    const DependencyTable& d = t_.dependencies();
+    for (uint32_t row : in.edges(end))
+      if (!DependencyTargetWaits(d.kind[row])) return true;
+    return false;
   }
 
   [[gnu::always_inline]] TimeNs Segment(LocationId l, EventIndex e, bool blocking) const {

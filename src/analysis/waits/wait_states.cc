@@ -25,6 +25,7 @@ std::string_view WaitKindName(WaitKind k) {
     case WaitKind::kJoinWait: return "join_wait";
     case WaitKind::kDependencyWait: return "dependency_wait";
     case WaitKind::kEarlyScan: return "early_scan";
+    case WaitKind::kLaunchWait: return "launch_wait";
   }
   return "unknown";
 }
@@ -176,8 +177,9 @@ class Finder {
         case DependencyKind::kConditionSignal: kind = WaitKind::kConditionWait, begin_kind = SyncKind::kCondWaitBegin; break;
         case DependencyKind::kJoin: kind = WaitKind::kJoinWait, begin_kind = SyncKind::kThreadJoinBegin; break;
         case DependencyKind::kRendezvous: continue;  // late_receiver, from the message
+        case DependencyKind::kGpuLaunch: DependencyWait(r, WaitKind::kLaunchWait); continue;
         default:
-          if (DependencyTargetWaits(d.kind[r])) DependencyWait(r);
+          if (DependencyTargetWaits(d.kind[r])) DependencyWait(r, WaitKind::kDependencyWait);
           continue;
       }
       const LocationId waiter = d.to_location[r];
@@ -203,8 +205,9 @@ class Finder {
   }
 
   // Dependency row r of a kind the thread waits above do not name: its target waited from its
-  // previous event until the source (the blocking segment's wait, measured_waits.h).
-  void DependencyWait(uint32_t r) {
+  // previous event until the source (the blocking segment's wait, measured_waits.h); for a launch,
+  // the stream idled so (`kind` kLaunchWait).
+  void DependencyWait(uint32_t r, WaitKind kind) {
     const DependencyTable& d = t_.dependencies();
     const LocationId waiter = d.to_location[r];
     const EventIndex end = d.to_event[r];
@@ -215,7 +218,7 @@ class Finder {
     const CallNesting nesting = t_.index().nesting(waiter);
     const EventIndex call = nesting.OpenAfter(end - 1);
     const RegionId caller = call == kNoEvent ? RegionId() : nesting.RegionOf(nesting.Parent(call));
-    out_.instances.push_back({WaitKind::kDependencyWait, waiter, d.from_location[r], end - 1, end, d.from_event[r],
+    out_.instances.push_back({kind, waiter, d.from_location[r], end - 1, end, d.from_event[r],
                               ev.time[end - 1], wait, nesting.RegionOf(call), caller});
   }
 

@@ -26,6 +26,11 @@
 //   dependency_wait   max(0, min(source, target) - the target's previous event), charged to the
 //                     source's location: the blocking segment's wait as the replay measures it
 //                     (measured_waits.h)
+// and for GPU streams, whose work starts when launched (a launch edge's target does not wait, it
+// idles):
+//   launch_wait       a stream idle after its previous work until the host launched the next:
+//                     max(0, min(launch call's enter, work's start) - the stream's previous event),
+//                     charged to the launching thread (the GPU was launch-bound there)
 #pragma once
 
 #include <cstdint>
@@ -42,9 +47,9 @@ namespace grainscope {
 
 enum class WaitKind : uint8_t {
   kLateSender, kLateReceiver, kWaitAtBarrier, kWaitAtNxN, kLateBroadcast, kEarlyReduce, kBarrierCompletion,
-  kLockContention, kConditionWait, kJoinWait, kDependencyWait, kEarlyScan,
+  kLockContention, kConditionWait, kJoinWait, kDependencyWait, kEarlyScan, kLaunchWait,
 };
-inline constexpr int kWaitKindCount = 12;
+inline constexpr int kWaitKindCount = 13;
 std::string_view WaitKindName(WaitKind k);
 
 struct WaitInstance {
