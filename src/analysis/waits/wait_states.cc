@@ -169,6 +169,7 @@ class Finder {
   void ThreadWaits() {
     const DependencyTable& d = t_.dependencies();
     const SyncTable& st = t_.syncs();
+    const std::vector<bool> latest = LatestEdgeIntoEachTarget();
     for (size_t r = 0; r < d.size(); ++r) {
       WaitKind kind;
       SyncKind begin_kind;
@@ -179,7 +180,7 @@ class Finder {
         case DependencyKind::kRendezvous: continue;  // late_receiver, from the message
         case DependencyKind::kGpuLaunch: DependencyWait(r, WaitKind::kLaunchWait); continue;
         default:
-          if (DependencyTargetWaits(d.kind[r])) DependencyWait(r, WaitKind::kDependencyWait);
+          if (DependencyTargetWaits(d.kind[r]) && latest[r]) DependencyWait(r, WaitKind::kDependencyWait);
           continue;
       }
       const LocationId waiter = d.to_location[r];
@@ -202,6 +203,27 @@ class Finder {
                      RegionId(), nesting.RegionAfter(begin)};
       out_.instances.push_back(w);
     }
+  }
+
+  // Per dependency row: is it the latest edge into its target event (by its source's time, the
+  // lowest row on a tie)? A device synchronise has an edge from every stream: it waited once, for
+  // the last of them, not once per stream.
+  std::vector<bool> LatestEdgeIntoEachTarget() const {
+    const DependencyTable& d = t_.dependencies();
+    std::vector<bool> latest(d.size(), true);
+    std::map<std::pair<uint32_t, EventIndex>, uint32_t> best;  // target -> row
+    for (uint32_t r = 0; r < d.size(); ++r) {
+      auto [it, added] = best.try_emplace({d.to_location[r].value, d.to_event[r]}, r);
+      if (added) continue;
+      const uint32_t other = it->second;
+      if (Time(d.from_location[r], d.from_event[r]) > Time(d.from_location[other], d.from_event[other])) {
+        latest[other] = false;
+        it->second = r;
+      } else {
+        latest[r] = false;
+      }
+    }
+    return latest;
   }
 
   // Dependency row r of a kind the thread waits above do not name: its target waited from its

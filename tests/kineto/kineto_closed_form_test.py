@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Issue 34's checks on closed-form Kineto traces (make_kineto.py) and, where ../shared/corpus is
+present, on HTA's own critical path of simple_add.json.
+
+    kineto_closed_form_test.py GRAINSCOPE [CORPUS_DIR]
+
+Every answer is exact (microseconds in make_kineto.py's docstrings); every command must run on
+every trace.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import make_kineto  # noqa: E402
+
+US = 1000
+failures = []
+
+
+def run(grainscope, *args):
+    p = subprocess.run([grainscope, *args], capture_output=True, text=True)
+    if p.returncode != 0:
+        failures.append(f"grainscope {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[:300]}")
+        return None
+    return p.stdout
+
+
+def js(grainscope, *args):
+    out = run(grainscope, *args, "-f", "json")
+    return json.loads(out) if out else {}
+
+
+def check(what, got, want):
+    if got != want:
+        failures.append(f"{what}: got {got}, want {want}")
+
+
+def profile(cp):
+    return {r["region"]: r["time_ns"] for r in cp.get("profile", [])}
+
+
+def kinds(waits):
+    return {k["kind"]: (k["count"], k["time_ns"]) for k in waits.get("kinds", []) if k["count"]}
+
+
+def closed_forms(g, d):
+    n = make_kineto.N
+    lb = os.path.join(d, "launch_bound.json")
+    cp = js(g, "critpath", lb)
+    check("launch_bound length", cp.get("length_ns"), (10 * n + 1) * US)
+    check("launch_bound profile", profile(cp), {"cudaLaunchKernel": 10 * n * US, "cudaDeviceSynchronize": 1 * US})
+    check("launch_bound waits", kinds(js(g, "waits", lb)), {"launch_wait": (n - 1, (n - 1) * 7 * US)})
+
+    sc = os.path.join(d, "sync_chain.json")
+    cp = js(g, "critpath", sc)
+    check("sync_chain length", cp.get("length_ns"), 100 * n * US)
+    check("sync_chain profile", profile(cp), {"big_kernel": 100 * n * US})
+    check("sync_chain waits", kinds(js(g, "waits", sc)), {"dependency_wait": (n, 95 * n * US)})
+
+    ej = os.path.join(d, "event_join.json")
+    cp = js(g, "critpath", ej)
+    check("event_join length", cp.get("length_ns"), 150 * US)
+    check("event_join profile", profile(cp), {"kernel_A": 100 * US, "kernel_B": 50 * US})
+    check("event_join waits", kinds(js(g, "waits", ej)), {"dependency_wait": (1, 146 * US)})
+
+    ar = os.path.join(d, "allreduce")
+    cp = js(g, "critpath", ar)
+    check("allreduce length", cp.get("length_ns"), 350 * US)
+    nccl = [r for r in profile(cp) if r.startswith("ncclDevKernel_AllReduce")]
+    check("allreduce profile", profile(cp), {"compute": 300 * US, nccl[0] if nccl else "nccl": 50 * US})
+    w = js(g, "waits", ar)
+    check("allreduce wait_at_nxn", kinds(w).get("wait_at_nxn"), (1, 200 * US))
+    nxn = [x for x in w.get("largest", []) if x["kind"] == "wait_at_nxn"]
+    check("allreduce straggler", [(x["waiter"], x["late"]) for x in nxn], [("rank 0 stream 20", "rank 1 stream 20")])
+    check("allreduce info collectives", js(g, "info", ar).get("collectives"), 1)
+    r = js(g, "replay", ar, "--region-speed", "compute=2")
+    check("allreduce replay compute x2", r.get("predicted_ns"), 200 * US)
+    check("allreduce identity replay", js(g, "replay", ar).get("max_deviation_ns"), 0)
+
+    for name in ("launch_bound.json", "sync_chain.json", "event_join.json", "allreduce"):
+        path = os.path.join(d, name)
+        for cmd in (["info"], ["report"], ["critpath"], ["waits"], ["replay"], ["gantt"], ["taskgraph"], ["dump"]):
+            run(g, *cmd, path)
+        run(g, "html", path, "-o", os.path.join(d, name + ".html"))
+
+
+def hta_path(g, corpus):
+    """Our critical path of simple_add.json holds at least 590 of the 624 events HTA marks critical.
+    The rest (the closing note of issue 34): HTA gives the time between operators no weight, so at
+    the end of the run it prefers the last kernels, which had 235 us of slack behind the CPU's
+    Python; and it puts pageable copies on the path where the CPU's cudaMemcpyAsync, which ran as
+    long as its copy, is ours."""
+    k = os.path.join(corpus, "kineto")
+    src = os.path.join(k, "simple_add.json")
+    if not os.path.exists(src):
+        print(f"skip: {src} absent")
+        return
+    cp = js(g, "critpath", src)
+    events = [e for e in json.load(open(src))["traceEvents"] if e.get("ph") == "X" and e.get("cat") not in ("Trace", "cuda_sync")]
+    origin = min(e["ts"] for e in events)
+    hta = {(e["name"], e["ts"]) for e in json.load(open(os.path.join(k, "simple_add.hta-critical-path.json")))["traceEvents"]
+           if e.get("ph") == "X" and e.get("args", {}).get("critical") == 1}
+    by_name = {}
+    for e in events:
+        by_name.setdefault(e["name"], []).append(e)
+    ours = set()
+    for s in cp.get("path", []):
+        start, end = origin + s["start_ns"] / 1000, origin + s["end_ns"] / 1000
+        for e in by_name.get(s["region"], []):
+            if e["ts"] <= start + 1e-6 and e["ts"] + e.get("dur", 0) >= end - 1e-6:
+                ours.add((e["name"], e["ts"]))
+    both = len(hta & ours)
+    print(f"HTA's critical events: {len(hta)}; on our path too: {both}")
+    if both < 590:
+        failures.append(f"simple_add.json: only {both} of HTA's {len(hta)} critical events are on our path")
+
+
+def main():
+    g = sys.argv[1]
+    corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "..", "shared", "corpus")
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([sys.executable, os.path.join(HERE, "make_kineto.py"), d], check=True)
+        closed_forms(g, d)
+    hta_path(g, corpus)
+    for f in failures:
+        print("FAIL", f)
+    print(f"{'ok' if not failures else 'FAILED'}: {len(failures)} failure(s)")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
