@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <limits>
 #include <map>
+#include <set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -122,6 +123,8 @@ class GpuTracker::Edges {
         continue;
       }
       const Call& call = t_.calls_[c];
+      if (hosted_.insert(work.location.value).second)
+        b_.SetLocationGroup(work.location, b_.LocationGroup(call.thread));  // the first launcher's process
       work.enqueued = std::min(work.enqueued, call.enter.time);
       b_.AddDependency(DependencyKind::kGpuLaunch, call.thread, call.enter.event, work.location, work.enter.event);
       const bool waited = call.kind == GpuCall::kBlockingCopy || (work.pageable && work.leave.time <= call.leave.time);
@@ -285,6 +288,7 @@ class GpuTracker::Edges {
   std::map<std::pair<int64_t, int64_t>, uint32_t> slot_of_;  // (device, stream) -> streams_
   std::vector<Stream> streams_;
   std::vector<uint32_t> last_stream_;
+  std::set<uint32_t> hosted_;  // stream locations given their host's process
   uint64_t without_launch_ = 0, guessed_ = 0;
   const Call* last_guessed_ = nullptr;
   std::string first_without_launch_, first_guessed_;

@@ -78,7 +78,9 @@ class GpuTracker {
   bool empty() const { return calls_.empty() && work_.empty(); }
 
   // Adds the edges (header comment) and counts what could not be joined; `file` names the trace
-  // in the counts' examples. Rows whose events were never set are ignored.
+  // in the counts' examples. Rows whose events were never set are ignored. Each stream that a
+  // host thread launched work on joins that thread's process (Location::group): a rank's streams
+  // are its own, wherever the format files them (Kineto: under a process per device).
   void AddEdges(TraceBuilder& builder, std::string_view file);
 
  private:

@@ -46,6 +46,7 @@ class TraceBuilder {
   LocationId AddLocation(std::string_view name, LocationKind kind, int64_t external_id);
   // For threads: the index of the process location they belong to (default: themselves).
   void SetLocationGroup(LocationId loc, uint32_t group) { body_.locations[loc.value].group = group; }
+  uint32_t LocationGroup(LocationId loc) const { return body_.locations[loc.value].group; }
   // A region whose format says `role`; the builder makes the role precise where the name is a
   // well-known call's (ResolveRegionRole: an MPI_Wait a writer called a function is a wait), so
   // every reader gets the same roles for the same calls.

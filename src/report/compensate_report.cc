@@ -11,7 +11,6 @@
 namespace grainscope {
 namespace {
 
-
 std::string Change(TimeNs measured, TimeNs compensated) {
   if (measured == 0) return "";
   return fmt::format("{:+.1f} %", 100.0 * static_cast<double>(compensated - measured) / static_cast<double>(measured));

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "analysis/critpath/path_by_process.h"
 #include "model/rendezvous.h"
 #include "report/region_name.h"
 #include "report/location_column.h"
@@ -12,10 +13,23 @@
 namespace grainscope {
 namespace {
 
+using json = nlohmann::ordered_json;
 
+// Where the path ran by process (path_by_process.h) and where it crossed between processes.
+void AddProcessesJson(const Trace& t, const CriticalPath& cp, json& j) {
+  const PathByProcess split = SplitPathByProcess(t, cp);
+  json processes = json::array();
+  for (const ProcessPathTime& p : split.processes)
+    processes.push_back({{"process", LocationName(t, p.process)}, {"time_ns", p.time_ns}, {"fraction", p.fraction}});
+  j["processes"] = std::move(processes);
+  json crossings = json::array();
+  for (const PathCrossing& c : split.crossings) {
+    crossings.push_back({{"at_ns", c.at_ns - t.origin_ns()}, {"from", LocationName(t, c.from)}, {"to", LocationName(t, c.to)}});
+  }
+  j["crossings"] = std::move(crossings);
+}
 
 std::string CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
-  using json = nlohmann::ordered_json;
   json j;
   j["length_ns"] = cp.length_ns;
   j["measured_ns"] = cp.measured_ns;
@@ -68,6 +82,7 @@ std::string CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOpt
                          {"compute_ns", cp.compute_ns[l]}});
   }
   j["locations"] = std::move(locations);
+  AddProcessesJson(t, cp, j);
   return FinishJson(j, o.notes);
 }
 
@@ -116,6 +131,30 @@ void AppendImbalance(std::string& out, const Trace& t, const CriticalPath& cp, s
   });
 }
 
+// Where the path ran by process and where it went from one to another; only for a trace of
+// several processes (ranks).
+void AppendProcesses(std::string& out, const Trace& t, const CriticalPath& cp, size_t top, size_t lw) {
+  bool several = false;
+  for (const Location& l : t.locations()) several |= l.group != t.locations().front().group;
+  if (!several) return;
+  const PathByProcess split = SplitPathByProcess(t, cp);
+  out += fmt::format("\n  By process: time on the path per process (a rank, its threads and GPU streams)\n"
+                     "  {:>14} {:>8}  {}\n", "time", "% path", "process");
+  AppendRows(out, split.processes.size(), top, [&](size_t i) {
+    const ProcessPathTime& p = split.processes[i];
+    return fmt::format("  {:>14} {:>8}  {}\n", FormatDuration(p.time_ns), FormatPercent(p.fraction), LocationName(t, p.process));
+  });
+  out += fmt::format("\n  Crossings: the path went from one process to another {} time{}\n", split.crossings.size(),
+                     split.crossings.size() == 1 ? "" : "s");
+  if (split.crossings.empty()) return;
+  out += fmt::format("  {:>14}  {:<{}} {}\n", "at", "from", lw, "to");
+  AppendRows(out, split.crossings.size(), top, [&](size_t i) {
+    const PathCrossing& c = split.crossings[i];
+    return fmt::format("  {:>14}  {:<{}} {}\n", FormatDuration(c.at_ns - t.origin_ns()), LocationName(t, c.from), lw,
+                       LocationName(t, c.to));
+  });
+}
+
 // The path's stretches in time order; `lw` is the location column's width.
 void AppendPath(std::string& out, const Trace& t, const CriticalPath& cp, size_t top, size_t lw) {
   out += fmt::format("\n  Path ({} stretches)\n  {:>14} {:>14} {:>14}  {:<{}} {}\n", cp.path.size(), "start", "end",
@@ -155,6 +194,7 @@ std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOpt
   AppendProfile(out, t, cp, o.top);
   AppendImbalance(out, t, cp, o.top);
   const size_t lw = LocationColumnWidth(t, 16);
+  AppendProcesses(out, t, cp, o.top, lw);
   AppendPath(out, t, cp, o.top, lw);
   AppendSlack(out, t, cp, o.top, lw);
   return out;

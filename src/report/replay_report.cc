@@ -9,7 +9,6 @@
 namespace grainscope {
 namespace {
 
-
 std::string Change(TimeNs measured, TimeNs predicted) {
   if (measured == 0) return "";
   return fmt::format("{:+.1f} %", 100.0 * static_cast<double>(predicted - measured) / static_cast<double>(measured));

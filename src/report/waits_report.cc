@@ -11,7 +11,6 @@
 namespace grainscope {
 namespace {
 
-
 // The largest wait instances, largest first (ties: earlier first).
 std::vector<const WaitInstance*> Largest(const WaitStates& w, size_t n) {
   std::vector<const WaitInstance*> all;

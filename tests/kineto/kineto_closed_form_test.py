@@ -76,6 +76,8 @@ def closed_forms(g, d):
     check("allreduce wait_at_nxn", kinds(w).get("wait_at_nxn"), (1, 200 * US))
     nxn = [x for x in w.get("largest", []) if x["kind"] == "wait_at_nxn"]
     check("allreduce straggler", [(x["waiter"], x["late"]) for x in nxn], [("rank 0 stream 20", "rank 1 stream 20")])
+    check("allreduce path by process", [(p["process"], p["time_ns"]) for p in cp.get("processes", [])],
+          [("rank 1 thread 4000 (python3)", 350 * US)])  # rank 1's stream is its own
     check("allreduce info collectives", js(g, "info", ar).get("collectives"), 1)
     r = js(g, "replay", ar, "--region-speed", "compute=2")
     check("allreduce replay compute x2", r.get("predicted_ns"), 200 * US)
