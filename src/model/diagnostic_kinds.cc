@@ -20,6 +20,9 @@ constexpr std::array kKinds = {
                    "barrier arrival(s) never left on a thread whose events end there, in an instance the "
                    "others left (libomp never reports a worker's last implicit-barrier end): left at the "
                    "barrier's release"},
+    DiagnosticKind{Diag::kClocksAligned, "clocks_aligned", S::kRepaired,
+                   "rank(s) whose clock was moved onto the lowest rank's so that the NCCL all-to-all operations "
+                   "they share end together (the median difference of their ends)"},
     DiagnosticKind{Diag::kCollectivesMatchedByTime, "collectives_matched_by_time", S::kSuspect,
                    "NCCL / RCCL kernel(s) naming no sequence number, matched across ranks by time: kernels of one "
                    "process group (or stream) on different ranks that overlap and end within 2 % (at least "

@@ -20,6 +20,7 @@ class Diagnostics;
 enum class Diag : uint8_t {
   kAnnotationFlows,  // annotation_flows
   kBarrierEndsAdded,  // barrier_ends_added
+  kClocksAligned,  // clocks_aligned
   kCollectivesMatchedByTime,  // collectives_matched_by_time
   kDamagedBlocks,  // damaged_blocks
   kDamagedChunks,  // damaged_chunks
@@ -67,7 +68,7 @@ enum class Diag : uint8_t {
   kUnpairedFlows,  // unpaired_flows
   kUnreadableRankFiles,  // unreadable_rank_files
 };
-inline constexpr int kDiagCount = 48;
+inline constexpr int kDiagCount = 49;
 
 
 enum class DiagnosticSeverity : unsigned char {

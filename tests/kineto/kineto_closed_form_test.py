@@ -83,7 +83,15 @@ def closed_forms(g, d):
     check("allreduce replay compute x2", r.get("predicted_ns"), 200 * US)
     check("allreduce identity replay", js(g, "replay", ar).get("max_deviation_ns"), 0)
 
-    for name in ("launch_bound.json", "sync_chain.json", "event_join.json", "allreduce"):
+    sk = os.path.join(d, "allreduce_skewed")
+    info = js(g, "info", sk)
+    aligned = [n for n in info.get("diagnostics", []) if n.get("name") == "clocks_aligned"]
+    check("allreduce_skewed clocks_aligned", [(n.get("count"), n.get("example", "").split(": ", 1)[-1]) for n in aligned],
+          [(1, f"rank 1 moved by {-make_kineto.SKEW * US} ns onto rank 0's clock (the median over 1 operations)")])
+    check("allreduce_skewed length", js(g, "critpath", sk).get("length_ns"), 350 * US)
+    check("allreduce_skewed wait_at_nxn", kinds(js(g, "waits", sk)).get("wait_at_nxn"), (1, 200 * US))
+
+    for name in ("launch_bound.json", "sync_chain.json", "event_join.json", "allreduce", "allreduce_skewed"):
         path = os.path.join(d, name)
         for cmd in (["info"], ["report"], ["critpath"], ["waits"], ["replay"], ["gantt"], ["taskgraph"], ["dump"]):
             run(g, *cmd, path)

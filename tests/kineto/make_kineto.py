@@ -5,7 +5,8 @@ Each trace has the shape Kineto writes (cuda_runtime calls and GPU work joined b
 "cuda_sync" records, process and thread names, "distributedInfo") and times chosen so that the
 critical path, the waits and the what-ifs have exact answers, listed in EXPECTED (microseconds).
 
-    make_kineto.py OUT_DIR   writes OUT_DIR/<case>.json, and the rank directory OUT_DIR/allreduce/
+    make_kineto.py OUT_DIR   writes OUT_DIR/<case>.json, and the rank directories OUT_DIR/allreduce/
+                             and OUT_DIR/allreduce_skewed/ (rank 1's clock SKEW us ahead)
 """
 import json
 import os
@@ -125,18 +126,31 @@ def allreduce(rank):
     return t.document(world=2)
 
 
+SKEW = 5000  # us: rank 1's clock runs this far ahead in allreduce_skewed/
+
+
+def skewed(doc, by):
+    for e in doc["traceEvents"]:
+        if e.get("ph") != "M" and isinstance(e.get("ts"), int):
+            e["ts"] += by
+    return doc
+
+
 CASES = {"launch_bound": launch_bound, "sync_chain": sync_chain, "event_join": event_join}
 
 
 def main():
     out = sys.argv[1]
     os.makedirs(os.path.join(out, "allreduce"), exist_ok=True)
+    os.makedirs(os.path.join(out, "allreduce_skewed"), exist_ok=True)
     for name, make in CASES.items():
         with open(os.path.join(out, name + ".json"), "w") as f:
             json.dump(make(), f)
     for rank in WORK:
         with open(os.path.join(out, "allreduce", f"rank-{rank}.json"), "w") as f:
             json.dump(allreduce(rank), f)
+        with open(os.path.join(out, "allreduce_skewed", f"rank-{rank}.json"), "w") as f:
+            json.dump(skewed(allreduce(rank), SKEW * rank), f)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #include "format/chrome/chrome_nccl_match.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <tuple>
@@ -74,6 +75,51 @@ void MatchCollectivesByTime(std::vector<TracePart>& parts, Diagnostics& notes, s
                              "operations of one rank here (their partners are in files not given, or outside "
                              "this rank's profiling window)",
                              path, matched, total, total - matched));
+}
+
+namespace {
+
+// Per part, the end (in its clock) of each all-to-all operation it holds, by (key, sequence).
+std::vector<std::map<std::pair<std::string, uint32_t>, TimeNs>> OperationEnds(const std::vector<TracePart>& parts) {
+  std::vector<std::map<std::pair<std::string, uint32_t>, TimeNs>> ends(parts.size());
+  for (uint32_t p = 0; p < parts.size(); ++p) {
+    const Trace& t = parts[p].trace;
+    const CollectiveTable& ct = t.collectives();
+    for (uint32_t c = 0; c < parts[p].collectives.size() && c < ct.size(); ++c) {
+      const PartCollective& pc = parts[p].collectives[c];
+      if (pc.communicator.empty() || ct.member_count(CollectiveId(c)) != 1) continue;
+      if (ShapeOf(ct.op[c]) != CollectiveShape::kAllToAll && ct.op[c] != CollectiveOp::kOther) continue;
+      const uint32_t m = ct.first_member[c];
+      ends[p][{pc.communicator, pc.sequence}] = parts[p].clock(t.events(ct.member_location[m]).time[ct.member_end[m]]);
+    }
+  }
+  return ends;
+}
+
+}  // namespace
+
+void AlignClocksOnCollectives(std::vector<TracePart>& parts, Diagnostics& notes, std::string_view path) {
+  const auto ends = OperationEnds(parts);
+  size_t reference = 0;
+  while (reference < parts.size() && ends[reference].empty()) ++reference;
+  if (reference == parts.size()) return;
+  uint64_t moved = 0;
+  std::string example;
+  for (size_t p = reference + 1; p < parts.size(); ++p) {
+    std::vector<TimeNs> offsets;
+    for (const auto& [op, end] : ends[p])
+      if (auto r = ends[reference].find(op); r != ends[reference].end()) offsets.push_back(r->second - end);
+    if (offsets.empty()) continue;
+    std::nth_element(offsets.begin(), offsets.begin() + offsets.size() / 2, offsets.end());
+    const TimeNs offset = offsets[offsets.size() / 2];
+    if (std::llabs(offset) <= kMinTolerance) continue;
+    parts[p].clock.base += offset;
+    if (moved++ == 0) {
+      example = fmt::format("{}: rank {} moved by {} ns onto rank {}'s clock (the median over {} operations)", path,
+                            parts[p].rank, offset, parts[reference].rank, offsets.size());
+    }
+  }
+  notes.AddCount(Diag::kClocksAligned, moved, example);
 }
 
 }  // namespace grainscope::chrome

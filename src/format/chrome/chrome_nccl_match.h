@@ -20,4 +20,12 @@ namespace grainscope::chrome {
 // trace gave are left as they are. Counts the rows matched so (kCollectivesMatchedByTime).
 void MatchCollectivesByTime(std::vector<TracePart>& parts, Diagnostics& notes, std::string_view path);
 
+// Each rank's clock onto the lowest rank's, where they disagree: the members of one all-to-all
+// operation (an all-reduce, an all-gather, ...) end together, so the median over the operations
+// two ranks share of the difference of their ends is the offset of their clocks (Kineto records
+// none). A part whose offset exceeds 100 us (below that, the kernels' own spread) gets it in its
+// ClockMap and a note says by how much it moved (kClocksAligned); where ends still contradict,
+// `replay --clc` corrects the rest.
+void AlignClocksOnCollectives(std::vector<TracePart>& parts, Diagnostics& notes, std::string_view path);
+
 }  // namespace grainscope::chrome

@@ -192,6 +192,7 @@ Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions
   std::vector<TracePart> parts;
   for (RankFile& f : files) parts.push_back(std::move(f.part));
   chrome::MatchCollectivesByTime(parts, merge.notes, path);
+  chrome::AlignClocksOnCollectives(parts, merge.notes, path);
   Result<Trace> trace = MergeParts(std::move(parts), merge);
   if (!trace.ok()) return DataLoss(fmt::format("{}: {}", path, trace.status().message()));
   return trace;
