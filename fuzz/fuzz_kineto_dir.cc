@@ -18,7 +18,17 @@ constexpr char kRank0[] =
     R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5},)"
     R"({"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 12, "dur": 4},)"
     R"({"ph": "s", "cat": "ac2g", "name": "launch", "id": 1, "pid": 1, "tid": 1, "ts": 11},)"
-    R"({"ph": "f", "cat": "ac2g", "name": "launch", "id": 1, "pid": 0, "tid": 7, "ts": 12, "bp": "e"}]})";
+    R"({"ph": "f", "cat": "ac2g", "name": "launch", "id": 1, "pid": 0, "tid": 7, "ts": 12, "bp": "e"},)"
+    // A launch, an NCCL all-reduce of process group 0 and a stream synchronise (issue 34).
+    R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 18, "dur": 1,)"
+    R"( "args": {"correlation": 2}},)"
+    R"({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "pid": 0, "tid": 20,)"
+    R"( "ts": 19, "dur": 30, "args": {"correlation": 2, "device": 0, "stream": 20, "Process Group Name": "0",)"
+    R"( "Seq": 0, "Collective name": "allreduce", "In msg nelems": 8, "dtype": "Float"}},)"
+    R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 1, "tid": 1, "ts": 20, "dur": 30,)"
+    R"( "args": {"correlation": 3}},)"
+    R"({"ph": "X", "cat": "cuda_sync", "name": "Stream Sync", "pid": 0, "tid": 20, "ts": 20, "dur": 30,)"
+    R"( "args": {"correlation": 3, "cuda_sync_kind": "Stream Sync", "stream": 20, "device": 0}}]})";
 
 std::string g_dir;
 

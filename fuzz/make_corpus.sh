@@ -67,6 +67,14 @@ link fuzz_kineto_dir "$cases"/*/*.json
 mkdir -p "$out/fuzz_kineto_dir"
 printf '%s' '{"distributedInfo": {"backend": "nccl", "rank": 1, "world_size": 2}, "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 7}, {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce", "pid": 0, "tid": 7, "ts": 12, "dur": 4}]}' \
   > "$out/fuzz_kineto_dir/seed-generated-rank1.json"
+# Kineto-shaped traces with GPU launch and sync edges and NCCL collectives (issue 34's generator):
+# whole files for the Chrome reader, rank 1 of the all-reduce for the rank directory's.
+kineto=$(mktemp -d)
+if python3 "$root/tests/kineto/make_kineto.py" "$kineto"; then
+  for f in "$kineto"/*.json; do cp "$f" "$out/fuzz_chrome/seed-kineto-$(basename "$f")"; done
+  cp "$kineto/allreduce/rank-1.json" "$out/fuzz_kineto_dir/seed-allreduce-rank1.json"
+fi
+rm -rf "$kineto"
 # OTF2: the selector byte picks the archive file; seed each with a tiny valid-looking header.
 mkdir -p "$out/fuzz_otf2"
 for b in 0 1 2 3 4 5; do printf "\\x0$b" > "$out/fuzz_otf2/seed-$b-empty"; done
