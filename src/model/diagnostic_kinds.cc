@@ -74,8 +74,8 @@ constexpr std::array kKinds = {
     DiagnosticKind{Diag::kOtherRunFiles, "other_run_files", S::kSkipped,
                    "rank file(s) of another run in the trace directory, not merged (a trace is one run)"},
     DiagnosticKind{Diag::kProfilerSpans, "profiler_spans", S::kIgnored,
-                   "slice(s) and marker(s) on the profiler's own tracks (Kineto's \"Spans\" and "
-                   "\"Traces\": the profiling window), not the program's work"},
+                   "slice(s) and marker(s) on the profiler's own tracks (Kineto's \"Spans\", \"Traces\" "
+                   "and \"\": the profiling window and its marks), not the program's work"},
     DiagnosticKind{Diag::kRanksWithoutMpiInit, "ranks_without_mpi_init", S::kDataLoss,
                    "MPI rank(s) recorded without their MPI_Init region (an older libgrainscope-mpi): each "
                    "timeline starts at the rank's first MPI call, its computation before it is not counted"},

@@ -7,8 +7,8 @@
 //  * the "ac2g" flows repeat the correlation ids: not needed where the work carries them;
 //  * NCCL / RCCL kernels are each rank's member of a collective operation (NcclKernel); a rank
 //    directory's merge makes one instance of the members of all ranks (model/trace_parts.h);
-//  * the tracks of pid "Spans" and "Traces" are the profiler's own (its window, "PyTorch Profiler
-//    (0)"), not the program's: left out.
+//  * the tracks of pid "Spans", "Traces" and "" are the profiler's own (its window, "PyTorch
+//    Profiler (0)", "Record Window End"), not the program's: left out.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -21,7 +21,11 @@
 namespace grainscope::chrome {
 namespace {
 
-bool IsProfilerProcess(const TrackPart& pid) { return pid.named && (pid.name == "Spans" || pid.name == "Traces"); }
+// Kineto's own tracks: "Spans" (the profiler's window), "Traces" (its iteration marks) and the
+// nameless one of its "Record Window End" mark.
+bool IsProfilerProcess(const TrackPart& pid) {
+  return pid.named && (pid.name == "Spans" || pid.name == "Traces" || pid.name.empty());
+}
 
 bool IsRuntimeCall(std::string_view cat) { return cat.ends_with("_runtime") || cat.ends_with("_driver"); }
 

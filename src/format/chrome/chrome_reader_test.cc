@@ -85,12 +85,12 @@ TEST(ChromeReader, ReadsKinetoTraces) {
   // prefixed with the process's label.
   std::vector<std::string_view> names;
   for (const Location& l : t.locations()) names.push_back(t.str(l.name));
-  EXPECT_THAT(names, ElementsAre("python3", "GPU 0 stream 7", "GPU 1 stream 7", "pid \"\" tid \"\""));
+  EXPECT_THAT(names, ElementsAre("python3", "GPU 0 stream 7", "GPU 1 stream 7"));
   // baseTimeNanoseconds + exact decimal microseconds; time zero is the earliest event (the
   // launch's 'ts'; the profiler's span is no event), not baseTimeNanoseconds, which lies 51 days
   // before the run.
   EXPECT_EQ(t.origin_ns(), 1711964646000000000 + 4458676522690655);
-  EXPECT_EQ(t.diagnostics().Count(Diag::kProfilerSpans), 1u);
+  EXPECT_EQ(t.diagnostics().Count(Diag::kProfilerSpans), 2u);  // the span and "Record Window End"
   EXPECT_EQ(t.events(LocationId(0)).time[0], 1711964646000000000 + 4458676522690655);
   EXPECT_EQ(t.events(LocationId(1)).time[0], 1711964646000000000 + 4458676522700250);
   EXPECT_EQ(t.events(LocationId(1)).time[1], 1711964646000000000 + 4458676522710750);

@@ -82,6 +82,7 @@ void ChromeParser::SortTracks() {
   std::erase_if(track_index_, [&](const auto& entry) { return new_index[entry.second] == kDropped; });
   for (auto& [k, index] : track_index_) index = new_index[index];
   for (Flow& f : flows_) f.track = new_index[f.track];
+  for (NcclKernel& k : nccl_) k.track = new_index[k.track];  // a kernel's track holds it: never dropped
 }
 
 // Locations in track order. A process's location is its track with tid == pid (Chrome's main
