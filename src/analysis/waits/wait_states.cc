@@ -164,6 +164,19 @@ class Finder {
     }
   }
 
+  // A kind of edge whose target's wait is a dependency_wait: one that waits (DependencyTargetWaits)
+  // and that ThreadWaits does not measure as a thread wait of its own, a launch or a rendezvous.
+  static bool MeasuredAsDependencyWait(DependencyKind k) {
+    switch (k) {
+      case DependencyKind::kLockHandover:
+      case DependencyKind::kConditionSignal:
+      case DependencyKind::kJoin:
+      case DependencyKind::kRendezvous:
+      case DependencyKind::kGpuLaunch: return false;
+      default: return DependencyTargetWaits(k);
+    }
+  }
+
   // Waits of threads (header): per edge into an acquisition, a wait's end or a join's end, the
   // waiter's matching begin (its request, wait begin or join begin of the same object) before it.
   void ThreadWaits() {
@@ -180,7 +193,7 @@ class Finder {
         case DependencyKind::kRendezvous: continue;  // late_receiver, from the message
         case DependencyKind::kGpuLaunch: DependencyWait(r, WaitKind::kLaunchWait); continue;
         default:
-          if (DependencyTargetWaits(d.kind[r]) && latest[r]) DependencyWait(r, WaitKind::kDependencyWait);
+          if (MeasuredAsDependencyWait(d.kind[r]) && latest[r]) DependencyWait(r, WaitKind::kDependencyWait);
           continue;
       }
       const LocationId waiter = d.to_location[r];
@@ -207,12 +220,14 @@ class Finder {
 
   // Per dependency row: is it the latest edge into its target event (by its source's time, the
   // lowest row on a tie)? A device synchronise has an edge from every stream: it waited once, for
-  // the last of them, not once per stream.
+  // the last of them, not once per stream. Only the rows DependencyWait measures are looked at
+  // (a trace's thread edges run to millions, and each is its own wait).
   std::vector<bool> LatestEdgeIntoEachTarget() const {
     const DependencyTable& d = t_.dependencies();
     std::vector<bool> latest(d.size(), true);
     std::map<std::pair<uint32_t, EventIndex>, uint32_t> best;  // target -> row
     for (uint32_t r = 0; r < d.size(); ++r) {
+      if (!MeasuredAsDependencyWait(d.kind[r])) continue;
       auto [it, added] = best.try_emplace({d.to_location[r].value, d.to_event[r]}, r);
       if (added) continue;
       const uint32_t other = it->second;

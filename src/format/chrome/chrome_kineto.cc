@@ -21,12 +21,6 @@
 namespace grainscope::chrome {
 namespace {
 
-// Kineto's own tracks: "Spans" (the profiler's window), "Traces" (its iteration marks) and the
-// nameless one of its "Record Window End" mark.
-bool IsProfilerProcess(const TrackPart& pid) {
-  return pid.named && (pid.name == "Spans" || pid.name == "Traces" || pid.name.empty());
-}
-
 bool IsRuntimeCall(std::string_view cat) { return cat.ends_with("_runtime") || cat.ends_with("_driver"); }
 
 bool IsGpuActivity(std::string_view cat) { return cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset"; }
@@ -54,7 +48,7 @@ CollectiveOp NcclOp(std::string_view collective_name, std::string_view kernel) {
     text = p == std::string_view::npos ? kernel : kernel.substr(p + 1);
   }
   for (char c : text) {
-    if (c == '(' || (collective_name.empty() && c == '_' && !key.empty() && key != "all" && key != "reduce")) break;
+    if (c == '(' || (collective_name.empty() && c == '_' && !key.empty())) break;  // "AllReduce_RING_LL..."
     if (std::isalpha(static_cast<unsigned char>(c))) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   static const std::map<std::string, CollectiveOp, std::less<>> kOps = {
@@ -81,7 +75,7 @@ uint64_t ElementBytes(std::string_view dtype) {
 
 // A record that is no item: a profiler span, or a cuda_sync record (its edges). True when consumed.
 bool ChromeParser::ReadKinetoRecord(const json& ev, std::string_view cat, const json* args) {
-  if (const std::optional<TrackPart> pid = PartOf(Field(ev, "pid")); pid && IsProfilerProcess(*pid)) {
+  if (IsProfilerPid(Field(ev, "pid"))) {
     ++profiler_spans_;
     return true;
   }

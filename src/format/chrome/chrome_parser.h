@@ -156,6 +156,15 @@ inline std::optional<int64_t> OptionalInt(const json* obj, std::string_view key)
   return f->get<int64_t>();
 }
 
+// Kineto's own tracks, not the program's: pid "Spans" (the profiler's window, "PyTorch Profiler
+// (0)"), "Traces" (its iteration marks) and "" (its "Record Window End" mark). Looked at on the
+// field itself, without making a TrackPart of it: every event asks.
+inline bool IsProfilerPid(const json* pid) {
+  if (pid == nullptr || !pid->is_string()) return false;
+  const std::string& s = pid->get_ref<const std::string&>();
+  return s.empty() || s == "Spans" || s == "Traces";
+}
+
 // Slice categories Kineto gives only the work of a GPU stream.
 inline bool IsGpuWork(std::string_view cat) {
   return cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "gpu_user_annotation";

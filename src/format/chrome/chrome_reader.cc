@@ -174,7 +174,7 @@ void ChromeParser::ReadMetadata(const json& ev, size_t index) {
     return;
   }
   if (what != "thread_name" && what != "thread_sort_index") return;
-  if (pid->named && (pid->name == "Spans" || pid->name == "Traces" || pid->name.empty())) return;  // the profiler's own (chrome_kineto.cc)
+  if (IsProfilerPid(Field(ev, "pid"))) return;  // the profiler's own (chrome_kineto.cc)
   std::string why;
   const std::optional<uint32_t> t = TrackOf(ev, &why);
   if (!t) return Invalid(why, index);
