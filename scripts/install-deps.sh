@@ -12,6 +12,7 @@ demo_packages=(
   libcli11-dev        # command-line parsing of the grainscope CLI
   libfmt-dev          # text formatting of reports
   nlohmann-json3-dev  # JSON output (--format json) and JSON inputs
+  libsimdjson-dev     # the Chrome/Kineto reader parses each trace event with simdjson's On-Demand API
   libzstd-dev         # per-block compression in the native .gst format
   libopen-trace-format2-dev  # the OTF2 reader/writer, part of the CLI
 )

@@ -13,7 +13,8 @@
 namespace grainscope {
 
 Candidate CandidateOf(const Importer& importer) {
-  return Candidate{importer.sniff, importer.read_path != nullptr, importer.file_kind};
+  return Candidate{importer.sniff, importer.read_path != nullptr, importer.file_kind,
+                   importer.read_path != nullptr && importer.read_content != nullptr};
 }
 
 size_t MostSure(std::span<const Candidate> candidates, const TraceProbe& probe) {
@@ -61,7 +62,8 @@ Result<Detected> Detect(const std::string& path, std::span<const Candidate> cand
     if (head.empty()) return OkStatus();
     chosen = MostSure(candidates, TraceProbe{path, head, input.stream});
     if (chosen == candidates.size()) return rules.nothing_takes(path, head);
-    return candidates[chosen].reads_paths ? StreamNeedsAFile(path, candidates[chosen].file_kind) : OkStatus();
+    const Candidate& c = candidates[chosen];
+    return c.reads_paths && !c.also_reads_content ? StreamNeedsAFile(path, c.file_kind) : OkStatus();
   };
   GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path, check));
   if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected {}", path, rules.expected));

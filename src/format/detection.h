@@ -18,9 +18,11 @@ namespace grainscope {
 struct Candidate {
   Sniff (*sniff)(const TraceProbe& probe);
   // A reader of paths opens the path itself (maps a file, reads a directory): it is chosen before
-  // anything is read, and cannot read a pipe. Otherwise a reader of content: it gets the bytes.
+  // anything is read. A reader of content gets the bytes. A reader of both (Chrome JSON) maps
+  // regular files and gets a pipe's bytes; a reader of paths only cannot read a pipe.
   bool reads_paths = false;
   std::string_view file_kind = {};  // a reader of paths: how messages call its files (".gst")
+  bool also_reads_content = false;  // a reader of paths that reads a pipe's bytes too
 };
 
 // The candidate of a trace reader.

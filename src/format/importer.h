@@ -34,9 +34,10 @@ struct TraceProbe {
 struct Importer {
   std::string_view name;  // format_names.h: what --input-format takes and Trace::format() says
   Sniff (*sniff)(const TraceProbe& probe);
-  // Exactly one of the two reads. A reader of paths opens the path itself (maps a file, reads a
+  // One of the two reads, or both. A reader of paths opens the path itself (maps a file, reads a
   // directory): it is chosen before anything is read. A reader of content gets the file's bytes,
-  // read once by ReadTrace (pipes and devices too); `file_name` is only used in messages.
+  // read once by ReadTrace (pipes and devices too); `file_name` is only used in messages. A reader
+  // of both is given regular files by path and pipes by content.
   // `options` (read_options.h): what --strict asks.
   Result<Trace> (*read_path)(const std::string& path, const ReadOptions& options);
   Result<Trace> (*read_content)(std::string_view content, std::string_view file_name, const ReadOptions& options);

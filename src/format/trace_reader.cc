@@ -64,7 +64,8 @@ Result<Trace> ReadDetected(const std::string& path, const ReadOptions& options) 
   }();
   GS_ASSIGN_OR_RETURN(Detected detected, Detect(path, candidates, kTraceRules));
   const Importer& reader = *readers[detected.chosen];
-  if (reader.read_path != nullptr) return reader.read_path(path, options);
+  if (reader.read_path != nullptr && (reader.read_content == nullptr || detected.content.empty()))
+    return reader.read_path(path, options);
   return reader.read_content(detected.content, path, options);
 }
 
@@ -78,7 +79,7 @@ Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format, co
   const uint64_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
   progress::Begin("reading", ec ? 0 : size);  // readers advance it by byte offset (or by location)
   if (named == nullptr) return ReadDetected(path, options);
-  if (named->read_path != nullptr) return named->read_path(path, options);
+  if (named->read_path != nullptr && (named->read_content == nullptr || size > 0)) return named->read_path(path, options);
   GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
   if (content.empty()) return DataLoss(fmt::format("{}: the file is empty, expected {}", path, kTraceRules.expected));
   return named->read_content(content, path, options);
@@ -88,9 +89,9 @@ Result<Trace> ReadAnyFormat(const std::string& path, std::string_view format, co
 
 std::vector<const Importer*> ImportersInDetectionOrder() {
   std::vector<const Importer*> order;
-  for (const bool paths : {true, false}) {
+  for (const bool paths_only : {true, false}) {
     for (const Importer* importer : Importers())
-      if ((importer->read_path != nullptr) == paths) order.push_back(importer);
+      if ((importer->read_content == nullptr) == paths_only) order.push_back(importer);
   }
   return order;
 }

@@ -19,7 +19,7 @@ Result<Trace> ReadTrace(const std::string& path, std::string_view format = "auto
 
 // The trace readers in the order "auto" asks them (format/detection.h, also `schedule`'s: it asks
 // the task-graph readers first, schedule/io/graph_input.h): readers of paths (chosen before
-// anything is read), then readers of content, each in registry order.
+// anything is read), then readers of content (and of both), each in registry order.
 std::vector<const Importer*> ImportersInDetectionOrder();
 
 // A trace whose bytes were read already (a pipe is read once), by `reader`, a reader of content.

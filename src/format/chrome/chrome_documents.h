@@ -3,20 +3,26 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "base/status.h"
+#include "format/chrome/chrome_json.h"
 #include "model/trace.h"
 #include "model/trace_parts.h"
 
 namespace grainscope::chrome {
 
 struct Document {
-  nlohmann::json json;  // as ParseKeepingDecimals (chrome_json.h) reads it
-  std::string file;     // in messages
+  std::string_view content;  // the file's bytes: whoever reads the document keeps them alive
+  DocumentLayout layout;     // as ScanDocument (chrome_json.h) found it
+  std::string file;          // in messages
+  bool report_progress = true;  // moves the progress bar by byte offset (not in a rank directory)
+  ReleaseBefore release;        // a mapped file: drops the pages read (may be empty)
 };
+
+// `content` scanned as a document.
+Result<Document> OpenDocument(std::string_view content, std::string file, ReleaseBefore release = nullptr);
 
 // The document as a trace. Times are absolute (its "ts" plus its time zero); the trace's origin
 // is its time zero. `region_categories`, when given, gets each region's category; `collectives`

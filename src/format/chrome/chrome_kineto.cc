@@ -74,38 +74,39 @@ uint64_t ElementBytes(std::string_view dtype) {
 }  // namespace
 
 // A record that is no item: a profiler span, or a cuda_sync record (its edges). True when consumed.
-bool ChromeParser::ReadKinetoRecord(const json& ev, std::string_view cat, const json* args) {
-  if (IsProfilerPid(Field(ev, "pid"))) {
+bool ChromeParser::ReadKinetoRecord(const JsonEvent& ev, std::string_view cat) {
+  if (IsProfilerPid(ev.pid)) {
     ++profiler_spans_;
     return true;
   }
-  if (cat != "cuda_sync" || args == nullptr) return false;
-  const std::optional<int64_t> correlation = OptionalInt(args, "correlation");
+  const JsonArgs& args = ev.args;
+  if (cat != "cuda_sync" || !args.present) return false;
+  const std::optional<int64_t> correlation = args.OptionalInt("correlation");
   if (!correlation) return false;
   GpuSyncRecord r;
-  r.kind = SyncKindOf(StringField(*args, "cuda_sync_kind"));
-  r.device = IntField(args, "device", -1);
-  r.stream = StreamNumber(IntField(args, "stream", -1));
-  r.wait_on_stream = StreamNumber(IntField(args, "wait_on_stream", -1));
-  r.record_correlation = IntField(args, "wait_on_cuda_event_record_corr_id", -1);
+  r.kind = SyncKindOf(args.String("cuda_sync_kind"));
+  r.device = args.Int("device", -1);
+  r.stream = StreamNumber(args.Int("stream", -1));
+  r.wait_on_stream = StreamNumber(args.Int("wait_on_stream", -1));
+  r.record_correlation = args.Int("wait_on_cuda_event_record_corr_id", -1);
   gpu_.AddSyncRecord(*correlation, r);
   ++gpu_sync_records_;
   return true;
 }
 
 // A slice's GPU part, if it has one: a runtime call or work with a correlation id.
-void ChromeParser::ReadGpuSlice(std::string_view name, std::string_view cat, const json* args, uint32_t t,
+void ChromeParser::ReadGpuSlice(std::string_view name, std::string_view cat, const JsonArgs& args, uint32_t t,
                                 Item* item) {
   const Track& track = tracks_[t];
-  const std::optional<int64_t> correlation = OptionalInt(args, "correlation");
+  const std::optional<int64_t> correlation = args.OptionalInt("correlation");
   if (!correlation) return;
   GpuRef ref{false, false, GpuCall::kOther, *correlation, -1, -1};
   if (IsGpuActivity(cat)) {
     ref.work = true;
     ref.pageable = cat == "gpu_memcpy" && name.find("Pageable") != std::string_view::npos;
     correlated_work_ = true;
-    ref.device = IntField(args, "device", track.pid.named ? -1 : track.pid.number);
-    ref.stream = StreamNumber(IntField(args, "stream", track.tid.named ? -1 : track.tid.number));
+    ref.device = args.Int("device", track.pid.named ? -1 : track.pid.number);
+    ref.stream = StreamNumber(args.Int("stream", track.tid.named ? -1 : track.tid.number));
     const std::optional<CallRole> role = KnownCallRole(name);
     if (role && role->role == RegionRole::kCommCollective) ReadNcclKernel(name, args, t, item->time, &ref);
   } else if (IsRuntimeCall(cat)) {
@@ -117,15 +118,15 @@ void ChromeParser::ReadGpuSlice(std::string_view name, std::string_view cat, con
   gpu_refs_.push_back(ref);
 }
 
-void ChromeParser::ReadNcclKernel(std::string_view name, const json* args, uint32_t track, TimeNs begin, GpuRef* ref) {
-  const std::string_view group = args != nullptr ? StringField(*args, "Process Group Name") : "";
+void ChromeParser::ReadNcclKernel(std::string_view name, const JsonArgs& args, uint32_t track, TimeNs begin, GpuRef* ref) {
+  const std::string_view group = args.String("Process Group Name");
   NcclKernel k;
   k.key = group.empty() ? fmt::format("stream {}", ref->stream) : fmt::format("process group {}", group);
-  k.sequence = group.empty() ? -1 : IntField(args, "Seq", IntField(args, "seq", -1));
+  k.sequence = group.empty() ? -1 : args.Int("Seq", args.Int("seq", -1));
   k.sequence_known = k.sequence >= 0;
-  k.op = NcclOp(args != nullptr ? StringField(*args, "Collective name") : "", name);
-  const int64_t elements = IntField(args, "In msg nelems", 0);
-  k.bytes = elements > 0 ? static_cast<uint64_t>(elements) * ElementBytes(args != nullptr ? StringField(*args, "dtype") : "") : 0;
+  k.op = NcclOp(args.String("Collective name"), name);
+  const int64_t elements = args.Int("In msg nelems", 0);
+  k.bytes = elements > 0 ? static_cast<uint64_t>(elements) * ElementBytes(args.String("dtype")) : 0;
   k.track = track;
   k.begin = begin;
   ref->nccl = static_cast<uint32_t>(nccl_.size());

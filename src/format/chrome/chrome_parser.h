@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -18,6 +20,7 @@
 
 #include "base/status.h"
 #include "format/chrome/chrome_documents.h"
+#include "format/chrome/chrome_json.h"
 #include "format/format_names.h"
 #include "model/gpu_tracker.h"
 #include "model/message_matcher.h"
@@ -106,8 +109,8 @@ struct Flow {
   char phase;               // 's', 't' or 'f'
   bool enclosing;           // binds to the enclosing slice ("s", "t", and "f" with "bp":"e")
   TimeNs time;
-  std::string_view cat;
-  const json* args;         // may be null
+  std::string_view cat;     // ChromeParser::Category's
+  const json* args;         // message flows: their arguments (ChromeParser::KeepArgs), else null
   int64_t numeric_id;       // the "id" when it is an integer, else -1
   bool message_category;    // written by grainscope as a message
   bool dropped = false;     // a launch flow whose launch the correlation ids give (kLaunchFlowsReplaced)
@@ -159,10 +162,8 @@ inline std::optional<int64_t> OptionalInt(const json* obj, std::string_view key)
 // Kineto's own tracks, not the program's: pid "Spans" (the profiler's window, "PyTorch Profiler
 // (0)"), "Traces" (its iteration marks) and "" (its "Record Window End" mark). Looked at on the
 // field itself, without making a TrackPart of it: every event asks.
-inline bool IsProfilerPid(const json* pid) {
-  if (pid == nullptr || !pid->is_string()) return false;
-  const std::string& s = pid->get_ref<const std::string&>();
-  return s.empty() || s == "Spans" || s == "Traces";
+inline bool IsProfilerPid(const JsonValue& pid) {
+  return pid.is_string() && (pid.text.empty() || pid.text == "Spans" || pid.text == "Traces");
 }
 
 // Slice categories Kineto gives only the work of a GPU stream.
@@ -225,23 +226,27 @@ class ChromeParser {
  private:
   // Reading the documents (chrome_reader.cc).
   Result<TimeNs> ReadDocument();
+  Status ReadEvents();
   static std::optional<TrackPart> PartOf(const json* id);
-  std::optional<uint32_t> TrackOf(const json& ev, std::string* why);
+  static std::optional<TrackPart> PartOf(const JsonValue& id);
+  std::optional<uint32_t> TrackOf(const JsonEvent& ev, std::string* why);
   uint32_t TrackFor(const TrackPart& pid, const TrackPart& tid);
-  std::optional<TimeNs> Micros(const json& ev, std::string_view key, bool required, std::string* why);
+  std::optional<TimeNs> Micros(const JsonValue& v, std::string_view key, bool required, std::string* why);
   RegionId RegionFor(std::string_view name, std::string_view cat);
-  bool ReadFlow(const json& ev, char ph, std::string_view cat, const json* args, uint32_t t, size_t index, Item* item);
-  void ReadMetadata(const json& ev, size_t index);
+  std::string_view Category(std::string_view cat);
+  const json* KeepArgs(const JsonArgs& args);
+  bool ReadFlow(const JsonEvent& ev, char ph, std::string_view cat, uint32_t t, size_t index, Item* item);
+  void ReadMetadata(const JsonEvent& ev, size_t index);
   void Skip(std::string_view ph, size_t index);
   void Invalid(std::string why, size_t index);
-  void ReadEvent(const json& ev, size_t index);
-  void ReadAsync(const json& ev, bool begin, TimeNs t, std::string_view name, std::string_view cat, size_t index);
+  void ReadEvent(const JsonEvent& ev, size_t index);
+  void ReadAsync(const JsonEvent& ev, bool begin, TimeNs t, std::string_view cat, size_t index);
   // Kineto's dialect (chrome_kineto.cc).
-  bool ReadKinetoRecord(const json& ev, std::string_view cat, const json* args);
-  void ReadGpuSlice(std::string_view name, std::string_view cat, const json* args, uint32_t track, Item* item);
+  bool ReadKinetoRecord(const JsonEvent& ev, std::string_view cat);
+  void ReadGpuSlice(std::string_view name, std::string_view cat, const JsonArgs& args, uint32_t track, Item* item);
   void DropReplacedLaunchFlows();
   uint32_t StartGpuRow(uint32_t gpu, LocationId loc, EventIndex e, TimeNs t, bool* work);
-  void ReadNcclKernel(std::string_view name, const json* args, uint32_t track, TimeNs begin, GpuRef* ref);
+  void ReadNcclKernel(std::string_view name, const JsonArgs& args, uint32_t track, TimeNs begin, GpuRef* ref);
   void AddNcclCollectives();
   uint32_t NcclOf(const Item& item) const { return item.gpu == UINT32_MAX ? UINT32_MAX : gpu_refs_[item.gpu].nccl; }
 
@@ -271,6 +276,8 @@ class ChromeParser {
   std::map<std::pair<TrackPart, TrackPart>, uint32_t> track_index_;
   std::map<TrackPart, Process> processes_;
   std::map<std::pair<std::string, std::string>, RegionId> regions_;
+  std::set<std::string, std::less<>> categories_;  // of flows: Flow::cat points here
+  std::deque<json> kept_args_;  // of message and collective events: Flow::args, Item::args point here
   std::map<std::tuple<TrackPart, std::string, std::string>, std::vector<std::pair<uint32_t, TimeNs>>> open_async_;
   std::vector<AsyncSlice> async_;
   TimeNs async_end_ = 0;
@@ -292,6 +299,7 @@ class ChromeParser {
   UnmatchedEnds unmatched_;
   uint64_t unpaired_flows_ = 0, flows_back_in_time_ = 0, truncated_ = 0, unclosed_ = 0, stray_ = 0,
            annotation_flows_ = 0, profiler_spans_ = 0, gpu_sync_records_ = 0, launch_flows_replaced_ = 0;
+  std::optional<size_t> cut_at_;  // the file ends inside the event at this byte (kFileTruncated)
 };
 
 }  // namespace grainscope::chrome

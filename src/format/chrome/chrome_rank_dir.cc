@@ -15,6 +15,7 @@
 #include "base/parallel.h"
 #include "base/progress.h"
 #include "format/chrome/chrome_documents.h"
+#include "base/mapped_file.h"
 #include "format/chrome/chrome_json.h"
 #include "format/chrome/chrome_nccl_match.h"
 #include "format/chrome/chrome_reader.h"
@@ -107,15 +108,17 @@ std::vector<std::string> KeepOneRun(std::vector<RankFile>& files) {
   return others;
 }
 
-// One file read as a part: parsed, its rank found, its events made a trace of their own (the
-// document is then freed: a task holds one at a time).
+// One file read as a part: scanned, its rank found, its events made a trace of their own (the
+// file's bytes are then freed: a task holds one at a time).
 Status ReadRankFile(const std::string& path, RankFile& f) {
   f.part.name = path;
-  GS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
-  chrome::Document doc{.file = path};
-  GS_ASSIGN_OR_RETURN(doc.json, chrome::ParseKeepingDecimals(content, path));
-  content = std::string();
-  if (!ReadDistributedInfo(doc.json, f))
+  MappedFile file;
+  GS_RETURN_IF_ERROR(file.Open(path));
+  if (file.text().empty()) return DataLoss(fmt::format("{}: the file is empty, expected Chrome JSON", path));
+  GS_ASSIGN_OR_RETURN(chrome::Document doc,
+                      chrome::OpenDocument(file.text(), path, [&file](size_t offset) { file.ReleaseBefore(offset); }));
+  doc.report_progress = false;  // the bar counts files here
+  if (!ReadDistributedInfo(doc.layout.header, f))
     return DataLoss(fmt::format("{}: names no rank (no \"distributedInfo\": {{\"rank\": ...}})", path));
   GS_ASSIGN_OR_RETURN(f.part.trace, chrome::ReadDocument(std::move(doc), &f.part.region_keys, &f.part.collectives));
   return OkStatus();

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/mapped_file.h"
+#include "base/progress.h"
 #include "format/chrome/chrome_common.h"
 #include "format/chrome/chrome_documents.h"
 #include "format/chrome/chrome_json.h"
@@ -28,7 +30,7 @@ Result<Trace> ChromeParser::Run() {
   DropReplacedLaunchFlows();
   SortTracks();
   AddLocations();
-  const json* gs = Field(doc_.json, "grainscope");
+  const json* gs = Field(doc_.layout.header, "grainscope");
   GS_RETURN_IF_ERROR(AddCommunicators(gs != nullptr ? Field(*gs, "communicators") : nullptr));
   GroupFlowChannels();
   GS_RETURN_IF_ERROR(AddMessages());
@@ -53,12 +55,7 @@ std::vector<std::string> ChromeParser::RegionCategories() const {
 // Reads the document's events into tracks; returns where its time zero is (0 when it has no
 // events and names none).
 Result<TimeNs> ChromeParser::ReadDocument() {
-  const json& doc = doc_.json;
-  const json* events = doc.is_array() ? &doc : Field(doc, "traceEvents");
-  if (events == nullptr || !events->is_array()) {
-    return DataLoss(fmt::format("{}: expected a JSON array of trace events or an object with a "
-                                "\"traceEvents\" array", file_));
-  }
+  const json& doc = doc_.layout.header;
   const json* gs = Field(doc, "grainscope");
   // grainscope's writer keeps its origin. Kineto's "ts" count from "baseTimeNanoseconds", which
   // is the wall clock rounded down to a multiple of 7,889,238 s (a quarter of a year), not the
@@ -72,37 +69,76 @@ Result<TimeNs> ChromeParser::ReadDocument() {
     for (auto& [key, value] : other->items())
       if (value.is_string()) builder_.AddMetadata(key, value.get_ref<const std::string&>());
   }
-  for (size_t i = 0; i < events->size(); ++i) ReadEvent((*events)[i], i);
+  GS_RETURN_IF_ERROR(ReadEvents());
   // A file that names no time zero (older Kineto traces count "ts" from the Unix epoch) starts
   // the run at its earliest event, as Perfetto and HTA show it; 1970 would be no one's time zero.
   if (origin_given) return origin_;
   return earliest_ == kNoTime ? TimeNs{0} : earliest_;
 }
 
-// A field that names a track part: an integer, or a string (a quoted integer reads as one).
-std::optional<TrackPart> ChromeParser::PartOf(const json* id) {
-  TrackPart p;
-  if (id == nullptr) return p;
-  if (id->is_number_integer()) {
-    p.number = id->get<int64_t>();
-    return p;
+// Each event of the array parsed on its own (chrome_json.h), into the tracks.
+Status ChromeParser::ReadEvents() {
+  EventSplitter events(doc_.content, doc_.layout.events_begin, file_);
+  EventParser parser;
+  JsonEvent ev;
+  std::string why;
+  std::string_view text;
+  size_t offset = 0, next_report = 0;
+  for (size_t index = 0;; ++index) {
+    GS_ASSIGN_OR_RETURN(const bool more, events.Next(&text, &offset));
+    if (!more) break;
+    if (offset >= next_report) {  // every 2 MiB
+      if (doc_.report_progress) progress::Advance(offset);
+      if (doc_.release) doc_.release(offset);
+      next_report = offset + (size_t{2} << 20);
+    }
+    if (parser.Parse(text, &ev, &why)) {
+      ReadEvent(ev, index);
+    } else {
+      Invalid(why.starts_with("not valid JSON") ? fmt::format("{} (at byte {})", why, offset) : why, index);
+    }
   }
-  if (!id->is_string()) return std::nullopt;
-  const std::string& s = id->get_ref<const std::string&>();
+  if (doc_.layout.truncated && !doc_.layout.events_whole) cut_at_ = events.cut().value_or(doc_.content.size());
+  return OkStatus();
+}
+
+namespace {
+// A track part written as a string: a quoted integer reads as the integer.
+TrackPart PartOfText(std::string_view s) {
+  TrackPart p;
   int64_t n = 0;
   const char* end = s.data() + s.size();
   if (!s.empty() && std::from_chars(s.data(), end, n).ptr == end) {
     p.number = n;
   } else {
-    p.name = s;
+    p.name = std::string(s);
     p.named = true;
   }
   return p;
 }
+}  // namespace
+
+// A field that names a track part: an integer, or a string (a quoted integer reads as one).
+std::optional<TrackPart> ChromeParser::PartOf(const json* id) {
+  if (id == nullptr) return TrackPart{};
+  if (id->is_number_integer()) return TrackPart{id->get<int64_t>()};
+  if (!id->is_string()) return std::nullopt;
+  return PartOfText(id->get_ref<const std::string&>());
+}
+
+std::optional<TrackPart> ChromeParser::PartOf(const JsonValue& id) {
+  if (!id.present()) return TrackPart{};
+  if (id.kind == JsonValue::kInteger) {
+    if (const std::optional<int64_t> n = id.Int()) return TrackPart{*n};
+    return std::nullopt;
+  }
+  if (!id.is_string()) return std::nullopt;
+  return PartOfText(id.text);
+}
 
 // The track of an event, or nullopt with `why` set.
-std::optional<uint32_t> ChromeParser::TrackOf(const json& ev, std::string* why) {
-  const std::optional<TrackPart> pid = PartOf(Field(ev, "pid")), tid = PartOf(Field(ev, "tid"));
+std::optional<uint32_t> ChromeParser::TrackOf(const JsonEvent& ev, std::string* why) {
+  const std::optional<TrackPart> pid = PartOf(ev.pid), tid = PartOf(ev.tid);
   if (!pid || !tid) {
     *why = "'pid' and 'tid' must be integers or strings";
     return std::nullopt;
@@ -116,33 +152,24 @@ uint32_t ChromeParser::TrackFor(const TrackPart& pid, const TrackPart& tid) {
   return it->second;
 }
 
-// A time field in microseconds: a JSON integer, or a decimal kept as text (chrome_json.h).
-// Absent and optional: 0. Otherwise nullopt with `why` set.
-std::optional<TimeNs> ChromeParser::Micros(const json& ev, std::string_view key, bool required, std::string* why) {
-  const json* v = Field(ev, key);
-  if (v == nullptr) {
+// A time field in microseconds: a JSON number (one with a fraction is kept as text: chrome_json.h),
+// or a string holding one. Absent and optional: 0. Otherwise nullopt with `why` set.
+std::optional<TimeNs> ChromeParser::Micros(const JsonValue& v, std::string_view key, bool required, std::string* why) {
+  if (!v.present()) {
     if (!required) return TimeNs{0};
     *why = fmt::format("'{}' is missing", key);
     return std::nullopt;
   }
   TimeNs ns = 0;
-  if (v->is_number_integer()) {  // unsigned above INT64_MAX included
-    if (!v->is_number_unsigned() || v->get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) {
-      if (!__builtin_mul_overflow(v->get<int64_t>(), int64_t{1000}, &ns)) return ns;
-    }
-    *why = fmt::format("'{}' is out of range: {}", key, v->dump());
-    return std::nullopt;
-  }
-  if (v->is_string()) {
-    const std::string& s = v->get_ref<const std::string&>();
-    if (chrome::MicrosToNs(s, &ns)) return ns;
+  if (v.kind == JsonValue::kInteger || v.is_string()) {
+    if (chrome::MicrosToNs(v.text, &ns)) return ns;
     // A number outside int64 nanoseconds, or not a number at all.
-    if (!s.empty() && s.find_first_not_of("+-0123456789.eE") == std::string::npos) {
-      *why = fmt::format("'{}' is out of range: {}", key, s);
+    if (!v.text.empty() && v.text.find_first_not_of("+-0123456789.eE") == std::string::npos) {
+      *why = fmt::format("'{}' is out of range: {}", key, v.text);
       return std::nullopt;
     }
   }
-  *why = fmt::format("'{}' must be a number of microseconds, got {}", key, v->dump());
+  *why = fmt::format("'{}' must be a number of microseconds, got {}", key, v.Key());
   return std::nullopt;
 }
 
@@ -159,36 +186,43 @@ RegionId ChromeParser::RegionFor(std::string_view name, std::string_view cat) {
   return id;
 }
 
+std::string_view ChromeParser::Category(std::string_view cat) { return *categories_.emplace(cat).first; }
+
+const json* ChromeParser::KeepArgs(const JsonArgs& args) {
+  if (!args.present) return nullptr;
+  return &kept_args_.emplace_back(args.ToJson());
+}
+
 // {"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"processor 1"}}; also
 // process_labels and the sort indices. Other metadata names are ignored.
-void ChromeParser::ReadMetadata(const json& ev, size_t index) {
-  const std::string_view what = StringField(ev, "name");
-  const json* args = Field(ev, "args");
-  const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"));
+void ChromeParser::ReadMetadata(const JsonEvent& ev, size_t index) {
+  const std::string_view what = ev.name.is_string() ? ev.name.text : std::string_view();
+  const JsonArgs& args = ev.args;
+  const std::optional<TrackPart> pid = PartOf(ev.pid);
   if (!pid) return Invalid("'pid' must be an integer or a string", index);
   if (what == "process_name" || what == "process_labels" || what == "process_sort_index") {
     Process& p = processes_[*pid];
-    if (what == "process_name") p.name = std::string(args != nullptr ? StringField(*args, "name") : "");
-    if (what == "process_labels") p.labels = std::string(args != nullptr ? StringField(*args, "labels") : "");
-    if (what == "process_sort_index") p.sort_index = OptionalInt(args, "sort_index");
+    if (what == "process_name") p.name = std::string(args.String("name"));
+    if (what == "process_labels") p.labels = std::string(args.String("labels"));
+    if (what == "process_sort_index") p.sort_index = args.OptionalInt("sort_index");
     return;
   }
   if (what != "thread_name" && what != "thread_sort_index") return;
-  if (IsProfilerPid(Field(ev, "pid"))) return;  // the profiler's own (chrome_kineto.cc)
+  if (IsProfilerPid(ev.pid)) return;  // the profiler's own (chrome_kineto.cc)
   std::string why;
   const std::optional<uint32_t> t = TrackOf(ev, &why);
   if (!t) return Invalid(why, index);
   Track& track = tracks_[*t];
-  if (args == nullptr) return;
+  if (!args.present) return;
   if (what == "thread_sort_index") {
-    track.sort_index = OptionalInt(args, "sort_index");
+    track.sort_index = args.OptionalInt("sort_index");
     return;
   }
-  track.name = std::string(StringField(*args, "name"));
-  track.kind_given = ParseLocationKind(StringField(*args, chrome::kKindArg), &track.kind);
-  if (const json* id = Field(*args, chrome::kExternalIdArg); id != nullptr && id->is_number_integer()) {
+  track.name = std::string(args.String("name"));
+  track.kind_given = ParseLocationKind(args.String(chrome::kKindArg), &track.kind);
+  if (const std::optional<int64_t> id = args.OptionalInt(chrome::kExternalIdArg)) {
     track.has_external_id = true;
-    track.external_id = id->get<int64_t>();
+    track.external_id = *id;
   }
 }
 
@@ -198,34 +232,32 @@ void ChromeParser::Skip(std::string_view ph, size_t index) {
 
 void ChromeParser::Invalid(std::string why, size_t index) { invalid_.Add(std::move(why), file_, index); }
 
-void ChromeParser::ReadEvent(const json& ev, size_t index) {
-  if (!ev.is_object()) return Invalid(fmt::format("expected an object, got {}", ev.type_name()), index);
-  const json* ph_field = Field(ev, "ph");
-  if (ph_field == nullptr || !ph_field->is_string()) return Invalid("'ph' (the phase) is missing", index);
-  const std::string_view ph = ph_field->get_ref<const std::string&>();
+void ChromeParser::ReadEvent(const JsonEvent& ev, size_t index) {
+  if (!ev.ph.is_string()) return Invalid("'ph' (the phase) is missing", index);
+  const std::string_view ph = ev.ph.text;
   if (ph == "M") return ReadMetadata(ev, index);
   const bool known = ph == "X" || ph == "B" || ph == "E" || ph == "i" || ph == "I" || ph == "R" || ph == "s" ||
                      ph == "t" || ph == "f" || ph == "b" || ph == "e";
   if (!known) return Skip(ph, index);
   std::string why;
-  const std::optional<TimeNs> ts = Micros(ev, "ts", true, &why);
+  const std::optional<TimeNs> ts = Micros(ev.ts, "ts", true, &why);
   if (!ts) return Invalid(why, index);
   Item item{0, ItemKind::kMarker};
   if (__builtin_add_overflow(origin_, *ts, &item.time)) return Invalid("'ts' is out of range", index);
-  const std::string_view name = StringField(ev, "name");
-  const std::string_view cat = StringField(ev, "cat");
-  const json* args = Field(ev, "args");
-  if (ReadKinetoRecord(ev, cat, args)) return;
-  if (ph == "b" || ph == "e") return ReadAsync(ev, ph == "b", item.time, name, cat, index);
+  const std::string_view name = ev.name.is_string() ? ev.name.text : std::string_view();
+  const std::string_view cat = ev.cat.is_string() ? ev.cat.text : std::string_view();
+  const JsonArgs& args = ev.args;
+  if (ReadKinetoRecord(ev, cat)) return;
+  if (ph == "b" || ph == "e") return ReadAsync(ev, ph == "b", item.time, cat, index);
   const std::optional<uint32_t> t = TrackOf(ev, &why);
   if (!t) return Invalid(why, index);
-  item.depth = IntField(args, chrome::kDepthArg, -1);
+  item.depth = args.Int(chrome::kDepthArg, -1);
   if (ph == "X" || ph == "B") {
     item.kind = ph == "X" ? ItemKind::kSlice : ItemKind::kBegin;
     item.arg = RegionFor(name, cat).value;
     if (IsGpuWork(cat)) tracks_[*t].runs_gpu_work = true;
     if (ph == "X") {
-      const std::optional<TimeNs> dur = Micros(ev, "dur", false, &why);
+      const std::optional<TimeNs> dur = Micros(ev.dur, "dur", false, &why);
       if (!dur) return Invalid(why, index);
       if (*dur < 0) return Invalid("'dur' is negative", index);
       if (__builtin_add_overflow(item.time, *dur, &item.end)) return Invalid("'dur' is out of range", index);
@@ -234,17 +266,17 @@ void ChromeParser::ReadEvent(const json& ev, size_t index) {
   } else if (ph == "E") {
     item.kind = ItemKind::kEnd;
   } else if (ph == "s" || ph == "t" || ph == "f") {
-    if (!ReadFlow(ev, ph[0], cat, args, *t, index, &item)) return;
+    if (!ReadFlow(ev, ph[0], cat, *t, index, &item)) return;
   } else if (cat == chrome::kRequestCategory) {
     item.kind = name == "send_complete" ? ItemKind::kSendComplete : ItemKind::kRecvPost;
-    item.arg = static_cast<uint32_t>(IntField(args, "message", -1));
+    item.arg = static_cast<uint32_t>(args.Int("message", -1));
   } else if (cat == chrome::kCollectiveCategory) {
     item.kind = name == "collective_begin" ? ItemKind::kCollBegin : ItemKind::kCollEnd;
-    const int64_t id = IntField(args, "collective", -1);
+    const int64_t id = args.Int("collective", -1);
     if (id < 0) return Invalid("collective event without an integer 'collective' argument", index);
     item.arg = static_cast<uint32_t>(id);
-    item.args = args;
-    if (item.kind == ItemKind::kCollBegin) collective_args_.emplace(id, args);
+    item.args = KeepArgs(args);
+    if (item.kind == ItemKind::kCollBegin) collective_args_.emplace(id, item.args);
   } else {
     item.arg = builder_.Intern(name).value;
   }
@@ -254,38 +286,36 @@ void ChromeParser::ReadEvent(const json& ev, size_t index) {
 
 // A flow end ("s", "t", "f") on track t as `item`; false when it is no item (an annotation's,
 // counted; an invalid one, counted by Invalid).
-bool ChromeParser::ReadFlow(const json& ev, char ph, std::string_view cat, const json* args, uint32_t t, size_t index,
-                            Item* item) {
+bool ChromeParser::ReadFlow(const JsonEvent& ev, char ph, std::string_view cat, uint32_t t, size_t index, Item* item) {
   if (IsAnnotationFlow(cat)) {
     ++annotation_flows_;
     return false;
   }
-  const json* id = Field(ev, "id");
-  if (id == nullptr) {
+  if (!ev.id.present()) {
     Invalid("flow event without 'id'", index);
     return false;
   }
-  const std::string key = fmt::format("{}\x1f{}", cat, id->dump());
+  const std::string key = fmt::format("{}\x1f{}", cat, ev.id.Key());
   item->kind = ItemKind::kFlow;
   item->arg = static_cast<uint32_t>(flows_.size());
-  const bool enclosing = ph != 'f' || StringField(ev, "bp") == "e";
-  if (cat != chrome::kMessageCategory) item->rank = enclosing ? 2 : 0;  // messages keep file order
-  flows_.push_back(Flow{t, ph, enclosing, item->time, cat, args, id->is_number_integer() ? id->get<int64_t>() : -1,
-                        cat == chrome::kMessageCategory});
+  const bool enclosing = ph != 'f' || (ev.bp.is_string() && ev.bp.text == "e");
+  const bool message = cat == chrome::kMessageCategory;
+  if (!message) item->rank = enclosing ? 2 : 0;  // messages keep file order
+  flows_.push_back(Flow{t, ph, enclosing, item->time, Category(cat), message ? KeepArgs(ev.args) : nullptr,
+                        ev.id.Int().value_or(-1), message});
   flow_keys_.push_back(flow_channels_.Id(key));
   return true;
 }
 
 // "b"/"e" of one (pid, cat, id) nest like "B"/"E"; an "e" closes the innermost "b" of its id.
-void ChromeParser::ReadAsync(const json& ev, bool begin, TimeNs t, std::string_view name, std::string_view cat, size_t index) {
-  const json* id = Field(ev, "id");
-  if (id == nullptr) id = Field(ev, "id2");
-  if (id == nullptr) return Invalid("async event without 'id'", index);
-  const std::optional<TrackPart> pid = PartOf(Field(ev, "pid"));
+void ChromeParser::ReadAsync(const JsonEvent& ev, bool begin, TimeNs t, std::string_view cat, size_t index) {
+  const JsonValue& id = ev.id.present() ? ev.id : ev.id2;
+  if (!id.present()) return Invalid("async event without 'id'", index);
+  const std::optional<TrackPart> pid = PartOf(ev.pid);
   if (!pid) return Invalid("'pid' must be an integer or a string", index);
-  std::vector<std::pair<uint32_t, TimeNs>>& open = open_async_[std::make_tuple(*pid, std::string(cat), id->dump())];
+  std::vector<std::pair<uint32_t, TimeNs>>& open = open_async_[std::make_tuple(*pid, std::string(cat), id.Key())];
   if (begin) {
-    open.emplace_back(RegionFor(name, cat).value, t);
+    open.emplace_back(RegionFor(ev.name.is_string() ? ev.name.text : std::string_view(), cat).value, t);
     earliest_ = std::min(earliest_, t);
   } else if (open.empty()) {
     ++stray_;
@@ -299,10 +329,24 @@ void ChromeParser::ReadAsync(const json& ev, bool begin, TimeNs t, std::string_v
 }  // namespace chrome
 
 Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_name, const ReadOptions&) {
-  chrome::Document doc;
-  GS_ASSIGN_OR_RETURN(doc.json, chrome::ParseKeepingDecimals(content, file_name));
-  doc.file = std::string(file_name);
+  GS_ASSIGN_OR_RETURN(chrome::Document doc, chrome::OpenDocument(content, std::string(file_name)));
   return chrome::ReadDocument(std::move(doc));
+}
+
+// A regular file is mapped, not copied, and the pages read are handed back as the events are
+// read: memory holds the model of the events, not the file (docs/formats/chrome.md).
+Result<Trace> ReadChromeJsonFile(const std::string& path, const ReadOptions&) {
+  MappedFile file;
+  GS_RETURN_IF_ERROR(file.Open(path));
+  if (file.text().empty()) return DataLoss(fmt::format("{}: the file is empty, expected a trace", path));
+  GS_ASSIGN_OR_RETURN(chrome::Document doc,
+                      chrome::OpenDocument(file.text(), path, [&file](size_t offset) { file.ReleaseBefore(offset); }));
+  return chrome::ReadDocument(std::move(doc));
+}
+
+Result<chrome::Document> chrome::OpenDocument(std::string_view content, std::string file, ReleaseBefore release) {
+  GS_ASSIGN_OR_RETURN(DocumentLayout layout, ScanDocument(content, file, release));
+  return Document{content, std::move(layout), std::move(file), true, std::move(release)};
 }
 
 Result<Trace> chrome::ReadDocument(Document doc, std::vector<std::string>* region_categories,
@@ -323,6 +367,6 @@ namespace {
 Sniff SniffChromeJson(const TraceProbe& probe) { return LooksLikeChromeJson(probe.head) ? Sniff::kSure : Sniff::kNo; }
 }  // namespace
 
-constinit const Importer kChromeImporter{kChromeFormat, SniffChromeJson, nullptr, ReadChromeJson, {}, "Chrome JSON"};
+constinit const Importer kChromeImporter{kChromeFormat, SniffChromeJson, ReadChromeJsonFile, ReadChromeJson, {}, "Chrome JSON"};
 
 }  // namespace grainscope

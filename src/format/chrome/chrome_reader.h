@@ -13,6 +13,7 @@
 // Records that cannot be read and phases not modelled are counted, never fatal.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "base/status.h"
@@ -26,12 +27,14 @@ namespace grainscope {
 // `options`: this reader repairs (and counts) what it meets itself and hands the builder properly
 // nested events, so --strict changes nothing here yet.
 Result<Trace> ReadChromeJson(std::string_view content, std::string_view file_name, const ReadOptions& options = {});
+// The same from a regular file, mapped: the pages read are handed back as the events are read.
+Result<Trace> ReadChromeJsonFile(const std::string& path, const ReadOptions& options = {});
 
 // True when the first non-blank character of `head` opens a JSON object or array.
 bool LooksLikeChromeJson(std::string_view head);
 
-// The Chrome JSON reader in the registry (format/registry.cc): a reader of content, sure when
-// LooksLikeChromeJson.
+// The Chrome JSON reader in the registry (format/registry.cc): a reader of paths (regular files)
+// and of content (pipes), sure when LooksLikeChromeJson.
 extern const Importer kChromeImporter;
 
 }  // namespace grainscope

@@ -7,6 +7,8 @@
 #include <fmt/ranges.h>
 
 #include "base/status_matchers.h"
+#include "base/test_files.h"
+#include "format/trace_reader.h"
 #include "model/diagnostic_kinds.h"
 
 namespace grainscope {
@@ -185,11 +187,93 @@ TEST(ChromeReader, FlowChainsAreDependencies) {
   EXPECT_EQ(r->diagnostics().Count(Diag::kUnpairedFlows), 2u);
 }
 
-TEST(ChromeReader, MalformedJsonNamesTheByteOffset) {
-  EXPECT_THAT(ReadChromeJson(R"({"traceEvents":[{"ph":"X",}]})", "bad.json"),
-              StatusIs(StatusCode::kDataLoss, HasSubstr("bad.json: byte 27: not valid JSON: parse error at line 1, column 27")));
-  EXPECT_THAT(ReadChromeJson(R"({"traceEvents":[)", "cut.json"),
-              StatusIs(StatusCode::kDataLoss, HasSubstr("cut.json: byte 17: not valid JSON")));
+TEST(ChromeReader, AMalformedEventIsSkippedAndNamedTheOthersAreRead) {
+  Result<Trace> r = ReadChromeJson(
+      R"({"traceEvents":[{"ph":"X",},{"ph":"X","name":"a","ts":1,"dur":2,"pid":1,"tid":1},{"ph":"X","ts":1e}]})", "bad.json");
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(r->event_count(), 2u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kInvalidRecords), 2u);
+  const std::string notes = fmt::format("{}", fmt::join(DiagnosticNotes(r->diagnostics()), "\n"));
+  EXPECT_THAT(notes, HasSubstr("bad.json: traceEvents[0]: not valid JSON"));
+  EXPECT_THAT(notes, HasSubstr("(at byte 16)"));
+  EXPECT_THAT(notes, HasSubstr("'1e' is not a number"));
+}
+
+TEST(ChromeReader, MalformedStructureNamesTheByteOffset) {
+  EXPECT_THAT(ReadChromeJson(R"({"traceEvents":[{"ph":"X"} {"ph":"X"}]})", "bad.json"),
+              StatusIs(StatusCode::kDataLoss, HasSubstr("bad.json: byte 27: not valid JSON: expected ',' or ']' after an event")));
+  EXPECT_THAT(ReadChromeJson(R"({"traceEvents":[], "x": tru})", "bad.json"),
+              StatusIs(StatusCode::kDataLoss, HasSubstr("bad.json: byte 27: not valid JSON: parse error")));
+  EXPECT_THAT(ReadChromeJson(R"(  hello)", "bad.json"),
+              StatusIs(StatusCode::kDataLoss, HasSubstr("bad.json: byte 2: not valid JSON: expected '{' or '['")));
+  EXPECT_THAT(ReadChromeJson(R"({"traceEvents":[]} [])", "bad.json"),
+              StatusIs(StatusCode::kDataLoss, HasSubstr("bad.json: byte 19: not valid JSON: unexpected content after")));
+  EXPECT_THAT(ReadChromeJson(R"({"other":)", "cut.json"),
+              StatusIs(StatusCode::kDataLoss, HasSubstr("cut.json: byte 9: not valid JSON: the file ends before")));
+}
+
+// A profiler killed while writing leaves a file cut inside the event array: what is whole is read.
+TEST(ChromeReader, ATruncatedFileIsReadUpToItsLastWholeEvent) {
+  for (std::string_view cut : {R"({"traceEvents":[{"ph":"X","name":"a","ts":1,"dur":2,"pid":1,"tid":1},{"ph":"X","na)",
+                               R"([{"ph":"X","name":"a","ts":1,"dur":2,"pid":1,"tid":1},)",
+                               R"([{"ph":"X","name":"a","ts":1,"dur":2,"pid":1,"tid":1})"}) {
+    Result<Trace> r = ReadChromeJson(cut, "cut.json");
+    ASSERT_THAT(r, IsOk()) << cut;
+    EXPECT_EQ(r->event_count(), 2u) << cut;
+    EXPECT_EQ(r->diagnostics().Count(Diag::kFileTruncated), 1u) << cut;
+    EXPECT_THAT(fmt::format("{}", fmt::join(DiagnosticNotes(r->diagnostics()), "\n")),
+                HasSubstr(fmt::format("cut.json: the file ends at byte {} inside the event array", cut.size())));
+  }
+  Result<Trace> whole = ReadChromeJson(R"([{"ph":"X","name":"a","ts":1,"dur":2,"pid":1,"tid":1}])", "whole.json");
+  ASSERT_THAT(whole, IsOk());
+  EXPECT_EQ(whole->diagnostics().Count(Diag::kFileTruncated), 0u);
+}
+
+// Cut at every byte: an error only while the cut is before the event array; after that, the
+// whole events before the cut are read and the cut is noted.
+TEST(ChromeReader, ACutAtEveryByteReadsTheWholeEventsBeforeIt) {
+  const std::string trace = R"({"schemaVersion": 1, "traceEvents": [
+    {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1.5,"dur":2,"args":{"correlation":7}},
+    {"ph":"X","cat":"kernel","name":"k<\"a\">","pid":0,"tid":7,"ts":4,"dur":1,"args":{"correlation":7,"device":0,"stream":7}}
+  ], "baseTimeNanoseconds": 1000})";
+  const size_t events_at = trace.find('[') + 1, second = trace.find("{\"ph\"", trace.find("{\"ph\"") + 1);
+  size_t last_events = 0;
+  for (size_t n = 1; n < trace.size(); ++n) {
+    Result<Trace> r = ReadChromeJson(std::string_view(trace).substr(0, n), "cut.json");
+    if (n < events_at) {
+      EXPECT_FALSE(r.ok()) << n;
+      continue;
+    }
+    ASSERT_THAT(r, IsOk()) << n;
+    EXPECT_EQ(r->diagnostics().Count(Diag::kFileTruncated), 1u) << n;
+    const size_t events = r->event_count();
+    EXPECT_GE(events, last_events) << n;  // more of the file, never fewer events
+    if (n < second) EXPECT_LE(events, 2u) << n;
+    last_events = events;
+  }
+  EXPECT_EQ(last_events, 4u);
+  Result<Trace> whole = ReadChromeJson(trace, "whole.json");
+  ASSERT_THAT(whole, IsOk());
+  EXPECT_EQ(whole->event_count(), 4u);
+  EXPECT_EQ(whole->diagnostics().Count(Diag::kFileTruncated), 0u);
+}
+
+// A regular file is mapped (ReadChromeJsonFile), a pipe read whole (ReadChromeJson): one result.
+TEST(ChromeReader, AFileAndAPipeReadTheSame) {
+  const std::string trace = R"({"traceEvents":[{"ph":"X","name":"a","ts":1.5,"dur":2,"pid":1,"tid":1},
+    {"ph":"X","name":"b","ts":2,"dur":1,"pid":1,"tid":2},{"ph":"Q"}], "baseTimeNanoseconds": 5000})";
+  TempDir dir("chrome_reader_test");
+  ASSERT_TRUE(WriteTestFile(dir / "t.json", trace));
+  Result<Trace> file = ReadTrace(dir / "t.json");
+  Result<Trace> pipe = ReadThroughFifo(dir / "p.json", trace, [](const std::string& p) { return ReadTrace(p); });
+  ASSERT_THAT(file, IsOk());
+  ASSERT_THAT(pipe, IsOk());
+  EXPECT_EQ(file->event_count(), 4u);
+  EXPECT_EQ(pipe->event_count(), file->event_count());
+  EXPECT_EQ(pipe->origin_ns(), file->origin_ns());
+  EXPECT_EQ(pipe->diagnostics().Count(Diag::kSkippedRecords), 1u);
+  EXPECT_EQ(file->diagnostics().Count(Diag::kSkippedRecords), 1u);
+  EXPECT_THAT(ReadTrace(dir / "t.json", "chrome"), IsOk());
 }
 
 TEST(ChromeReader, WrongShapesAreNamed) {

@@ -451,6 +451,15 @@ void ChromeParser::ReportDiagnostics() {
              fmt::format("{}: a slice that outlives its enclosing slice was cut at its end", file_));
   d.AddCount(Diag::kUnclosedSlices, unclosed_,
              fmt::format("{}: a \"B\" or \"b\" event without its end was closed at the track's last event", file_));
+  if (doc_.layout.truncated && doc_.layout.events_whole) {
+    d.Add(Diag::kFileTruncated, fmt::format("{}: the file ends at byte {}, after the event array: the document's "
+                                            "members after it are missing (Kineto writes baseTimeNanoseconds there)",
+                                            file_, doc_.content.size()));
+  } else if (cut_at_) {
+    d.Add(Diag::kFileTruncated,
+          fmt::format("{}: the file ends at byte {} inside the event array; the events up to byte {} were read",
+                      file_, doc_.content.size(), *cut_at_));
+  }
   d.AddCount(Diag::kStrayEvents, stray_,
              fmt::format("{}: an \"E\" or \"e\" without its begin, or a request/collective event naming nothing", file_));
 }

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "base/mapped_file.h"
 #include "format/gst/gst_chunks.h"
 #include "format/gst/gst_dir_reader.h"
 #include "format/gst/gst_format.h"
@@ -27,46 +28,6 @@ namespace grainscope {
 namespace {
 
 using gst::Chunks;
-
-// A read-only mapping of a whole file, unmapped on destruction.
-class MappedFile {
- public:
-  MappedFile() = default;
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  ~MappedFile() {
-    if (data_ != nullptr) munmap(data_, size_);
-  }
-
-  Status Open(const std::string& path) {
-    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    struct stat st {};
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-      close(fd);
-      return IoError(fmt::format("{}: is not a regular file", path));
-    }
-    size_ = static_cast<size_t>(st.st_size);
-    if (size_ > 0) {
-      void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p == MAP_FAILED) {
-        const int saved = errno;
-        close(fd);
-        return IoError(fmt::format("{}: cannot map: {}", path, std::strerror(saved)));
-      }
-      data_ = p;
-      madvise(data_, size_, MADV_SEQUENTIAL);
-    }
-    close(fd);
-    return OkStatus();
-  }
-
-  std::span<const unsigned char> bytes() const { return {static_cast<const unsigned char*>(data_), size_}; }
-
- private:
-  void* data_ = nullptr;
-  size_t size_ = 0;
-};
 
 }  // namespace
 

@@ -89,7 +89,7 @@ Result<GraphInput> ReadDetected(const std::string& path, const ReadOptions& read
   GS_ASSIGN_OR_RETURN(Detected detected, Detect(path, Readers().candidates, kGraphRules));
   const GraphReader& reader = Readers().readers[detected.chosen];
   if (reader.graph != nullptr) return FromTaskGraph(*reader.graph, detected.content, path);
-  if (reader.trace->read_path != nullptr) return FromTrace(ReadTrace(path, reader.name, read), path);
+  if (reader.trace->read_path != nullptr && detected.content.empty()) return FromTrace(ReadTrace(path, reader.name, read), path);
   return FromTrace(ReadTraceContent(detected.content, path, *reader.trace, read), path);
 }
 
