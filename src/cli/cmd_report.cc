@@ -1,6 +1,7 @@
 #include <memory>
 
 #include "analysis/profile/profile.h"
+#include "analysis/regions/gpu_time.h"
 #include "analysis/regions/region_instances.h"
 #include "analysis/regions/region_profile.h"
 #include "analysis/regions/time_classes.h"
@@ -18,7 +19,9 @@ CommandBody AddReportCommand(CLI::App& app) {
       "report", "Where the time went, for every trace: per location computation, MPI time by kind "
                 "(point-to-point, collective, synchronisation, other, init/finalize), thread/OpenMP/GPU "
                 "synchronisation, GPU work and idle time; exclusive time by region role; per region calls, "
-                "inclusive and exclusive time, min/mean/max per call; and, when the trace has grains, the "
+                "inclusive and exclusive time, min/mean/max per call; for GPU traces per rank and stream busy, "
+                "computation, communication (NCCL/RCCL) and its overlap with computation, idle time, the CPU's "
+                "launch cost, and GPU time by kernel name; and, when the trace has grains, the "
                 "seed's general performance report first: speedup, corrected speedup, overall and "
                 "per-processor utilisation, each grain's share of the total time");
   AddCommonOptions(*cmd, *o, {"text", "json", "csv"}, false);
@@ -42,6 +45,8 @@ CommandBody AddReportCommand(CLI::App& app) {
       const RegionProfile regions = ComputeRegionProfile(trace);
       in.time = &time;
       in.regions = &regions;
+      const GpuTime gpu = ComputeGpuTime(trace);
+      if (!gpu.empty()) in.gpu = &gpu;
       if (*table == "grains") in.csv_table = ReportTable::kGrains;
       if (*table == "locations") in.csv_table = ReportTable::kLocations;
       if (*table == "regions") in.csv_table = ReportTable::kRegions;

@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "report/gpu_report.h"
 #include "report/region_name.h"
 #include "report/notes.h"
 #include "report/regions_report.h"
@@ -134,12 +135,14 @@ Result<std::string> RenderReport(const Trace& t, const ReportInputs& in, const R
                           n == 1 ? "" : "s", in.epa_missing);
       }
       out += TimeAndRegionsText(t, *in.time, *in.regions, o.top);
+      if (in.gpu != nullptr) out += GpuTimeText(t, *in.gpu, o.top);
       return in.instances != nullptr ? out + InstancesText(t, *in.instances) : out;
     }
     case OutputFormat::kJson: {
       nlohmann::ordered_json j = in.epa != nullptr ? ProfileJson(t, *in.epa) : nlohmann::ordered_json::object();
       j["grain_view"] = in.epa != nullptr;
       AddTimeAndRegionsJson(t, *in.time, *in.regions, j);
+      if (in.gpu != nullptr) AddGpuTimeJson(t, *in.gpu, j);
       if (in.instances != nullptr) AddInstancesJson(t, *in.instances, j);
       return FinishJson(j, o.notes,
                         in.epa != nullptr ? in.epa->notes : std::vector<std::string>{"no grain view: " + in.epa_missing});

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/profile/profile.h"
+#include "analysis/regions/gpu_time.h"
 #include "analysis/regions/region_instances.h"
 #include "analysis/regions/region_profile.h"
 #include "analysis/regions/time_classes.h"
@@ -28,6 +29,8 @@ struct ReportInputs {
   ReportTable csv_table = ReportTable::kDefault;
   // `--instances` (or the CSV table kInstances): the region instances, text after the region table.
   const RegionInstances* instances = nullptr;
+  // Traces with GPU streams: the GPU section, after the time per location.
+  const GpuTime* gpu = nullptr;
 };
 Result<std::string> RenderReport(const Trace& trace, const ReportInputs& in, const RenderOptions& o);
 

@@ -9,6 +9,7 @@ every trace.
 """
 import json
 import os
+import decimal
 import subprocess
 import sys
 import tempfile
@@ -129,6 +130,64 @@ def hta_path(g, corpus):
         failures.append(f"simple_add.json: only {both} of HTA's {len(hta)} critical events are on our path")
 
 
+def merged(intervals):
+    out = []
+    for b, e in sorted(intervals):
+        if out and b <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([b, e])
+    return out
+
+
+def length(intervals):
+    return sum(e - b for b, e in intervals)
+
+
+def intersection(a, b):
+    total, i, j = 0, 0, 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        total += max(0, hi - lo)
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def gpu_breakdown(g, corpus):
+    """`report`'s GPU section against the same sums made here from the JSON (exact decimals): per
+    rank the union of its streams' kernels, copies and memsets, of its NCCL kernels, and their
+    overlap; per stream the sums; the kernel table's total."""
+    k = os.path.join(corpus, "kineto")
+    for path, files in (("nccl.json", ["nccl.json"]), ("two-ranks", ["two-ranks/rank-0.json", "two-ranks/rank-1.json"])):
+        src = os.path.join(k, path)
+        if not os.path.exists(src):
+            print(f"skip: {src} absent")
+            continue
+        rep = js(g, "report", src)["gpu"]
+        work_total = 0
+        for rank, f in zip(rep["ranks"], files):
+            evs = json.load(open(os.path.join(k, f)), parse_float=decimal.Decimal)["traceEvents"]
+            compute, comm = [], []
+            for e in evs:
+                if e.get("ph") != "X" or e.get("cat") not in ("kernel", "gpu_memcpy", "gpu_memset"):
+                    continue
+                b = int(decimal.Decimal(e["ts"]) * 1000)
+                iv = (b, b + int(decimal.Decimal(e["dur"]) * 1000))
+                (comm if e["name"].startswith(("nccl", "rccl")) else compute).append(iv)
+            c, m = merged(compute), merged(comm)
+            work_total += length(compute) + length(comm)
+            want = {"busy_ns": length(merged(compute + comm)), "computation_ns": length(c),
+                    "communication_ns": length(m), "overlapped_ns": intersection(c, m)}
+            got = {key: rank[key] for key in want}
+            check(f"{path} {rank['rank']}: GPU time", got, want)
+            print(f"{path} {rank['rank']}: busy {got['busy_ns']} ns, communication {got['communication_ns']} ns, "
+                  f"overlapped {got['overlapped_ns']} ns (computed here: {want['overlapped_ns']} ns)")
+        check(f"{path}: GPU work in all", (rep["work_ns"], sum(x["total_ns"] for x in rep["kernels"])), (work_total, work_total))
+
+
 def main():
     g = sys.argv[1]
     corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "..", "shared", "corpus")
@@ -136,6 +195,7 @@ def main():
         subprocess.run([sys.executable, os.path.join(HERE, "make_kineto.py"), d], check=True)
         closed_forms(g, d)
     hta_path(g, corpus)
+    gpu_breakdown(g, corpus)
     for f in failures:
         print("FAIL", f)
     print(f"{'ok' if not failures else 'FAILED'}: {len(failures)} failure(s)")
