@@ -28,6 +28,7 @@ struct ReplayFlags {
   std::string collective = "measured";
   std::string collective_in, collective_out;
   std::vector<std::string> speed, region_speed, removed;
+  double collective_speed = 1;
   bool zero_comm = false;
   bool clc = false;
   int64_t min_latency_ns = 0;
@@ -98,6 +99,9 @@ Result<WhatIf> MakeWhatIf(const ReplayFlags& f) {
   }
   w.collective.latency_ns = f.latency_ns;
   w.collective.bytes_per_ns = f.bandwidth_gbps;
+  if (f.collective_speed != 1 && !w.collective.measured)
+    return InvalidArgument("--collective-speed scales measured collectives; --collective " + collective + " models them");
+  w.collective.speed = f.collective_speed;
   GS_ASSIGN_OR_RETURN(w.location_speed, ParseSpeeds(f.speed, "--speed"));
   GS_ASSIGN_OR_RETURN(w.region_speed, ParseSpeeds(f.region_speed, "--region-speed"));
   w.removed_regions = f.removed;
@@ -123,7 +127,8 @@ std::string Describe(const WhatIf& w, const ReplayFlags& f) {
                                   w.network.O, w.network.S));
       break;
   }
-  parts.push_back(w.collective.measured ? "collectives as measured"
+  parts.push_back(w.collective.measured && w.collective.speed != 1 ? fmt::format("collectives x{}", w.collective.speed)
+                  : w.collective.measured                         ? "collectives as measured"
                                         : fmt::format("collectives {}/{} (fan-in/fan-out)",
                                                       f.collective_in.empty() ? (f.zero_comm ? "zero" : f.collective) : f.collective_in,
                                                       f.collective_out.empty() ? (f.zero_comm ? "zero" : f.collective) : f.collective_out));
@@ -188,6 +193,9 @@ CommandBody AddReplayCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--collective-in", f->collective_in, "Fan-in phase: zero, constant, linear, log");
   cmd->add_option("--collective-out", f->collective_out, "Fan-out phase: zero, constant, linear, log");
+  AddNumberOption(*cmd, "--collective-speed", f->collective_speed, 0, std::numeric_limits<double>::max(), true,
+                  "FACTOR: measured collectives (MPI, NCCL/RCCL kernels) run FACTOR times faster once their last "
+                  "member has arrived; waiting for late members is recomputed");
   cmd->add_option("--speed", f->speed, "LOCATION=FACTOR: the location computes FACTOR times faster (name or id; repeatable)");
   cmd->add_option("--region-speed", f->region_speed, "REGION=FACTOR: everything inside REGION runs FACTOR times faster");
   cmd->add_option("--remove-region", f->removed, "Replay as if REGION (and what it calls) took no time (repeatable)");

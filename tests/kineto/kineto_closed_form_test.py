@@ -83,6 +83,9 @@ def closed_forms(g, d):
     r = js(g, "replay", ar, "--region-speed", "compute=2")
     check("allreduce replay compute x2", r.get("predicted_ns"), 200 * US)
     check("allreduce identity replay", js(g, "replay", ar).get("max_deviation_ns"), 0)
+    # The 50 us transfer at half speed (300 + 25), then free (rank 1's 300 us of compute + its 1 us launch).
+    check("allreduce collectives x2", js(g, "replay", ar, "--collective-speed", "2").get("predicted_ns"), 325 * US)
+    check("allreduce zero-cost collectives", js(g, "replay", ar, "--zero-comm").get("predicted_ns"), 301 * US)
 
     sk = os.path.join(d, "allreduce_skewed")
     info = js(g, "info", sk)

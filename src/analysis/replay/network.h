@@ -2,6 +2,7 @@
 // modelled network, instead of what the trace measured.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -44,6 +45,13 @@ Status ParseLogGP(std::string_view spec, NetworkModel& model);
 enum class CollectivePhase { kZero, kConstant, kLinear, kLog };
 struct CollectiveModel {
   bool measured = true;  // false: use the phases below
+  // Measured collectives FACTOR times faster: the time each takes once its last member has arrived
+  // (an NCCL kernel's transfer, an MPI collective's), and the rest of the time inside collective
+  // calls, divided by it. The waiting for late members is recomputed, as always.
+  double speed = 1;
+  TimeNs Scaled(TimeNs measured_ns) const {
+    return speed == 1 ? measured_ns : static_cast<TimeNs>(std::llround(static_cast<double>(measured_ns) / speed));
+  }
   CollectivePhase fan_in = CollectivePhase::kLog;
   CollectivePhase fan_out = CollectivePhase::kLog;
   TimeNs latency_ns = 0;

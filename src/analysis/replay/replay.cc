@@ -23,7 +23,7 @@ class WhatIfModel {
         region_speed_(std::move(region_speed)), removed_(std::move(removed)), comm_(CommRoles(g.trace())),
         plain_(IsPlain(location_speed_, region_speed_, removed_)),
         overhead_milli_(std::llround(w.overhead_per_event_ns * 1000.0)), measured_(g), state_(g.location_count()),
-        modelled_collective_(w.collective.measured ? std::vector<uint8_t>() : CollectivesInCalls(g)) {}
+        in_call_(w.collective.measured && w.collective.speed == 1 ? std::vector<uint8_t>() : CollectivesInCalls(g)) {}
 
   // A location starts when it was measured to, unless something else started it: a GPU stream's
   // first kernel, a forked thread's or a task's first event follow their launch, fork or create
@@ -91,6 +91,7 @@ class WhatIfModel {
       modelled = w_.network.kind != NetworkKind::kMeasured;
     } else if (const uint32_t member = g_.MemberEndingAt(l, e); member != kNoMember) {
       modelled = IsModelled(g_.instance_of(member));
+      if (IsScaled(g_.instance_of(member))) return w_.collective.Scaled(d - measured_.Wait(l, e));
     }
     return modelled ? 0 : d - measured_.Wait(l, e);
   }
@@ -105,7 +106,10 @@ class WhatIfModel {
 
   TimeNs Collective(CollectiveId c, uint32_t member) const {
     const CollectiveTable& coll = t_.collectives();
-    if (!IsModelled(c)) return measured_.CollectiveLatency(c, member);
+    if (!IsModelled(c)) {
+      const TimeNs latency = measured_.CollectiveLatency(c, member);
+      return IsScaled(c) ? w_.collective.Scaled(latency) : latency;
+    }
     uint64_t in = 0, out = 0;
     for (uint32_t m = coll.first_member[c.value]; m < coll.first_member[c.value + 1]; ++m) {
       in = std::max(in, coll.member_bytes_sent[m]);
@@ -128,7 +132,7 @@ class WhatIfModel {
 
   // A segment inside a communication call of role `comm`, ending at event e, measured d.
   TimeNs CommunicationSegment(RegionRole comm, const EventColumns& ev, EventIndex e, TimeNs d) const {
-    if (comm == RegionRole::kCollective) return w_.collective.measured ? d : 0;
+    if (comm == RegionRole::kCollective) return w_.collective.measured ? w_.collective.Scaled(d) : 0;
     if (w_.network.kind == NetworkKind::kMeasured) return d;
     return ev.kind[e] == EventKind::kSend ? w_.network.SendOverhead(t_.messages().bytes[ev.arg[e]]) : 0;
   }
@@ -166,10 +170,12 @@ class WhatIfModel {
     }
   }
 
-  // The collective model replaces the costs of collective calls; a collective outside any
-  // collective call (the one MPI_Init holds: the ranks' start-up, not a data transfer) keeps its
-  // measured cost. Per instance: 1 when a member's begin is inside a collective call.
-  bool IsModelled(CollectiveId c) const { return !w_.collective.measured && modelled_collective_[c.value] != 0; }
+  // The collective model replaces (and --collective-speed scales) the costs of collective calls
+  // and NCCL/RCCL kernels; a collective outside them (the one MPI_Init holds: the ranks' start-up,
+  // not a data transfer) keeps its measured cost. Per instance: 1 when a member's begin is inside
+  // a collective call or kernel.
+  bool IsModelled(CollectiveId c) const { return !w_.collective.measured && in_call_[c.value] != 0; }
+  bool IsScaled(CollectiveId c) const { return w_.collective.speed != 1 && !IsModelled(c) && in_call_[c.value] != 0; }
   static std::vector<uint8_t> CollectivesInCalls(const HbGraph& g) {
     const Trace& t = g.trace();
     std::vector<uint8_t> in_call(t.collectives().size(), 0);
@@ -183,7 +189,8 @@ class WhatIfModel {
         if (ev.kind[i] == EventKind::kEnter) stack.push_back(t.region(RegionId(ev.arg[i])).role);
         if (ev.kind[i] == EventKind::kLeave && !stack.empty()) stack.pop_back();
         if (ev.kind[i] != EventKind::kCollBegin || next == members.size()) continue;
-        const bool call = std::any_of(stack.begin(), stack.end(), IsCollectiveCall);
+        const bool call = std::any_of(stack.begin(), stack.end(),
+                                      [](RegionRole r) { return IsCollectiveCall(r) || r == RegionRole::kCommCollective; });
         if (call) in_call[g.instance_of(members[next]).value] = 1;
         ++next;
       }
@@ -214,7 +221,7 @@ class WhatIfModel {
   int64_t overhead_milli_;  // the per-event overhead in 1/1000 ns
   MeasuredWaits measured_;
   mutable std::vector<State> state_;  // per location; the forward sweep calls Segment in order
-  std::vector<uint8_t> modelled_collective_;  // per instance (CollectivesInCalls); empty when measured
+  std::vector<uint8_t> in_call_;  // per instance (CollectivesInCalls); empty when measured and not scaled
 };
 
 Result<uint32_t> FindLocation(const Trace& t, const std::string& name) {

@@ -40,7 +40,7 @@ struct WhatIf {
   double overhead_per_event_ns = 0;
 
   bool identity() const {
-    return network.kind == NetworkKind::kMeasured && collective.measured && location_speed.empty() &&
+    return network.kind == NetworkKind::kMeasured && collective.measured && collective.speed == 1 && location_speed.empty() &&
            region_speed.empty() && removed_regions.empty() && overhead_per_event_ns == 0;
   }
 };

@@ -96,6 +96,31 @@ TEST(Replay, CollectiveModelsLeaveMpiInitsCollectiveMeasured) {
   EXPECT_EQ(r->predicted_ns, 1100);
 }
 
+// --collective-speed 2 on the same trace: the barrier call's 50 ns become 25; MPI_Init's start-up
+// collective keeps its 700 ns, as under a model.
+TEST(Replay, CollectiveSpeedScalesCollectiveCallsOnly) {
+  TraceScript s(2);
+  const RegionId init = s.Region("MPI_Init", RegionRole::kOther);
+  const CollectiveId start = s.Collective(CollectiveOp::kOther);
+  const CollectiveId barrier = s.Collective(CollectiveOp::kBarrier);
+  for (int r = 0; r < 2; ++r) {
+    const TimeNs entry = r == 0 ? 0 : 300;
+    s.builder().Enter(s.loc(r), entry, init);
+    s.builder().CollBegin(s.loc(r), entry, start, 0, 0);
+    s.builder().CollEnd(s.loc(r), 1000, start);
+    s.builder().Leave(s.loc(r), 1000, init);
+    s.Work(r, "work", 1000, 1100);
+    s.Join(r, barrier, 1100, 1150);
+  }
+  const Trace t = s.Finish();
+  WhatIf faster;
+  faster.collective.speed = 2;
+  EXPECT_FALSE(faster.identity());
+  Result<ReplayResult> r = Replay(t, faster);
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(r->predicted_ns, 1125);
+}
+
 TEST(Replay, PingPongShiftsByTwoLatenciesPerRoundTrip) {
   constexpr int kRounds = 7;
   constexpr TimeNs kL = 400;
