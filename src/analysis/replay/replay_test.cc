@@ -72,7 +72,7 @@ TEST(Replay, IdentityReproducesEveryTimestamp) {
 // after the last arrival), worked 100 ns and met in a barrier call of 50 ns. A collective model
 // replaces the barrier's cost, not the start-up's: zero-cost collectives end the run at 1100, not
 // at 400 (before, MPI_Init's 700 ns vanished with the barrier's 50).
-TEST(Replay, CollectiveModelsLeaveMpiInitsCollectiveMeasured) {
+Trace StartUpThenBarrier() {
   TraceScript s(2);
   const RegionId init = s.Region("MPI_Init", RegionRole::kOther);
   const CollectiveId start = s.Collective(CollectiveOp::kOther);
@@ -86,7 +86,11 @@ TEST(Replay, CollectiveModelsLeaveMpiInitsCollectiveMeasured) {
     s.Work(r, "work", 1000, 1100);
     s.Join(r, barrier, 1100, 1150);
   }
-  const Trace t = s.Finish();
+  return s.Finish();
+}
+
+TEST(Replay, CollectiveModelsLeaveMpiInitsCollectiveMeasured) {
+  const Trace t = StartUpThenBarrier();
   WhatIf zero;
   zero.collective.measured = false;
   zero.collective.fan_in = zero.collective.fan_out = CollectivePhase::kZero;
@@ -99,20 +103,7 @@ TEST(Replay, CollectiveModelsLeaveMpiInitsCollectiveMeasured) {
 // --collective-speed 2 on the same trace: the barrier call's 50 ns become 25; MPI_Init's start-up
 // collective keeps its 700 ns, as under a model.
 TEST(Replay, CollectiveSpeedScalesCollectiveCallsOnly) {
-  TraceScript s(2);
-  const RegionId init = s.Region("MPI_Init", RegionRole::kOther);
-  const CollectiveId start = s.Collective(CollectiveOp::kOther);
-  const CollectiveId barrier = s.Collective(CollectiveOp::kBarrier);
-  for (int r = 0; r < 2; ++r) {
-    const TimeNs entry = r == 0 ? 0 : 300;
-    s.builder().Enter(s.loc(r), entry, init);
-    s.builder().CollBegin(s.loc(r), entry, start, 0, 0);
-    s.builder().CollEnd(s.loc(r), 1000, start);
-    s.builder().Leave(s.loc(r), 1000, init);
-    s.Work(r, "work", 1000, 1100);
-    s.Join(r, barrier, 1100, 1150);
-  }
-  const Trace t = s.Finish();
+  const Trace t = StartUpThenBarrier();
   WhatIf faster;
   faster.collective.speed = 2;
   EXPECT_FALSE(faster.identity());
