@@ -163,6 +163,41 @@ Json Messages(const Trace& t, const PageClock& clock, const HtmlLimits& lim) {
           {"send", Base64(send)}, {"recv", Base64(recv)}};
 }
 
+// The arrows other than messages (columns from, to, t_from, t_to, kind): the trace's dependency
+// edges between two locations (kind: 0 a GPU launch, 1 a GPU synchronisation, 2 any other: a
+// fork, a lock hand-over), and per collective instance an arrow from its last member to begin
+// (the one the others waited for) to each other member's end (kind 3): a GPU trace's streams
+// under their rank, joined to it by their launches, and the ranks by their NCCL collectives.
+Json Edges(const Trace& t, const PageClock& clock, const HtmlLimits& lim) {
+  std::vector<uint32_t> from, to, t_from, t_to, kind;
+  auto add = [&](LocationId a, EventIndex ea, LocationId b, EventIndex eb, uint32_t k) {
+    from.push_back(a.value);
+    to.push_back(b.value);
+    t_from.push_back(clock(t.events(a).time[ea]));
+    t_to.push_back(clock(t.events(b).time[eb]));
+    kind.push_back(k);
+  };
+  const DependencyTable& d = t.dependencies();
+  const CollectiveTable& c = t.collectives();
+  const size_t total = d.size() + c.member_location.size();
+  if (total <= lim.messages) {
+    for (size_t i = 0; i < d.size(); ++i) {
+      if (d.from_location[i] == d.to_location[i]) continue;
+      const uint32_t k = d.kind[i] == DependencyKind::kGpuLaunch ? 0 : d.kind[i] == DependencyKind::kGpuSync ? 1 : 2;
+      add(d.from_location[i], d.from_event[i], d.to_location[i], d.to_event[i], k);
+    }
+    for (uint32_t inst = 0; inst + 1 < c.first_member.size(); ++inst) {
+      uint32_t last = c.first_member[inst];
+      for (uint32_t m = last; m < c.first_member[inst + 1]; ++m)
+        if (t.events(c.member_location[m]).time[c.member_begin[m]] > t.events(c.member_location[last]).time[c.member_begin[last]]) last = m;
+      for (uint32_t m = c.first_member[inst]; m < c.first_member[inst + 1]; ++m)
+        if (m != last) add(c.member_location[last], c.member_begin[last], c.member_location[m], c.member_end[m], 3);
+    }
+  }
+  return {{"count", total}, {"embedded", from.size()}, {"from", Base64(from)}, {"to", Base64(to)},
+          {"t_from", Base64(t_from)}, {"t_to", Base64(t_to)}, {"kind", Base64(kind)}};
+}
+
 Json Waits(const WaitStates* w, size_t lanes, const PageClock& clock, const HtmlLimits& lim) {
   IntervalColumns c;
   const size_t total = w ? w->instances.size() : 0;
@@ -389,6 +424,7 @@ Result<std::string> RenderHtmlReport(const HtmlReportInputs& in, const HtmlLimit
   data["grains"] = Grains(gantt, clock, lim);
   data["has_grains"] = HasGrainRegions(t);  // else the boxes are the outermost code regions
   data["messages"] = Messages(t, clock, lim);
+  data["edges"] = Edges(t, clock, lim);
   data["waits"] = Waits(in.waits, gantt.size(), clock, lim);
   data["blocked"] = Blocked(t, ComputeBlockedSpans(t), gantt.size(), clock, lim);
   data["path"] = Path(in.critical_path, gantt.size(), clock, lim);

@@ -190,6 +190,22 @@ try {
   assert.deepEqual(t.errors, [], 'no script errors');
   check(`${blockedSpans} blocked periods of the threads trace drawn, and hidden on request`);
 
+  // A PyTorch profiler trace: the launches from the CPU thread to its GPU stream and the stream
+  // synchronisation are arrows of their own, every one drawn when the whole run is in view, and
+  // the checkbox hides them.
+  const kineto = new URL('../golden/inputs/kineto_small.json', import.meta.url).pathname;
+  const kinetoReport = path.join(work, 'kineto.html');
+  execFileSync(grainscope, ['html', kineto, '-o', kinetoReport], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const k = await openReport(browser, kinetoReport);
+  const edgeStats = () => k.page.evaluate(() => ({ embedded: window.gs.data.edges.embedded, drawn: window.gs.stats.edgeArrows }));
+  const e = await edgeStats();
+  assert.ok(e.embedded >= 2, `launch and sync arrows embedded: ${e.embedded}`);
+  assert.equal(e.drawn, e.embedded, 'every launch/sync arrow is drawn');
+  await k.page.click('#gs-show-edges');
+  assert.equal((await edgeStats()).drawn, 0, 'unticking the checkbox hides them');
+  assert.deepEqual(k.errors, [], 'no script errors');
+  check(`${e.embedded} launch/sync arrows of a Kineto trace drawn, and hidden on request`);
+
   // A hybrid MPI + OpenMP trace of a real program (corpus NPB BT-MZ, when ../shared/corpus is
   // there): the region view comes first, with the time classes, the profile by role and the
   // regions; lanes are grouped under their rank with short labels; boxes are coloured by role.

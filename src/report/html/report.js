@@ -57,6 +57,14 @@ const msgs = {
   from: decode(data.messages.from, Uint32Array), to: decode(data.messages.to, Uint32Array),
   send: decode(data.messages.send, Uint32Array), recv: decode(data.messages.recv, Uint32Array),
 };
+// Launch, synchronisation and collective arrows (html_report.cc Edges): from, to, t_from, t_to, kind.
+const edges = {
+  count: data.edges.count, embedded: data.edges.embedded,
+  from: decode(data.edges.from, Uint32Array), to: decode(data.edges.to, Uint32Array),
+  send: decode(data.edges.t_from, Uint32Array), recv: decode(data.edges.t_to, Uint32Array),
+  kind: decode(data.edges.kind, Uint32Array),
+};
+const EDGE_COLORS = ['rgba(20,140,60,0.8)', 'rgba(200,120,0,0.8)', 'rgba(110,110,110,0.8)', 'rgba(170,30,150,0.8)'];
 const waits = intervals(data.waits, L);
 const blocked = intervals(data.blocked, L);
 const path = intervals(data.path, L);
@@ -165,6 +173,7 @@ const colorSelect = el('select', { id: 'gs-color', title: 'Colour grains by' }, 
   el('option', { value: 'length', text: 'colour: length' })]);
 colorSelect.value = data.has_grains ? 'length' : 'role';
 const showMsgs = el('input', { type: 'checkbox', id: 'gs-show-messages', checked: '' });
+const showEdges = el('input', { type: 'checkbox', id: 'gs-show-edges', checked: '' });
 const showWaits = el('input', { type: 'checkbox', id: 'gs-show-waits', checked: '' });
 const showBlocked = el('input', { type: 'checkbox', id: 'gs-show-blocked', checked: '' });
 const showPath = el('input', { type: 'checkbox', id: 'gs-show-path', checked: '' });
@@ -184,7 +193,8 @@ const allButton = button('gs-lanes-all', 'all', 'Show every lane');
 const noneButton = button('gs-lanes-none', 'none', 'Hide every lane');
 function label(input, text) { return el('label', null, [input, document.createTextNode(' ' + text)]); }
 const toolbar = el('div', { class: 'toolbar' }, [
-  fitButton, zoomIn, zoomOut, colorSelect, label(showMsgs, 'messages'), label(showWaits, 'wait states'),
+  fitButton, zoomIn, zoomOut, colorSelect, label(showMsgs, 'messages'),
+  label(showEdges, 'launches, syncs, collectives'), label(showWaits, 'wait states'),
   label(showBlocked, 'blocked'), label(showPath, 'critical path'), label(selectMode, 'drag selects'), laneRegex,
   el('details', { class: 'lanes' }, [el('summary', { text: 'lanes' }), el('div', null, [allButton, noneButton]), laneList]),
 ]);
@@ -420,34 +430,42 @@ function render() {
     }
   }
 
-  // Message arrows, when few enough are in view to tell apart.
-  let arrows = 0, msgsInView = 0;
-  if (showMsgs.checked && msgs.embedded) {
-    for (let m = 0; m < msgs.embedded; ++m) {
-      if (msgs.recv[m] >= state.t0 && msgs.send[m] <= state.t1 && rowOf[msgs.from[m]] >= 0 && rowOf[msgs.to[m]] >= 0) ++msgsInView;
+  // Arrows (messages; launches, syncs and collectives), when few enough are in view to tell
+  // apart: returns how many are in view, and counts those drawn in `arrowCount`.
+  const arrowCount = { drawn: 0 };
+  function drawArrows(set, colorOf) {
+    let inView = 0;
+    for (let m = 0; m < set.embedded; ++m) {
+      if (set.recv[m] >= state.t0 && set.send[m] <= state.t1 && rowOf[set.from[m]] >= 0 && rowOf[set.to[m]] >= 0) ++inView;
     }
-    if (msgsInView <= 3000) {
-      ctx.save();
-      ctx.beginPath(); ctx.rect(LABEL_W, AXIS_H, W, H - AXIS_H); ctx.clip();
-      ctx.strokeStyle = 'rgba(40,40,160,0.8)';
-      setFill(ctx, 'rgba(40,40,160,0.8)');
-      for (let m = 0; m < msgs.embedded; ++m) {
-        const a = rowOf[msgs.from[m]], b = rowOf[msgs.to[m]];
-        if (a < 0 || b < 0 || msgs.recv[m] < state.t0 || msgs.send[m] > state.t1) continue;
-        const x0 = xOf(msgs.send[m], pxPerQ), y0 = AXIS_H + a * laneH + laneH / 2;
-        const x1 = xOf(msgs.recv[m], pxPerQ), y1 = AXIS_H + b * laneH + laneH / 2;
-        ctx.beginPath(); ctx.moveTo(x0, y0); ctx.lineTo(x1, y1); ctx.stroke();
-        const ang = Math.atan2(y1 - y0, x1 - x0);
-        ctx.beginPath(); ctx.moveTo(x1, y1);
-        ctx.lineTo(x1 - 6 * Math.cos(ang - 0.4), y1 - 6 * Math.sin(ang - 0.4));
-        ctx.lineTo(x1 - 6 * Math.cos(ang + 0.4), y1 - 6 * Math.sin(ang + 0.4));
-        ctx.fill();
-        ++arrows;
-      }
-      ctx.restore();
-      lastFill = null;
+    if (inView > 3000) return inView;
+    ctx.save();
+    ctx.beginPath(); ctx.rect(LABEL_W, AXIS_H, W, H - AXIS_H); ctx.clip();
+    for (let m = 0; m < set.embedded; ++m) {
+      const a = rowOf[set.from[m]], b = rowOf[set.to[m]];
+      if (a < 0 || b < 0 || set.recv[m] < state.t0 || set.send[m] > state.t1) continue;
+      const color = colorOf(m);
+      ctx.strokeStyle = color;
+      setFill(ctx, color);
+      const x0 = xOf(set.send[m], pxPerQ), y0 = AXIS_H + a * laneH + laneH / 2;
+      const x1 = xOf(set.recv[m], pxPerQ), y1 = AXIS_H + b * laneH + laneH / 2;
+      ctx.beginPath(); ctx.moveTo(x0, y0); ctx.lineTo(x1, y1); ctx.stroke();
+      const ang = Math.atan2(y1 - y0, x1 - x0);
+      ctx.beginPath(); ctx.moveTo(x1, y1);
+      ctx.lineTo(x1 - 6 * Math.cos(ang - 0.4), y1 - 6 * Math.sin(ang - 0.4));
+      ctx.lineTo(x1 - 6 * Math.cos(ang + 0.4), y1 - 6 * Math.sin(ang + 0.4));
+      ctx.fill();
+      ++arrowCount.drawn;
     }
+    ctx.restore();
+    lastFill = null;
+    return inView;
   }
+  const msgsInView = showMsgs.checked && msgs.embedded ? drawArrows(msgs, function () { return 'rgba(40,40,160,0.8)'; }) : 0;
+  const arrows = arrowCount.drawn;
+  const edgesInView = showEdges.checked && edges.embedded
+    ? drawArrows(edges, function (m) { return EDGE_COLORS[edges.kind[m]] || EDGE_COLORS[2]; }) : 0;
+  const edgeArrows = arrowCount.drawn - arrows;
 
   // Selection rubber band.
   if (state.drag && state.drag.select) {
@@ -458,7 +476,7 @@ function render() {
 
   gs.view = { t0: state.t0 * Q, t1: state.t1 * Q };
   gs.stats = { lanes: vis.length, grains: drawn, rects: rects, lod: level ? 'level:' + level.buckets : 'grains',
-    messagesInView: msgsInView, arrows: arrows, blocked: blockedDrawn, renderMs: performance.now() - started };
+    messagesInView: msgsInView, arrows: arrows, edgesInView: edgesInView, edgeArrows: edgeArrows, blocked: blockedDrawn, renderMs: performance.now() - started };
   body.dataset.lanes = String(vis.length);
   body.dataset.grains = String(drawn);
   body.dataset.rects = String(rects);
@@ -470,6 +488,8 @@ function render() {
     drawn + (data.has_grains === false ? ' regions' : ' grains') + (level ? ' (summary level of ' + level.buckets + ' buckets per lane)' : '') +
     (showMsgs.checked ? ' \u00b7 ' + (msgsInView > 3000 ? msgsInView + ' messages in view: zoom in for arrows'
       : arrows + ' message arrows') : '') +
+    (showEdges.checked && edges.embedded ? ' \u00b7 ' + (edgesInView > 3000 ? edgesInView + ' launch/sync/collective arrows in view: zoom in'
+      : edgeArrows + ' launch/sync/collective arrows') : '') +
     (hasRaw ? '' : ' \u00b7 ' + grains.count + ' grains: too many to embed one by one, the summary shows them') +
     (msgs.embedded < msgs.count ? ' \u00b7 messages not embedded (' + msgs.count + ')' : '');
 }
@@ -549,7 +569,7 @@ document.addEventListener('keydown', function (e) {
 fitButton.addEventListener('click', fit);
 zoomIn.addEventListener('click', function () { zoom(2); });
 zoomOut.addEventListener('click', function () { zoom(0.5); });
-[colorSelect, showMsgs, showWaits, showBlocked, showPath].forEach(function (c) { c.addEventListener('change', function () { render(); drawLegend(); }); });
+[colorSelect, showMsgs, showEdges, showWaits, showBlocked, showPath].forEach(function (c) { c.addEventListener('change', function () { render(); drawLegend(); }); });
 laneRegex.addEventListener('input', render);
 laneChecks.forEach(function (c) { c.addEventListener('change', render); });
 allButton.addEventListener('click', function () { laneChecks.forEach(function (c) { c.checked = true; }); render(); });
