@@ -16,7 +16,7 @@ using json = nlohmann::json;
 namespace od = simdjson::ondemand;
 
 constexpr size_t kNone = std::string_view::npos;
-constexpr size_t kReleaseStep = size_t{2} << 20;  // bytes scanned between two ReleaseBefore calls
+constexpr size_t kReleaseStep = size_t{512} << 10;  // bytes scanned between two ReleaseBefore calls
 
 // nlohmann's DOM builder, with fractional numbers stored as their text. The SAX interface is
 // static (sax_parse is a template over the handler), so hiding number_float is enough.

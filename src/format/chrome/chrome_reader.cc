@@ -87,10 +87,10 @@ Status ChromeParser::ReadEvents() {
   for (size_t index = 0;; ++index) {
     GS_ASSIGN_OR_RETURN(const bool more, events.Next(&text, &offset));
     if (!more) break;
-    if (offset >= next_report) {  // every 2 MiB
+    if (offset >= next_report) {  // every 512 KiB
       if (doc_.report_progress) progress::Advance(offset);
       if (doc_.release) doc_.release(offset);
-      next_report = offset + (size_t{2} << 20);
+      next_report = offset + (size_t{512} << 10);
     }
     if (parser.Parse(text, &ev, &why)) {
       ReadEvent(ev, index);
