@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -216,28 +217,40 @@ Timing Time(int repeat, const std::function<void()>& run) {
   return {bench::Median(cpu), bench::Median(wall)};
 }
 
-int Main(int argc, char** argv) {
+struct Args {
   double mb = 200;
   int repeat = 5;
   std::string keep, file;
+};
+
+// The command line, or nullopt after printing the usage.
+std::optional<Args> ParseArgs(int argc, char** argv) {
+  Args a;
   for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--smoke") {
-      mb = 2;
-      repeat = 1;
-    } else if (a == "--mb" && i + 1 < argc) {
-      mb = std::atof(argv[++i]);
-    } else if (a == "--repeat" && i + 1 < argc) {
-      repeat = std::max(1, std::atoi(argv[++i]));
-    } else if (a == "--keep" && i + 1 < argc) {
-      keep = argv[++i];
-    } else if (a == "--file" && i + 1 < argc) {
-      file = argv[++i];
+    const std::string arg = argv[i];
+    if (arg == "--smoke") {
+      a.mb = 2;
+      a.repeat = 1;
+    } else if (arg == "--mb" && i + 1 < argc) {
+      a.mb = std::atof(argv[++i]);
+    } else if (arg == "--repeat" && i + 1 < argc) {
+      a.repeat = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--keep" && i + 1 < argc) {
+      a.keep = argv[++i];
+    } else if (arg == "--file" && i + 1 < argc) {
+      a.file = argv[++i];
     } else {
       std::fprintf(stderr, "usage: kineto_bench [--smoke] [--mb N] [--repeat R] [--keep FILE] [--file TRACE.json]\n");
-      return 2;
+      return std::nullopt;
     }
   }
+  return a;
+}
+
+int Main(int argc, char** argv) {
+  const std::optional<Args> args = ParseArgs(argc, argv);
+  if (!args) return 2;
+  const auto& [mb, repeat, keep, file] = *args;
   const std::string path = !file.empty() ? file
                            : !keep.empty() ? keep
                                            : (fs::temp_directory_path() / fmt::format("kineto_bench_{}.json", getpid())).string();

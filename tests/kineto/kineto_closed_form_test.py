@@ -77,6 +77,12 @@ def closed_forms(g, d):
     check("allreduce wait_at_nxn", kinds(w).get("wait_at_nxn"), (1, 200 * US))
     nxn = [x for x in w.get("largest", []) if x["kind"] == "wait_at_nxn"]
     check("allreduce straggler", [(x["waiter"], x["late"]) for x in nxn], [("rank 0 stream 20", "rank 1 stream 20")])
+    # Carnival's explanation follows the launches back to the CPU threads: rank 0's stream waited
+    # 200 us because rank 1's thread computed 200 us longer before launching its all-reduce.
+    nxn_sp = [sp for sp in w.get("sync_points", []) if sp["label"].endswith("(wait_at_nxn)")]
+    check("allreduce wait explained", [[(st["region"], st["state"], st["time_ns"]) for st in c["steps"]]
+                                       for sp in nxn_sp for c in sp["classes"]], [[("compute", "compute", 200 * US)]])
+    check("allreduce root cause", [r["region"] for r in w.get("root_causes", [])][:1], ["compute"])
     check("allreduce path by process", [(p["process"], p["time_ns"]) for p in cp.get("processes", [])],
           [("rank 1 thread 4000 (python3)", 350 * US)])  # rank 1's stream is its own
     check("allreduce info collectives", js(g, "info", ar).get("collectives"), 1)

@@ -10,6 +10,8 @@
 #include "model/hb_graph.h"
 #include "analysis/replay/measured_waits.h"
 #include "analysis/waits/class_search.h"
+#include "analysis/waits/launch_origins.h"
+#include "analysis/waits/sync_events.h"
 #include "analysis/waits/path_cache.h"
 #include "analysis/waits/sparse_steps.h"
 #include "model/trace_index.h"
@@ -46,7 +48,7 @@ class Characterizer {
   Characterizer(const Trace& t, const CallSites& cs, const WaitStates& ws, const CharacterizeOptions& o)
       : t_(t), cs_(cs), ws_(ws), o_(o), g_(t), measured_(g_), slots_(static_cast<uint32_t>(t.regions().size()) + 1),
         slot_of_(SlotsByName(t)),
-        scratch_(slots_ * kStepStates, 0), plain_(slots_, 0), buckets_(slots_ * kStepStates) {
+        scratch_(slots_ * kStepStates, 0), plain_(slots_, 0), origins_(LaunchOrigins(t)), buckets_(slots_ * kStepStates) {
     // Per slot, the step of its plain time and of its waiting: no region lookups in the path loop.
     run_step_.resize(slots_);
     wait_step_.resize(slots_);
@@ -104,6 +106,7 @@ class Characterizer {
   struct SyncPair {
     EventIndex waiter = 0;  // the waiter's last event synchronising with the late location
     EventIndex late = 0;    // the late location's matching event
+    bool synced = false;    // false: they never synchronised before the wait
   };
 
   // The waits with a late location, in the order they are characterised: nested waits end before
@@ -155,7 +158,7 @@ class Characterizer {
     // The waits by (waiter, start of the waiter's call).
     const std::vector<uint32_t> waits =
         WaitsSortedBy([](const WaitInstance& w) { return uint64_t{w.waiter.value} << 32 | w.waiter_from; });
-    sync_events_ = SyncEvents();
+    sync_events_ = SyncEventsByLocation(t_, g_);
     const std::vector<std::vector<SyncEvent>>& sync_events = sync_events_;
     // Latest message per partner and direction; stamp[p] == l + 1 marks entries written on
     // location l.
@@ -177,10 +180,10 @@ class Characterizer {
         if (se.kind == EventKind::kCollEnd) {
           if (const uint32_t m = g_.MemberEndingAt(w.waiter, se.event); m != UINT32_MAX) last_member = m;
         } else if (se.kind == EventKind::kRecv) {
-          received[se.partner] = {se.event, se.partner_event};
+          received[se.partner] = {se.event, se.partner_event, true};
           received_stamp[se.partner] = l + 1;
         } else {
-          sent[se.partner] = {se.event, se.partner_event};
+          sent[se.partner] = {se.event, se.partner_event, true};
           sent_stamp[se.partner] = l + 1;
         }
       }
@@ -190,51 +193,12 @@ class Characterizer {
           sent[w.late.value].waiter >= best.waiter)
         best = sent[w.late.value];
       if (last_member != UINT32_MAX) {
-        const uint32_t other = MemberOf(g_.instance_of(last_member), w.late);
+        const uint32_t other = MemberOf(coll, g_.instance_of(last_member), w.late);
         if (other != UINT32_MAX && coll.member_end[last_member] >= best.waiter)
-          best = {coll.member_end[last_member], coll.member_end[other]};
+          best = {coll.member_end[last_member], coll.member_end[other], true};
       }
       last_sync_[k] = best;
     }
-  }
-
-  // An event where a location synchronises: an end of a point edge (a matched message or a
-  // dependency of any kind; kSend for its source, kRecv for its target, with the partner and its
-  // event), or a collective end.
-  struct SyncEvent {
-    EventIndex event;
-    EventKind kind;
-    uint32_t partner = 0;
-    EventIndex partner_event = 0;
-  };
-
-  // Per location, its synchronising events in event order, gathered from the happens-before
-  // graph's edges so FindLastSyncs need not read every event.
-  std::vector<std::vector<SyncEvent>> SyncEvents() const {
-    const CollectiveTable& coll = t_.collectives();
-    std::vector<std::vector<SyncEvent>> out(t_.locations().size());
-    // Sized exactly first: a thread trace has millions of fork, join and lock edges.
-    std::vector<uint32_t> count(out.size(), 0);
-    g_.ForEachPointEdge([&](const PointEdge& e) { ++count[e.from.value], ++count[e.to.value]; });
-    for (LocationId l : coll.member_location) ++count[l.value];
-    for (size_t l = 0; l < out.size(); ++l) out[l].reserve(count[l]);
-    g_.ForEachPointEdge([&](const PointEdge& e) {
-      out[e.from.value].push_back({e.from_event, EventKind::kSend, e.to.value, e.to_event});
-      out[e.to.value].push_back({e.to_event, EventKind::kRecv, e.from.value, e.from_event});
-    });
-    for (uint32_t k = 0; k < coll.member_location.size(); ++k)
-      out[coll.member_location[k].value].push_back({coll.member_end[k], EventKind::kCollEnd});
-    for (std::vector<SyncEvent>& list : out)
-      std::sort(list.begin(), list.end(), [](const SyncEvent& a, const SyncEvent& b) { return a.event < b.event; });
-    return out;
-  }
-
-  uint32_t MemberOf(CollectiveId c, LocationId l) const {
-    const CollectiveTable& coll = t_.collectives();
-    auto first = coll.member_location.begin() + coll.first_member[c.value];
-    auto last = coll.member_location.begin() + coll.first_member[c.value + 1];
-    auto it = std::lower_bound(first, last, l);
-    return it != last && *it == l ? static_cast<uint32_t>(it - coll.member_location.begin()) : UINT32_MAX;
   }
 
   StepState StateOf(RegionId r) const {
@@ -442,10 +406,44 @@ class Characterizer {
     const EventIndex q_from = std::min(sync.late, q_to);
     const View q = LatePath(w.late, q_from, q_to);
     Path(w.waiter, p_from, w.waiter_from, p_);
+    if (!sync.synced && (origins_[w.late.value] || origins_[w.waiter.value])) return ExplainFromLaunches(w, q);
     Subtract(q, p_, c_);
     AddPropagated(w.late, q_from, t_.events(w.late).time[q_from] - t_.events(w.waiter).time[p_from]);
     DropSharedSteps(q, p_, w.wait_ns);
     return Store(char_pool_, c_);
+  }
+
+  // Two locations that never synchronised, one or both started by a launch (launch_origins.h):
+  // each path from its first event is extended back over that launch to its launcher's start, so
+  // a stream's late start reads as its launching thread's longer work before the launch.
+  Range ExplainFromLaunches(const WaitInstance& w, View q) {
+    qx_.assign(q.begin(), q.end());
+    LocationId q_loc, p_loc;
+    const TimeNs q_start = ExtendOverLaunch(w.late, qx_, q_loc), p_start = ExtendOverLaunch(w.waiter, p_, p_loc);
+    Subtract(qx_, p_, c_);
+    AddPropagated(q_loc, 0, q_start - p_start);
+    DropSharedSteps(qx_, p_, w.wait_ns);
+    return Store(char_pool_, c_);
+  }
+
+  // `path` (location l's from its first event) plus, when a launch started l, the launcher's path
+  // from its first event to the launch and the launch's queueing (the call's Enter to l's first
+  // event, in the call's step). Returns when the extended path starts; `from` is whose start it is.
+  TimeNs ExtendOverLaunch(LocationId l, Sparse& path, LocationId& from) {
+    from = l;
+    const TimeNs start = t_.events(l).time[0];
+    const std::optional<LaunchOrigin>& o = origins_[l.value];
+    if (!o) return start;
+    from = o->from;
+    const TimeNs* launcher = t_.events(o->from).time.data();
+    Path(o->from, 0, o->event, hop_);
+    const TimeNs queued = start - launcher[o->event];
+    if (queued != 0) {
+      const Entry q{run_step_[SlotAfter(t_.index().nesting(o->from), o->event)], queued};
+      AddInto(hop_, View(&q, 1), merge_scratch_);
+    }
+    AddInto(path, hop_, merge_scratch_);
+    return launcher[0];
   }
 
   // c_ += the propagated step: `behind` ns later than the waiter, the late location left its
@@ -576,7 +574,8 @@ class Characterizer {
   Sparse path_pool_;                                            // every cached late path
   PathCache<Range> path_cache_;                                 // into path_pool_
   // Scratch buffers reused by every wait.
-  Sparse path_scratch_, p_, c_, merge_scratch_;
+  Sparse path_scratch_, p_, c_, merge_scratch_, qx_, hop_;
+  std::vector<std::optional<LaunchOrigin>> origins_;  // per location (launch_origins.h)
   std::vector<std::pair<TimeNs, uint32_t>> shared_;
   std::vector<bool> dropped_;
   grainscope::Shares shares_;

@@ -3,7 +3,9 @@
 //
 // For a wait of location p on location q, the two execution paths since p and q last
 // synchronised with each other (a message between them, or a collective both were in) are
-// compared. A path is a set of steps — (region, state) with state compute, communication,
+// compared (two that never synchronised: from their first events, and where a launch started
+// one of them — a GPU stream's first kernel — from its launching thread's first event, over the
+// launch: launch_origins.h). A path is a set of steps — (region, state) with state compute, communication,
 // collective or wait — and their accumulated time. The wait's characterisation is q's path minus
 // p's path, plus a "propagated" step for how much later q left that synchronisation than p (a
 // receiver leaves a message's synchronisation after its sender; without that step the steps of a
