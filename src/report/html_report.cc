@@ -10,6 +10,7 @@
 
 #include "analysis/regions/region_instances.h"
 #include "analysis/regions/time_classes.h"
+#include "report/gpu_report.h"
 #include "report/html_assets.h"
 #include "report/instances_report.h"
 #include "report/lod.h"
@@ -328,6 +329,15 @@ Json TimeTable(const Trace& t, const TimeBreakdown& breakdown, const RegionProfi
   const RegionInstances longest = CollectRegionInstances(t, lim.table_instances);
   AddInstancesJson(t, longest, time);
   time["instance_count"] = longest.total;
+  // A GPU trace's section of `report`: its ranks, streams and the kernels of most time.
+  const GpuTime gpu = ComputeGpuTime(t);
+  if (!gpu.empty()) {
+    AddGpuTimeJson(t, gpu, time);
+    Json& g = time["gpu"];
+    g["kernel_count"] = g["kernels"].size();
+    Json& kernels = g["kernels"];
+    if (kernels.size() > lim.table_regions) kernels.erase(kernels.begin() + static_cast<long>(lim.table_regions), kernels.end());
+  }
   return time;
 }
 

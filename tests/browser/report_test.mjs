@@ -203,8 +203,11 @@ try {
   assert.equal(e.drawn, e.embedded, 'every launch/sync arrow is drawn');
   await k.page.click('#gs-show-edges');
   assert.equal((await edgeStats()).drawn, 0, 'unticking the checkbox hides them');
+  const gpuHeads = await k.page.evaluate(() => Array.from(document.querySelectorAll('section#time h3'))
+    .map((h) => h.textContent).filter((t) => t.startsWith('GPU')));
+  assert.equal(gpuHeads.length, 3, `the GPU tables (per rank, per stream, by kernel): ${gpuHeads}`);
   assert.deepEqual(k.errors, [], 'no script errors');
-  check(`${e.embedded} launch/sync arrows of a Kineto trace drawn, and hidden on request`);
+  check(`${e.embedded} launch/sync arrows of a Kineto trace drawn, and hidden on request; its GPU tables shown`);
 
   // A hybrid MPI + OpenMP trace of a real program (corpus NPB BT-MZ, when ../shared/corpus is
   // there): the region view comes first, with the time classes, the profile by role and the

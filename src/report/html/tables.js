@@ -39,7 +39,33 @@ function buildTables() {
         return [r.region, r.class, r.calls, fmtDuration(r.exclusive_ns), fmtDuration(r.inclusive_ns), fmtDuration(r.mean_ns)];
       }), 2),
       instancesTable(),
-    ]);
+    ].concat(gpuTables()));
+  }
+  // A GPU trace's ranks (their streams together), streams and kernels, as `report` lists them.
+  function gpuTables() {
+    const g = tm.gpu;
+    if (!g) return [];
+    return [
+      el('h3', { text: 'GPU time per rank (% of the run span ' + fmtDuration(g.span_ns) + ')' }),
+      table(['rank', 'streams', 'busy', '%', 'computation', 'communication', 'overlapped', '% of comm.', 'idle',
+        'launches', 'launch CPU'], g.ranks.map(function (r) {
+        return [r.rank, r.streams, fmtDuration(r.busy_ns), fmtPercent(g.span_ns > 0 ? r.busy_ns / g.span_ns : 0),
+          fmtDuration(r.computation_ns), fmtDuration(r.communication_ns), fmtDuration(r.overlapped_ns),
+          r.communication_ns > 0 ? fmtPercent(r.overlapped_ns / r.communication_ns) : '-', fmtDuration(r.idle_ns),
+          r.launches, fmtDuration(r.launch_ns)];
+      }), 1),
+      el('h3', { text: 'GPU time per stream' }),
+      table(['stream', 'rank', 'busy', 'computation', 'copies', 'communication'], g.streams.map(function (s) {
+        return [s.stream, s.rank, fmtDuration(s.busy_ns), fmtDuration(s.computation_ns), fmtDuration(s.copy_ns),
+          fmtDuration(s.communication_ns)];
+      }), 2),
+      el('h3', { text: (g.kernels.length < g.kernel_count ? 'The ' + g.kernels.length + ' GPU work names of most time (of ' +
+        g.kernel_count + ')' : 'GPU work by name') + ', ' + fmtDuration(g.work_ns) + ' in all' }),
+      table(['kernel', 'role', 'count', 'total', '% of GPU work', 'max'], g.kernels.map(function (k) {
+        return [k.name, k.role, k.count, fmtDuration(k.total_ns), fmtPercent(g.work_ns > 0 ? k.total_ns / g.work_ns : 0),
+          fmtDuration(k.max_ns)];
+      }), 1),
+    ];
   }
   // Each region's executions, the longest first, with their ids where the trace numbers them (a
   // grain site's): folded under the region table, one click away.
