@@ -9,6 +9,7 @@
 
 #include "analysis/critpath/critpath.h"
 #include "analysis/replay/clc.h"
+#include "analysis/regions/straggler.h"
 #include "analysis/replay/replay.h"
 #include "base/numbers.h"
 #include "base/progress.h"
@@ -16,6 +17,7 @@
 #include "cli/common.h"
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
+#include "report/units.h"
 
 namespace grainscope::cli {
 namespace {
@@ -29,6 +31,8 @@ struct ReplayFlags {
   std::string collective_in, collective_out;
   std::vector<std::string> speed, region_speed, removed;
   double collective_speed = 1;
+  std::string unstraggle;  // a location of the process whose straggling is removed
+  std::string unstraggled;  // what --unstraggle did, for the description
   bool zero_comm = false;
   bool clc = false;
   int64_t min_latency_ns = 0;
@@ -132,11 +136,31 @@ std::string Describe(const WhatIf& w, const ReplayFlags& f) {
                                         : fmt::format("collectives {}/{} (fan-in/fan-out)",
                                                       f.collective_in.empty() ? (f.zero_comm ? "zero" : f.collective) : f.collective_in,
                                                       f.collective_out.empty() ? (f.zero_comm ? "zero" : f.collective) : f.collective_out));
-  for (const SpeedFactor& s : w.location_speed) parts.push_back(fmt::format("{} x{}", s.name, s.factor));
+  for (const SpeedFactor& s : w.location_speed)
+    if (!s.location.valid()) parts.push_back(fmt::format("{} x{}", s.name, s.factor));
+  if (!f.unstraggled.empty()) parts.push_back(f.unstraggled);
   for (const SpeedFactor& s : w.region_speed) parts.push_back(fmt::format("region {} x{}", s.name, s.factor));
   for (const std::string& r : w.removed_regions) parts.push_back(fmt::format("without region {}", r));
   if (f.clc) parts.push_back(fmt::format("clocks corrected (CLC, min latency {} ns)", f.min_latency_ns));
   return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+// --unstraggle: the process's CPU locations compute as fast as makes its computation the other
+// processes' median (analysis/regions/straggler.h).
+Status Unstraggle(const Trace& trace, ReplayFlags& f, WhatIf& w) {
+  if (f.unstraggle.empty()) return OkStatus();
+  GS_ASSIGN_OR_RETURN(const StragglerPlan plan, PlanUnstraggle(trace, f.unstraggle));
+  for (LocationId l : plan.locations) {
+    SpeedFactor s;
+    s.name = std::string(trace.str(trace.location(l).name));
+    s.factor = plan.factor;
+    s.location = l;
+    w.location_speed.push_back(std::move(s));
+  }
+  f.unstraggled = fmt::format("{}'s straggling removed: its CPU computation {} over the other processes' median {}, x{:.4g}",
+                              trace.str(trace.location(plan.process).name), FormatDuration(plan.computation_ns),
+                              FormatDuration(plan.median_ns), plan.factor);
+  return OkStatus();
 }
 
 // Reads the trace, replays it under the flags' what-if and renders the result.
@@ -145,6 +169,7 @@ Status RunReplay(const CommonOptions& o, ReplayFlags& f) {
   GS_ASSIGN_OR_RETURN(WhatIf what_if, MakeWhatIf(f));
   GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o.trace, o.input_format, ReadOptions{o.strict}, r));
   GS_RETURN_IF_ERROR(FitNetwork(trace, f, what_if));
+  GS_RETURN_IF_ERROR(Unstraggle(trace, f, what_if));
   ClockViolations violations_before;
   if (f.clc) {
     progress::Begin("correcting clocks", 0);
@@ -196,6 +221,9 @@ CommandBody AddReplayCommand(CLI::App& app) {
   AddNumberOption(*cmd, "--collective-speed", f->collective_speed, 0, std::numeric_limits<double>::max(), true,
                   "FACTOR: measured collectives (MPI, NCCL/RCCL kernels) run FACTOR times faster once their last "
                   "member has arrived; waiting for late members is recomputed");
+  cmd->add_option("--unstraggle", f->unstraggle,
+                  "LOCATION: the process (rank) of LOCATION computes no more than the other processes' median: its CPU "
+                  "locations run its computation over that median times faster (its GPU streams as measured)");
   cmd->add_option("--speed", f->speed, "LOCATION=FACTOR: the location computes FACTOR times faster (name or id; repeatable)");
   cmd->add_option("--region-speed", f->region_speed, "REGION=FACTOR: everything inside REGION runs FACTOR times faster");
   cmd->add_option("--remove-region", f->removed, "Replay as if REGION (and what it calls) took no time (repeatable)");

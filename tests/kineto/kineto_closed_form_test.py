@@ -92,6 +92,11 @@ def closed_forms(g, d):
     # The 50 us transfer at half speed (300 + 25), then free (rank 1's 300 us of compute + its 1 us launch).
     check("allreduce collectives x2", js(g, "replay", ar, "--collective-speed", "2").get("predicted_ns"), 325 * US)
     check("allreduce zero-cost collectives", js(g, "replay", ar, "--zero-comm").get("predicted_ns"), 301 * US)
+    # Rank 1's straggling removed: its CPU computation (300 us compute + 1 us launch) brought to
+    # rank 0's 101 us, x301/101; its launch then begins at round(300000 * 101 / 301) = 100664 ns
+    # and the all-reduce ends 50 us later.
+    r = js(g, "replay", ar, "--unstraggle", "rank 1 thread 4000 (python3)")
+    check("allreduce unstraggled", r.get("predicted_ns"), 100664 + 50 * US)
 
     sk = os.path.join(d, "allreduce_skewed")
     info = js(g, "info", sk)

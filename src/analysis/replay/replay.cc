@@ -246,6 +246,10 @@ Result<ForwardSweep> RunModel(const HbGraph& g, const WhatIf& w) {
   std::vector<uint8_t> removed(t.regions().size(), 0);
   for (const SpeedFactor& s : w.location_speed) {
     if (!(s.factor > 0)) return InvalidArgument(fmt::format("speed factor for '{}' must be > 0", s.name));
+    if (s.location.valid()) {
+      loc_speed[s.location.value] = s.factor;
+      continue;
+    }
     GS_ASSIGN_OR_RETURN(uint32_t l, FindLocation(t, s.name));
     loc_speed[l] = s.factor;
   }

@@ -24,6 +24,7 @@ namespace grainscope {
 struct SpeedFactor {
   std::string name;  // a location's name or external id / a region's name
   double factor = 1;  // 2 = twice as fast: durations are divided by it
+  LocationId location;  // when valid, this location (not looked up by name)
 };
 
 struct WhatIf {
