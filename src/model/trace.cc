@@ -69,6 +69,14 @@ std::vector<uint32_t> FirstRegionOfName(const Trace& trace) {
   return out;
 }
 
+std::optional<LocationId> FindLocationNamed(const Trace& trace, std::string_view name) {
+  for (uint32_t l = 0; l < trace.locations().size(); ++l) {
+    const Location& loc = trace.location(LocationId(l));
+    if (trace.str(loc.name) == name || std::to_string(loc.external_id) == name) return LocationId(l);
+  }
+  return std::nullopt;
+}
+
 std::string_view CollectiveOpName(CollectiveOp op) {
   switch (op) {
     case CollectiveOp::kBarrier: return "barrier";

@@ -276,4 +276,7 @@ class Trace {
 // references or two files of a merged run, is one row of every profile).
 std::vector<uint32_t> FirstRegionOfName(const Trace& trace);
 
+// The location a user named on the command line: by its name or its external id (the first match).
+std::optional<LocationId> FindLocationNamed(const Trace& trace, std::string_view name);
+
 }  // namespace grainscope

@@ -11,13 +11,9 @@ namespace grainscope {
 
 Result<StragglerPlan> PlanUnstraggle(const Trace& t, const std::string& location) {
   StragglerPlan plan;
-  bool found = false;
-  for (uint32_t l = 0; l < t.locations().size() && !found; ++l) {
-    const Location& loc = t.location(LocationId(l));
-    found = t.str(loc.name) == location || std::to_string(loc.external_id) == location;
-    if (found) plan.process = LocationId(loc.group);
-  }
-  if (!found) return NotFound(fmt::format("--unstraggle: no location named '{}' in the trace", location));
+  const std::optional<LocationId> named = FindLocationNamed(t, location);
+  if (!named) return NotFound(fmt::format("--unstraggle: no location named '{}' in the trace", location));
+  plan.process = LocationId(t.location(*named).group);
   const TimeBreakdown time = ComputeTimeBreakdown(t);
   std::map<uint32_t, TimeNs> computation;  // per process with a CPU location
   for (const LocationTime& lt : time.locations) {

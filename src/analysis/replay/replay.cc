@@ -225,10 +225,7 @@ class WhatIfModel {
 };
 
 Result<uint32_t> FindLocation(const Trace& t, const std::string& name) {
-  for (uint32_t l = 0; l < t.locations().size(); ++l) {
-    const Location& loc = t.location(LocationId(l));
-    if (t.str(loc.name) == name || std::to_string(loc.external_id) == name) return l;
-  }
+  if (const std::optional<LocationId> l = FindLocationNamed(t, name)) return l->value;
   return NotFound(fmt::format("no location named '{}' in the trace", name));
 }
 

@@ -248,7 +248,9 @@ TEST(ChromeReader, ACutAtEveryByteReadsTheWholeEventsBeforeIt) {
     EXPECT_EQ(r->diagnostics().Count(Diag::kFileTruncated), 1u) << n;
     const size_t events = r->event_count();
     EXPECT_GE(events, last_events) << n;  // more of the file, never fewer events
-    if (n < second) EXPECT_LE(events, 2u) << n;
+    if (n < second) {
+      EXPECT_LE(events, 2u) << n;
+    }
     last_events = events;
   }
   EXPECT_EQ(last_events, 4u);
