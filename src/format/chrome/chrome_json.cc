@@ -207,11 +207,21 @@ std::optional<int64_t> JsonValue::Int() const {
 }
 
 std::string JsonValue::Key() const {
+  std::string key;
+  AppendKey(&key);
+  return key;
+}
+
+void JsonValue::AppendKey(std::string* out) const {
   switch (kind) {
-    case kString: return fmt::format("\"{}\"", text);
-    case kNull: return "null";
-    case kAbsent: return {};
-    default: return std::string(text);
+    case kString:
+      *out += '"';
+      *out += text;
+      *out += '"';
+      return;
+    case kNull: *out += "null"; return;
+    case kAbsent: return;
+    default: *out += text;
   }
 }
 

@@ -50,6 +50,7 @@ struct JsonValue {
   std::optional<int64_t> Int() const;
   // The value as JSON, one text per value ("5", "\"5\"", "null"): a key to compare ids by.
   std::string Key() const;
+  void AppendKey(std::string* out) const;  // Key() appended to `out`, which is kept (no allocation)
 };
 
 // An event's "args": its members, flat (a nested object or array is one kOther value).

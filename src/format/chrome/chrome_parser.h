@@ -230,6 +230,7 @@ class ChromeParser {
   static std::optional<TrackPart> PartOf(const json* id);
   static std::optional<TrackPart> PartOf(const JsonValue& id);
   std::optional<uint32_t> TrackOf(const JsonEvent& ev, std::string* why);
+  std::optional<uint32_t> TrackOfParts(const JsonEvent& ev, std::string* why);
   uint32_t TrackFor(const TrackPart& pid, const TrackPart& tid);
   std::optional<TimeNs> Micros(const JsonValue& v, std::string_view key, bool required, std::string* why);
   RegionId RegionFor(std::string_view name, std::string_view cat);
@@ -274,6 +275,20 @@ class ChromeParser {
   TimeNs earliest_ = kNoTime;  // of the events read, for a file that names no time zero
   std::vector<Track> tracks_;
   std::map<std::pair<TrackPart, TrackPart>, uint32_t> track_index_;
+  // The (pid, tid) of the last event with a track, as the file spells them (TrackOf's cache).
+  struct LastTrack {
+    JsonValue::Kind pid_kind = JsonValue::kAbsent, tid_kind = JsonValue::kAbsent;
+    std::string pid, tid;
+    uint32_t track = UINT32_MAX;
+    void Remember(const JsonEvent& ev, uint32_t t) {
+      pid_kind = ev.pid.kind;
+      tid_kind = ev.tid.kind;
+      pid.assign(ev.pid.text);
+      tid.assign(ev.tid.text);
+      track = t;
+    }
+  } last_track_;
+  std::string flow_key_;  // ReadFlow's buffer
   std::map<TrackPart, Process> processes_;
   std::map<std::pair<std::string, std::string>, RegionId> regions_;
   std::set<std::string, std::less<>> categories_;  // of flows: Flow::cat points here

@@ -138,6 +138,16 @@ std::optional<TrackPart> ChromeParser::PartOf(const JsonValue& id) {
 
 // The track of an event, or nullopt with `why` set.
 std::optional<uint32_t> ChromeParser::TrackOf(const JsonEvent& ev, std::string* why) {
+  // Runs of events share a thread: the last (pid, tid) spares a TrackPart and a map look-up.
+  if (last_track_.track != UINT32_MAX && ev.pid.kind == last_track_.pid_kind && ev.tid.kind == last_track_.tid_kind &&
+      ev.pid.text == last_track_.pid && ev.tid.text == last_track_.tid)
+    return last_track_.track;
+  const std::optional<uint32_t> track = TrackOfParts(ev, why);
+  if (track) last_track_.Remember(ev, *track);
+  return track;
+}
+
+std::optional<uint32_t> ChromeParser::TrackOfParts(const JsonEvent& ev, std::string* why) {
   const std::optional<TrackPart> pid = PartOf(ev.pid), tid = PartOf(ev.tid);
   if (!pid || !tid) {
     *why = "'pid' and 'tid' must be integers or strings";
@@ -295,7 +305,9 @@ bool ChromeParser::ReadFlow(const JsonEvent& ev, char ph, std::string_view cat, 
     Invalid("flow event without 'id'", index);
     return false;
   }
-  const std::string key = fmt::format("{}\x1f{}", cat, ev.id.Key());
+  flow_key_.assign(cat);  // (cat, id), in a kept buffer: a Kineto file has a flow per launch
+  flow_key_ += '\x1f';
+  ev.id.AppendKey(&flow_key_);
   item->kind = ItemKind::kFlow;
   item->arg = static_cast<uint32_t>(flows_.size());
   const bool enclosing = ph != 'f' || (ev.bp.is_string() && ev.bp.text == "e");
@@ -303,7 +315,7 @@ bool ChromeParser::ReadFlow(const JsonEvent& ev, char ph, std::string_view cat, 
   if (!message) item->rank = enclosing ? 2 : 0;  // messages keep file order
   flows_.push_back(Flow{t, ph, enclosing, item->time, Category(cat), message ? KeepArgs(ev.args) : nullptr,
                         ev.id.Int().value_or(-1), message});
-  flow_keys_.push_back(flow_channels_.Id(key));
+  flow_keys_.push_back(flow_channels_.Id(flow_key_));
   return true;
 }
 

@@ -81,6 +81,7 @@ void ChromeParser::SortTracks() {
   tracks_ = std::move(sorted);
   std::erase_if(track_index_, [&](const auto& entry) { return new_index[entry.second] == kDropped; });
   for (auto& [k, index] : track_index_) index = new_index[index];
+  last_track_.track = UINT32_MAX;  // the ids changed
   for (Flow& f : flows_) f.track = new_index[f.track];
   for (NcclKernel& k : nccl_) k.track = new_index[k.track];  // a kernel's track holds it: never dropped
 }
