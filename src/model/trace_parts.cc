@@ -45,6 +45,7 @@ class PartMerger {
         CopyMessages(p);
         CopyCollectives(p);
       }
+      PairMessages();  // the rows with a side in another file
     } else {
       SetEagerLimit();
       AddLocations();
@@ -253,12 +254,21 @@ void PartMerger::CopyCommunicators(uint32_t p) {
 
 // Whole files: part p's message rows, each as it is (a side its file lacks stays missing; the
 // part's reader counted it).
+// Whole files: a named message row with a side missing has that side in another file.
+bool PairedAcrossFiles(const Trace& t, uint32_t row) {
+  const MessageTable& m = t.messages();
+  return (m.send_event[row] == kNoEvent || m.recv_event[row] == kNoEvent) && !t.str(m.name[row]).empty();
+}
+
 void PartMerger::CopyMessages(uint32_t p) {
   send_id_.resize(parts_.size());
   recv_id_.resize(parts_.size());
   const Trace& t = parts_[p].trace;
   const MessageTable& m = t.messages();
+  send_id_[p].assign(m.size(), MessageId());
+  recv_id_[p].assign(m.size(), MessageId());
   for (uint32_t i = 0; i < m.size(); ++i) {
+    if (PairedAcrossFiles(t, i)) continue;  // PairMessages'
     MessageInfo info;
     info.sender = MergedOrNone(merged_[p], m.sender[i]);
     info.receiver = MergedOrNone(merged_[p], m.receiver[i]);
@@ -269,8 +279,8 @@ void PartMerger::CopyMessages(uint32_t p) {
     if (m.send_grain[i].valid()) info.send_grain = RegionOf(p, m.send_grain[i].value);
     if (m.recv_grain[i].valid()) info.recv_grain = RegionOf(p, m.recv_grain[i].value);
     const MessageId id = builder_.AddMessage(info);
-    send_id_[p].push_back(id);
-    recv_id_[p].push_back(id);
+    send_id_[p][i] = id;
+    recv_id_[p][i] = id;
   }
 }
 
@@ -297,9 +307,12 @@ void PartMerger::PairMessages() {
   for (uint32_t p = 0; p < parts_.size(); ++p) {
     const Trace& t = parts_[p].trace;
     const MessageTable& m = t.messages();
-    send_id_[p].assign(m.size(), MessageId());
-    recv_id_[p].assign(m.size(), MessageId());
+    if (!whole_files()) {
+      send_id_[p].assign(m.size(), MessageId());
+      recv_id_[p].assign(m.size(), MessageId());
+    }
     for (uint32_t i = 0; i < m.size(); ++i) {
+      if (whole_files() && !PairedAcrossFiles(t, i)) continue;  // CopyMessages'
       const uint32_t channel = keys.Id(t.str(m.name[i]));
       if (m.send_event[i] != kNoEvent) {
         matcher.AddSend(channel, MessageEnd{t.events(m.sender[i]).time[m.send_event[i]], p, m.sender[i].value, m.send_event[i], i});

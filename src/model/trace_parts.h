@@ -23,7 +23,8 @@
 // For whole files, every location keeps its kind, external id and process under the name
 // "rank R <name>"; regions are merged by (name, role, region key) in part order, unused ones
 // included; each part's communicators, messages and collectives are its own rows, renumbered,
-// except collective rows that name a communicator key (PartCollective): the rows of all parts
+// except named message rows with a side missing, paired across parts per channel (the name) as
+// for MPI ranks (NCCL's send/recv kernels: each file holds one end), and collective rows that name a communicator key (PartCollective): the rows of all parts
 // with equal (key, sequence) are one instance, on one communicator per key whose members are the
 // locations of all parts' rows of that key (NCCL's process groups in a PyTorch rank directory);
 // each part's metadata keys are prefixed "rank R "; clocks and diagnostics as above.

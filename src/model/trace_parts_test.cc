@@ -165,6 +165,48 @@ TEST(MergeParts, WholeFilesKeepTheirLocationsAndTheirOwnRows) {
   EXPECT_THAT(keys, ::testing::IsSupersetOf({"rank 0 schemaVersion", "rank 1 schemaVersion", "distributed.world_size"}));
 }
 
+// Rank `rank`'s file with one end of a message on channel "p2p 0->1" (NCCL's send and recv
+// kernels): a send on rank 0's stream, a receive on any other rank's.
+TracePart MessageEndPart(int64_t rank, std::string_view channel) {
+  TraceBuilder b("test");
+  const LocationId gpu = b.AddLocation("stream 7", LocationKind::kGpuStream, 7);
+  const RegionId kernel = b.AddRegion("ncclDevKernel_SendRecv", RegionRole::kCommCollective, 0);
+  MessageInfo info;
+  (rank == 0 ? info.sender : info.receiver) = gpu;
+  info.name = channel;
+  info.bytes = 64;
+  const MessageId m = b.AddMessage(info);
+  b.Enter(gpu, 100, kernel);
+  if (rank == 0) b.Send(gpu, 100, m);
+  if (rank != 0) b.Recv(gpu, 300, m);
+  b.Leave(gpu, 300, kernel);
+  Result<Trace> t = b.Finish();
+  EXPECT_THAT(t, IsOk());
+  TracePart part;
+  part.name = "rank-" + std::to_string(rank) + ".json";
+  part.rank = rank;
+  part.trace = std::move(*t);
+  return part;
+}
+
+TEST(MergeParts, WholeFilesPairNamedMessageEndsAcrossFiles) {
+  std::vector<TracePart> parts;
+  parts.push_back(MessageEndPart(0, "p2p 0->1"));
+  parts.push_back(MessageEndPart(1, "p2p 0->1"));
+  parts.push_back(MessageEndPart(2, "p2p 3->2"));  // a receive from a rank whose file is missing
+  MergeOptions options{.format = "merged", .shape = PartShape::kWholeFiles};
+  Result<Trace> t = MergeParts(std::move(parts), options);
+  ASSERT_THAT(t, IsOk());
+  const MessageTable& m = t->messages();
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_TRUE(m.matched(MessageId(0)));
+  EXPECT_EQ(m.sender[0], LocationId(0));
+  EXPECT_EQ(m.receiver[0], LocationId(1));
+  EXPECT_EQ(t->str(m.name[0]), "p2p 0->1");
+  EXPECT_FALSE(m.matched(MessageId(1)));
+  EXPECT_EQ(t->diagnostics().Count(Diag::kReceivesWithoutSend), 1u);
+}
+
 TEST(ClockMap, DriftsLinearlyBetweenItsAnchorsAndIsConstantOutside) {
   const ClockMap c{1000, 100, 300, 40};
   EXPECT_EQ(c(0), 1000);

@@ -79,7 +79,8 @@ def closed_forms(g, d):
     check("allreduce straggler", [(x["waiter"], x["late"]) for x in nxn], [("rank 0 stream 20", "rank 1 stream 20")])
     # Carnival's explanation follows the launches back to the CPU threads: rank 0's stream waited
     # 200 us because rank 1's thread computed 200 us longer before launching its all-reduce.
-    nxn_sp = [sp for sp in w.get("sync_points", []) if sp["label"].endswith("(wait_at_nxn)")]
+    # The NCCL kernel is the sync point: its stream's call.
+    nxn_sp = [sp for sp in w.get("sync_points", []) if "> ncclDevKernel_AllReduce" in sp["label"]]
     check("allreduce wait explained", [[(st["region"], st["state"], st["time_ns"]) for st in c["steps"]]
                                        for sp in nxn_sp for c in sp["classes"]], [[("compute", "compute", 200 * US)]])
     check("allreduce root cause", [r["region"] for r in w.get("root_causes", [])][:1], ["compute"])
@@ -98,6 +99,27 @@ def closed_forms(g, d):
     r = js(g, "replay", ar, "--unstraggle", "rank 1 thread 4000 (python3)")
     check("allreduce unstraggled", r.get("predicted_ns"), 100664 + 50 * US)
 
+    pp = os.path.join(d, "p2p")
+    pp_info = js(g, "info", pp)
+    check("p2p messages", (pp_info.get("messages"), pp_info.get("unmatched_messages")), (1, 0))
+    cp = js(g, "critpath", pp)
+    check("p2p length", cp.get("length_ns"), 250 * US)
+    check("p2p profile", profile(cp), {"compute": 200 * US, "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)": 50 * US})
+    w = js(g, "waits", pp)
+    check("p2p late_sender", kinds(w).get("late_sender"), (1, 150 * US))
+    ls = [x for x in w.get("largest", []) if x["kind"] == "late_sender"]
+    check("p2p late sender", [(x["waiter"], x["late"]) for x in ls], [("rank 1 stream 20", "rank 0 stream 20")])
+    ls_sp = [sp for sp in w.get("sync_points", []) if "'NCCL p2p 0 0->1'" in sp["label"]]
+    check("p2p wait explained", [[(st["region"], st["state"], st["time_ns"]) for st in c["steps"]]
+                                 for sp in ls_sp for c in sp["classes"]], [[("compute", "compute", 150 * US)]])
+    # The p2p kernels' transfer is the network's: none (rank 0's 200 us + its 1 us launch), or
+    # 10 us + 4096 B at 0.1 B/ns after the send began.
+    check("p2p zero-cost network", js(g, "replay", pp, "--zero-comm").get("predicted_ns"), 201 * US)
+    check("p2p latbw network", js(g, "replay", pp, "--network", "latbw", "--latency", "10us", "--bandwidth", "0.1").get("predicted_ns"),
+          200 * US + 10 * US + 40960)
+    single = js(g, "info", os.path.join(pp, "rank-0.json"))
+    check("p2p one file: the send unmatched", single.get("unmatched_messages"), 1)
+
     sk = os.path.join(d, "allreduce_skewed")
     info = js(g, "info", sk)
     aligned = [n for n in info.get("diagnostics", []) if n.get("name") == "clocks_aligned"]
@@ -106,7 +128,7 @@ def closed_forms(g, d):
     check("allreduce_skewed length", js(g, "critpath", sk).get("length_ns"), 350 * US)
     check("allreduce_skewed wait_at_nxn", kinds(js(g, "waits", sk)).get("wait_at_nxn"), (1, 200 * US))
 
-    for name in ("launch_bound.json", "sync_chain.json", "event_join.json", "allreduce", "allreduce_skewed"):
+    for name in ("launch_bound.json", "sync_chain.json", "event_join.json", "allreduce", "allreduce_skewed", "p2p"):
         path = os.path.join(d, name)
         for cmd in (["info"], ["report"], ["critpath"], ["waits"], ["replay"], ["gantt"], ["taskgraph"], ["dump"]):
             run(g, *cmd, path)

@@ -6,7 +6,7 @@ Each trace has the shape Kineto writes (cuda_runtime calls and GPU work joined b
 critical path, the waits and the what-ifs have exact answers, listed in EXPECTED (microseconds).
 
     make_kineto.py OUT_DIR   writes OUT_DIR/<case>.json, and the rank directories OUT_DIR/allreduce/
-                             and OUT_DIR/allreduce_skewed/ (rank 1's clock SKEW us ahead)
+                             OUT_DIR/allreduce_skewed/ (rank 1's clock SKEW us ahead) and OUT_DIR/p2p/
 """
 import json
 import os
@@ -126,6 +126,26 @@ def allreduce(rank):
     return t.document(world=2)
 
 
+SEND_AT, RECV_AT = 200, 50  # us of compute before the send (rank 0) and the receive (rank 1)
+
+
+def p2p(rank):
+    """Rank 0 computes SEND_AT us, then sends to rank 1 with NCCL's send kernel (PyTorch 2.4's
+    "Dst Rank"); rank 1 computes RECV_AT us, then receives ("Src Rank"): its kernel runs until the
+    send's has run TRANSFER us. Each rank synchronises its stream. Path: rank 0's 200 us of compute
+    and the 50 us transfer, 250 us; rank 1's stream waits 150 us for the late sender."""
+    t = Trace(rank=rank, streams=(20,))
+    w = SEND_AT if rank == 0 else RECV_AT
+    end = SEND_AT + TRANSFER
+    t.cpu("compute", 0, w)
+    args = {"Collective name": "send" if rank == 0 else "recv", "Process Group Name": "0", "Seq": 0,
+            "In msg nelems": 1024, "dtype": "Float", "Group size": 2}
+    args["Dst Rank" if rank == 0 else "Src Rank"] = 1 - rank
+    t.launch(w, 1, "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)", 20, w, end - w, args=args)
+    t.sync("cudaStreamSynchronize", w + 1, end - w - 1, "Stream Sync", stream=20)
+    return t.document(world=2)
+
+
 SKEW = 5000  # us: rank 1's clock runs this far ahead in allreduce_skewed/
 
 
@@ -143,6 +163,10 @@ def main():
     out = sys.argv[1]
     os.makedirs(os.path.join(out, "allreduce"), exist_ok=True)
     os.makedirs(os.path.join(out, "allreduce_skewed"), exist_ok=True)
+    os.makedirs(os.path.join(out, "p2p"), exist_ok=True)
+    for rank in (0, 1):
+        with open(os.path.join(out, "p2p", f"rank-{rank}.json"), "w") as f:
+            json.dump(p2p(rank), f)
     for name, make in CASES.items():
         with open(os.path.join(out, name + ".json"), "w") as f:
             json.dump(make(), f)

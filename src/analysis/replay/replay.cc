@@ -199,13 +199,16 @@ class WhatIfModel {
   }
 
   // Per region: its communication role (a barrier's is kCollective: the collective model costs
-  // both), or kFunction for computation.
+  // both), or kFunction for computation. An NCCL kernel is communication as a send or receive
+  // call is: a p2p kernel's time after its send is the transfer, which the network model
+  // replaces; a collective kernel's time is its member's blocking segment (BlockingSegment).
   static std::vector<RegionRole> CommRoles(const Trace& t) {
     std::vector<RegionRole> roles;
     for (const Region& r : t.regions()) {
-      roles.push_back(IsCollectiveCall(r.role) ? RegionRole::kCollective
-                      : IsCommunication(r.role) ? r.role
-                                                : RegionRole::kFunction);
+      roles.push_back(IsCollectiveCall(r.role)                  ? RegionRole::kCollective
+                      : r.role == RegionRole::kCommCollective ? RegionRole::kPointToPoint
+                      : IsCommunication(r.role)               ? r.role
+                                                              : RegionRole::kFunction);
     }
     return roles;
   }

@@ -9,10 +9,14 @@ namespace grainscope {
 namespace {
 
 // Per region whether its role is communication, looked up once: the scan asks for every enter and
-// message event.
+// message event. An NCCL kernel is its stream's call: a p2p kernel receives at its end, and waited
+// from its start.
 std::vector<uint8_t> CommunicationRegions(const Trace& t) {
   std::vector<uint8_t> comm(t.regions().size());
-  for (uint32_t r = 0; r < comm.size(); ++r) comm[r] = IsCommunication(t.regions()[r].role);
+  for (uint32_t r = 0; r < comm.size(); ++r) {
+    const RegionRole role = t.regions()[r].role;
+    comm[r] = IsCommunication(role) || role == RegionRole::kCommCollective;
+  }
   return comm;
 }
 

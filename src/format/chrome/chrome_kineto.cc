@@ -120,17 +120,36 @@ void ChromeParser::ReadGpuSlice(std::string_view name, std::string_view cat, con
 
 void ChromeParser::ReadNcclKernel(std::string_view name, const JsonArgs& args, uint32_t track, TimeNs begin, GpuRef* ref) {
   const std::string_view group = args.String("Process Group Name");
+  const std::string_view collective = args.String("Collective name");
   NcclKernel k;
   k.key = group.empty() ? fmt::format("stream {}", ref->stream) : fmt::format("process group {}", group);
   k.sequence = group.empty() ? -1 : args.Int("Seq", args.Int("seq", -1));
   k.sequence_known = k.sequence >= 0;
-  k.op = NcclOp(args.String("Collective name"), name);
+  k.op = NcclOp(collective, name);
   const int64_t elements = args.Int("In msg nelems", 0);
   k.bytes = elements > 0 ? static_cast<uint64_t>(elements) * ElementBytes(args.String("dtype")) : 0;
   k.track = track;
   k.begin = begin;
+  ReadNcclPeer(args, collective, group, &k);
   ref->nccl = static_cast<uint32_t>(nccl_.size());
   nccl_.push_back(std::move(k));
+}
+
+// A "send" or "recv" kernel that names its peer (PyTorch 2.4 and later: "Dst Rank" / "Src Rank",
+// global ranks) in a file that names its own rank: `k` becomes a message end. Otherwise it stays
+// a collective member (all-to-all over its group), as older traces' send/recv kernels do.
+bool ChromeParser::ReadNcclPeer(const JsonArgs& args, std::string_view collective, std::string_view group,
+                                NcclKernel* k) const {
+  const bool send = collective == "send";
+  if (!send && collective != "recv") return false;
+  const JsonValue* v = args.Find(send ? "Dst Rank" : "Src Rank");
+  std::optional<int64_t> peer = v != nullptr ? v->Int() : std::nullopt;
+  if (v != nullptr && !peer && v->is_string()) peer = JsonValue{JsonValue::kInteger, v->text}.Int();
+  if (!peer || *peer < 0 || own_rank_ < 0) return false;
+  k->p2p = send ? NcclKernel::P2p::kSend : NcclKernel::P2p::kReceive;
+  const int64_t from = send ? own_rank_ : *peer, to = send ? *peer : own_rank_;
+  k->key = fmt::format("NCCL p2p {} {}->{}", group.empty() ? "-" : group, from, to);
+  return true;
 }
 
 // One collective row per NCCL kernel, on a communicator per key whose members are the streams
@@ -138,7 +157,8 @@ void ChromeParser::ReadNcclKernel(std::string_view name, const JsonArgs& args, u
 // kernels of this file (one rank) by start time.
 void ChromeParser::AddNcclCollectives() {
   std::map<std::string, std::vector<uint32_t>> by_key;
-  for (uint32_t i = 0; i < nccl_.size(); ++i) by_key[nccl_[i].key].push_back(i);
+  for (uint32_t i = 0; i < nccl_.size(); ++i)
+    if (nccl_[i].p2p == NcclKernel::P2p::kNone) by_key[nccl_[i].key].push_back(i);
   for (auto& [key, kernels] : by_key) {
     std::stable_sort(kernels.begin(), kernels.end(), [&](uint32_t a, uint32_t b) { return nccl_[a].begin < nccl_[b].begin; });
     std::vector<LocationId> members;
@@ -156,10 +176,32 @@ void ChromeParser::AddNcclCollectives() {
   }
 }
 
+// Each p2p kernel is one end of a message whose other end is in the peer's file: a row with that
+// side missing, which a rank directory's merge pairs with the peer's per channel, in order
+// (model/trace_parts.h); a single file reports it unmatched.
+void ChromeParser::AddNcclMessages() {
+  for (NcclKernel& k : nccl_) {
+    if (k.p2p == NcclKernel::P2p::kNone) continue;
+    MessageInfo info;
+    const LocationId here = tracks_[k.track].location;
+    (k.p2p == NcclKernel::P2p::kSend ? info.sender : info.receiver) = here;
+    info.name = k.key;
+    info.bytes = k.bytes;
+    k.message = builder_.AddMessage(info);
+    if (k.p2p == NcclKernel::P2p::kSend) {
+      unmatched_.NoReceive([&] { return fmt::format("{}: {} (an NCCL send kernel): its receiver's file is not read", file_, k.key); });
+    } else {
+      unmatched_.NoSend([&] { return fmt::format("{}: {} (an NCCL recv kernel): its sender's file is not read", file_, k.key); });
+    }
+  }
+}
+
 std::vector<PartCollective> ChromeParser::PartCollectives() const {
-  std::vector<PartCollective> out(collective_ids_.size() + nccl_.size());
+  size_t rows = collective_ids_.size();
+  for (const NcclKernel& k : nccl_) rows += k.collective.valid() ? 1 : 0;
+  std::vector<PartCollective> out(rows);
   for (const NcclKernel& k : nccl_)
-    out[k.collective.value] = PartCollective{k.key, static_cast<uint32_t>(k.sequence), -1, k.sequence_known};
+    if (k.collective.valid()) out[k.collective.value] = PartCollective{k.key, static_cast<uint32_t>(k.sequence), -1, k.sequence_known};
   return out;
 }
 

@@ -61,6 +61,12 @@ struct GpuRef {
 // are matched across ranks by (key, sequence): the process group (else the stream) and the
 // kernel's sequence number where Kineto records one, else by time (chrome_nccl_match.h).
 struct NcclKernel {
+  // A point-to-point kernel (PyTorch's "send"/"recv" with "Dst Rank"/"Src Rank", the peer's
+  // global rank) is one end of a message instead, on channel `key` ("NCCL p2p <group> 0->1"):
+  // the send at the kernel's start, the receive at its end.
+  enum class P2p : uint8_t { kNone, kSend, kReceive };
+  P2p p2p = P2p::kNone;
+  MessageId message;
   std::string key;       // "process group 0", or "stream 84" when the kernel names no group
   int64_t sequence;      // Kineto's "Seq", or -1: its order among the key's kernels on this rank
   bool sequence_known;   // a "Seq" the trace gives (else a rank directory matches by time)
@@ -249,6 +255,8 @@ class ChromeParser {
   uint32_t StartGpuRow(uint32_t gpu, LocationId loc, EventIndex e, TimeNs t, bool* work);
   void ReadNcclKernel(std::string_view name, const JsonArgs& args, uint32_t track, TimeNs begin, GpuRef* ref);
   void AddNcclCollectives();
+  void AddNcclMessages();
+  bool ReadNcclPeer(const JsonArgs& args, std::string_view collective, std::string_view group, NcclKernel* k) const;
   uint32_t NcclOf(const Item& item) const { return item.gpu == UINT32_MAX ? UINT32_MAX : gpu_refs_[item.gpu].nccl; }
 
   // Assembling the trace (chrome_tracks.cc).
@@ -265,6 +273,7 @@ class ChromeParser {
   void AddDependency(const Flow& from, const Flow& to);
   Status AddCollectives();
   void BuildTrack(Track& track);
+  void StartNccl(LocationId loc, TimeNs t, const NcclKernel& k);
   void ReportDiagnostics();
 
   chrome::Document doc_;
@@ -308,6 +317,7 @@ class ChromeParser {
   size_t communicators_ = 0;
   std::vector<GpuRef> gpu_refs_;
   std::vector<NcclKernel> nccl_;
+  int64_t own_rank_ = -1;  // distributedInfo.rank: the sending or receiving side of NCCL's p2p kernels
   bool correlated_work_ = false;  // GPU work carries correlation ids: launches join on them
   GpuTracker gpu_;
   SkipCounter invalid_, skipped_;

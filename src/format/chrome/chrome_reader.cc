@@ -36,6 +36,7 @@ Result<Trace> ChromeParser::Run() {
   GS_RETURN_IF_ERROR(AddMessages());
   GS_RETURN_IF_ERROR(AddCollectives());
   AddNcclCollectives();
+  AddNcclMessages();
   for (Track& t : tracks_) BuildTrack(t);
   AddFlowDependencies();
   gpu_.AddEdges(builder_, file_);
@@ -65,6 +66,7 @@ Result<TimeNs> ChromeParser::ReadDocument() {
   const bool origin_given = gs != nullptr && Field(*gs, "origin_ns") != nullptr;
   origin_ = IntField(gs, "origin_ns", IntField(&doc, "baseTimeNanoseconds", 0));
   earliest_ = kNoTime;
+  own_rank_ = IntField(Field(doc, "distributedInfo"), "rank", -1);
   if (const json* other = Field(doc, "otherData"); other != nullptr && other->is_object()) {
     for (auto& [key, value] : other->items())
       if (value.is_string()) builder_.AddMetadata(key, value.get_ref<const std::string&>());

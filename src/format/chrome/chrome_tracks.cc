@@ -287,6 +287,15 @@ Status ChromeParser::AddCollectives() {
 // Rebuilds Enter/Leave order from slices. A slice closes when an item starts after its end;
 // at equal times a new slice closes one that ends there (half-open intervals) while a point
 // event stays inside it, unless the item carries the writer's depth hint.
+// An NCCL kernel's first event after its Enter: its collective's begin or its message's send.
+void ChromeParser::StartNccl(LocationId loc, TimeNs t, const NcclKernel& k) {
+  if (k.p2p == NcclKernel::P2p::kSend) {
+    builder_.Send(loc, t, k.message);
+  } else if (k.p2p == NcclKernel::P2p::kNone) {
+    builder_.CollBegin(loc, t, k.collective, k.bytes, k.bytes);
+  }
+}
+
 void ChromeParser::BuildTrack(Track& track) {
   std::stable_sort(track.items.begin(), track.items.end(), [](const Item& a, const Item& b) {
     return a.time != b.time ? a.time < b.time : a.rank < b.rank;
@@ -305,7 +314,14 @@ void ChromeParser::BuildTrack(Track& track) {
     waiting.clear();
   };
   auto close_top = [&](TimeNs at) {
-    if (open.back().nccl != UINT32_MAX) builder_.CollEnd(loc, at, nccl_[open.back().nccl].collective);
+    if (open.back().nccl != UINT32_MAX) {
+      const NcclKernel& k = nccl_[open.back().nccl];
+      if (k.p2p == NcclKernel::P2p::kReceive) {
+        builder_.Recv(loc, at, k.message);
+      } else if (k.p2p == NcclKernel::P2p::kNone) {
+        builder_.CollEnd(loc, at, k.collective);
+      }
+    }
     const EventIndex e = builder_.Leave(loc, at, RegionId(open.back().region));
     if (const OpenSlice& o = open.back(); o.gpu_row != GpuTracker::kNone) {
       if (o.gpu_work) {
@@ -346,7 +362,7 @@ void ChromeParser::BuildTrack(Track& track) {
         const uint32_t nccl = NcclOf(item);
         open.push_back(OpenSlice{item.arg, end, false, e, t, gpu_row, work, nccl});
         emitted(e, t);
-        if (nccl != UINT32_MAX) builder_.CollBegin(loc, t, nccl_[nccl].collective, nccl_[nccl].bytes, nccl_[nccl].bytes);
+        if (nccl != UINT32_MAX) StartNccl(loc, t, nccl_[nccl]);
         break;
       }
       case ItemKind::kBegin: {
