@@ -99,6 +99,17 @@ def closed_forms(g, d):
     r = js(g, "replay", ar, "--unstraggle", "rank 1 thread 4000 (python3)")
     check("allreduce unstraggled", r.get("predicted_ns"), 100664 + 50 * US)
 
+    a2 = os.path.join(d, "allreduce2")
+    check("allreduce2 length", js(g, "critpath", a2).get("length_ns"), 700 * US)
+    w = js(g, "waits", a2)
+    check("allreduce2 wait_at_nxn", kinds(w).get("wait_at_nxn"), (2, 400 * US))
+    # The second wait is rank 1's extra compute2 after the first all-reduce synchronised the
+    # ranks; its stream sat idle until the launch, which the nested launch_wait explains.
+    nxn_sp = [sp for sp in w.get("sync_points", []) if "> ncclDevKernel_AllReduce" in sp["label"]]
+    check("allreduce2 waits explained", sorted([(st["region"], st["state"], st["time_ns"]) for st in c["steps"]]
+                                               for sp in nxn_sp for c in sp["classes"]),
+          [[("compute", "compute", 200 * US)], [("compute2", "compute", 200 * US)]])
+
     pp = os.path.join(d, "p2p")
     pp_info = js(g, "info", pp)
     check("p2p messages", (pp_info.get("messages"), pp_info.get("unmatched_messages")), (1, 0))
@@ -128,7 +139,7 @@ def closed_forms(g, d):
     check("allreduce_skewed length", js(g, "critpath", sk).get("length_ns"), 350 * US)
     check("allreduce_skewed wait_at_nxn", kinds(js(g, "waits", sk)).get("wait_at_nxn"), (1, 200 * US))
 
-    for name in ("launch_bound.json", "sync_chain.json", "event_join.json", "allreduce", "allreduce_skewed", "p2p"):
+    for name in ("launch_bound.json", "sync_chain.json", "event_join.json", "allreduce", "allreduce_skewed", "allreduce2", "p2p"):
         path = os.path.join(d, name)
         for cmd in (["info"], ["report"], ["critpath"], ["waits"], ["replay"], ["gantt"], ["taskgraph"], ["dump"]):
             run(g, *cmd, path)

@@ -6,7 +6,8 @@ Each trace has the shape Kineto writes (cuda_runtime calls and GPU work joined b
 critical path, the waits and the what-ifs have exact answers, listed in EXPECTED (microseconds).
 
     make_kineto.py OUT_DIR   writes OUT_DIR/<case>.json, and the rank directories OUT_DIR/allreduce/
-                             OUT_DIR/allreduce_skewed/ (rank 1's clock SKEW us ahead) and OUT_DIR/p2p/
+                             OUT_DIR/allreduce_skewed/ (rank 1's clock SKEW us ahead),
+                             OUT_DIR/allreduce2/ and OUT_DIR/p2p/
 """
 import json
 import os
@@ -110,19 +111,24 @@ WORK = {0: 100, 1: 300}  # rank 1 is the straggler
 TRANSFER = 50
 
 
-def allreduce(rank):
+def allreduce(rank, steps=1):
     """Rank r computes WORK[r] us, then all-reduces with NCCL (the kernel runs from its launch until
     the last rank has arrived plus 50 us) and synchronises its stream. Path: rank 1's 300 us of
-    compute and the 50 us transfer, 350 us; rank 0's stream waits 200 us in the all-reduce."""
+    compute and the 50 us transfer, 350 us; rank 0's stream waits 200 us in the all-reduce.
+    With steps=2 (allreduce2/), the same again after the first all-reduce, the computation named
+    "compute2": its 200 us wait is rank 1's extra compute2, although the ranks synchronised before."""
     t = Trace(rank=rank, streams=(20,))
     w = WORK[rank]
-    end = max(WORK.values()) + TRANSFER
-    t.cpu("compute", 0, w)
-    args = {"Collective name": "allreduce", "Process Group Name": "0", "Seq": 0, "In msg nelems": 1024,
-            "dtype": "Float", "Group size": 2}
-    t.launch(w, 1, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", 20, w, end - w,
-             args=args)
-    t.sync("cudaStreamSynchronize", w + 1, end - w - 1, "Stream Sync", stream=20)
+    step = max(WORK.values()) + TRANSFER
+    for s in range(steps):
+        start = s * step
+        end = start + step
+        t.cpu("compute" if s == 0 else f"compute{s + 1}", start, w)
+        args = {"Collective name": "allreduce", "Process Group Name": "0", "Seq": s, "In msg nelems": 1024,
+                "dtype": "Float", "Group size": 2}
+        t.launch(start + w, 1, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", 20,
+                 start + w, end - start - w, args=args)
+        t.sync("cudaStreamSynchronize", start + w + 1, end - start - w - 1, "Stream Sync", stream=20)
     return t.document(world=2)
 
 
@@ -164,6 +170,7 @@ def main():
     os.makedirs(os.path.join(out, "allreduce"), exist_ok=True)
     os.makedirs(os.path.join(out, "allreduce_skewed"), exist_ok=True)
     os.makedirs(os.path.join(out, "p2p"), exist_ok=True)
+    os.makedirs(os.path.join(out, "allreduce2"), exist_ok=True)
     for rank in (0, 1):
         with open(os.path.join(out, "p2p", f"rank-{rank}.json"), "w") as f:
             json.dump(p2p(rank), f)
@@ -175,6 +182,8 @@ def main():
             json.dump(allreduce(rank), f)
         with open(os.path.join(out, "allreduce_skewed", f"rank-{rank}.json"), "w") as f:
             json.dump(skewed(allreduce(rank), SKEW * rank), f)
+        with open(os.path.join(out, "allreduce2", f"rank-{rank}.json"), "w") as f:
+            json.dump(allreduce(rank, steps=2), f)
 
 
 if __name__ == "__main__":

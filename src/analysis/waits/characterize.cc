@@ -10,6 +10,7 @@
 #include "model/hb_graph.h"
 #include "analysis/replay/measured_waits.h"
 #include "analysis/waits/class_search.h"
+#include "analysis/waits/completion_order.h"
 #include "analysis/waits/launch_origins.h"
 #include "analysis/waits/sync_events.h"
 #include "analysis/waits/path_cache.h"
@@ -62,7 +63,7 @@ class Characterizer {
   Characterization Run() {
     FindLastSyncs();
     BuildCheckpoints();
-    const std::vector<uint32_t> order = CompletionOrder();
+    const std::vector<uint32_t> order = CompletionOrder(ws_.instances);  // completion_order.h
     IndexCompletions(order);
     Characterization out;
     // Per sync point (flat, by id): its classes while they form.
@@ -108,12 +109,6 @@ class Characterizer {
     EventIndex late = 0;    // the late location's matching event
     bool synced = false;    // false: they never synchronised before the wait
   };
-
-  // The waits with a late location, in the order they are characterised: nested waits end before
-  // the wait that contains them, so by end time (then waiter).
-  std::vector<uint32_t> CompletionOrder() const {
-    return WaitsSortedBy([](const WaitInstance& w) { return std::make_pair(w.start_ns + w.wait_ns, w.waiter.value); });
-  }
 
   // The waits with a late location sorted by key(wait), equal keys in index order (a stable
   // sort). Sorting (key, index) pairs reads each wait once instead of twice per comparison.
@@ -173,9 +168,10 @@ class Characterizer {
         last_member = UINT32_MAX;
         applied = 0;
       }
-      // The state just before the waiter's call: every synchronisation before it applied.
+      // The state at the waiter's call: every synchronisation up to its start applied (a launch
+      // wait starts at the stream's last event, which may itself have synchronised: a kernel's end).
       const std::vector<SyncEvent>& mine = sync_events[l];
-      for (; applied < mine.size() && mine[applied].event < w.waiter_from; ++applied) {
+      for (; applied < mine.size() && mine[applied].event <= w.waiter_from; ++applied) {
         const SyncEvent& se = mine[applied];
         if (se.kind == EventKind::kCollEnd) {
           if (const uint32_t m = g_.MemberEndingAt(w.waiter, se.event); m != UINT32_MAX) last_member = m;
