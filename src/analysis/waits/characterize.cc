@@ -168,10 +168,13 @@ class Characterizer {
         last_member = UINT32_MAX;
         applied = 0;
       }
-      // The state at the waiter's call: every synchronisation up to its start applied (a launch
-      // wait starts at the stream's last event, which may itself have synchronised: a kernel's end).
+      // The state just before the waiter's call: every synchronisation before it applied. A wait
+      // in no call (a stream idle until its next launch) starts at the location's last event,
+      // whose synchronisation (a kernel's end its thread waited for) came before the waiting;
+      // a call's Enter is the call's own (the copy a cudaMemcpyAsync launches).
       const std::vector<SyncEvent>& mine = sync_events[l];
-      for (; applied < mine.size() && mine[applied].event <= w.waiter_from; ++applied) {
+      const EventIndex before = w.call.valid() ? w.waiter_from : w.waiter_from + 1;
+      for (; applied < mine.size() && mine[applied].event < before; ++applied) {
         const SyncEvent& se = mine[applied];
         if (se.kind == EventKind::kCollEnd) {
           if (const uint32_t m = g_.MemberEndingAt(w.waiter, se.event); m != UINT32_MAX) last_member = m;
