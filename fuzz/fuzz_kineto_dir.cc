@@ -28,7 +28,11 @@ constexpr char kRank0[] =
     R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 1, "tid": 1, "ts": 20, "dur": 30,)"
     R"( "args": {"correlation": 3}},)"
     R"({"ph": "X", "cat": "cuda_sync", "name": "Stream Sync", "pid": 0, "tid": 20, "ts": 20, "dur": 30,)"
-    R"( "args": {"correlation": 3, "cuda_sync_kind": "Stream Sync", "stream": 20, "device": 0}}]})";
+    R"( "args": {"correlation": 3, "cuda_sync_kind": "Stream Sync", "stream": 20, "device": 0}},)"
+    // An NCCL send to rank 1 that names its peer: a message end the merge pairs across files.
+    R"({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_SendRecv", "pid": 0, "tid": 20, "ts": 60, "dur": 9,)"
+    R"( "args": {"device": 0, "stream": 20, "correlation": 4, "Process Group Name": "0", "Collective name": "send",)"
+    R"( "Dst Rank": 1, "In msg nelems": 4, "dtype": "Float"}}]})";
 
 std::string g_dir;
 

@@ -73,6 +73,8 @@ kineto=$(mktemp -d)
 if python3 "$root/tests/kineto/make_kineto.py" "$kineto"; then
   for f in "$kineto"/*.json; do cp "$f" "$out/fuzz_chrome/seed-kineto-$(basename "$f")"; done
   cp "$kineto/allreduce/rank-1.json" "$out/fuzz_kineto_dir/seed-allreduce-rank1.json"
+  cp "$kineto/p2p/rank-1.json" "$out/fuzz_kineto_dir/seed-p2p-rank1.json"
+  cp "$kineto/p2p/rank-0.json" "$out/fuzz_chrome/seed-kineto-p2p-rank0.json"
 fi
 rm -rf "$kineto"
 # OTF2: the selector byte picks the archive file; seed each with a tiny valid-looking header.
