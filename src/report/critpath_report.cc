@@ -8,6 +8,7 @@
 #include "report/region_name.h"
 #include "report/location_column.h"
 #include "report/critpath_report.h"
+#include "report/json_writer.h"
 #include "report/rows.h"
 
 namespace grainscope {
@@ -16,74 +17,69 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // Where the path ran by process (path_by_process.h) and where it crossed between processes.
-void AddProcessesJson(const Trace& t, const CriticalPath& cp, json& j) {
+void AddProcessesJson(const Trace& t, const CriticalPath& cp, JsonReportWriter& w) {
   const PathByProcess split = SplitPathByProcess(t, cp);
-  json processes = json::array();
-  for (const ProcessPathTime& p : split.processes)
-    processes.push_back({{"process", LocationName(t, p.process)}, {"time_ns", p.time_ns}, {"fraction", p.fraction}});
-  j["processes"] = std::move(processes);
-  json crossings = json::array();
-  for (const PathCrossing& c : split.crossings) {
-    crossings.push_back({{"at_ns", c.at_ns - t.origin_ns()}, {"from", LocationName(t, c.from)}, {"to", LocationName(t, c.to)}});
-  }
-  j["crossings"] = std::move(crossings);
+  w.Array("processes", split.processes.size(), [&](size_t i) {
+    const ProcessPathTime& p = split.processes[i];
+    return json{{"process", LocationName(t, p.process)}, {"time_ns", p.time_ns}, {"fraction", p.fraction}};
+  });
+  w.Array("crossings", split.crossings.size(), [&](size_t i) {
+    const PathCrossing& c = split.crossings[i];
+    return json{{"at_ns", c.at_ns - t.origin_ns()}, {"from", LocationName(t, c.from)}, {"to", LocationName(t, c.to)}};
+  });
 }
 
+// Written member by member (json_writer.h): a path of millions of segments is never one DOM.
 std::string CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
-  json j;
-  j["length_ns"] = cp.length_ns;
-  j["measured_ns"] = cp.measured_ns;
-  j["transfer_ns"] = cp.transfer_ns;
-  j["end_location"] = LocationName(t, cp.end_location);
-  j["load_balance"] = cp.load_balance;
-  j["transfer_efficiency"] = cp.transfer_efficiency;
-  j["serialization_efficiency"] = cp.serialization_efficiency;
+  std::string out;
+  JsonReportWriter w(out);
+  w.Member("length_ns", cp.length_ns);
+  w.Member("measured_ns", cp.measured_ns);
+  w.Member("transfer_ns", cp.transfer_ns);
+  w.Member("end_location", LocationName(t, cp.end_location));
+  w.Member("load_balance", cp.load_balance);
+  w.Member("transfer_efficiency", cp.transfer_efficiency);
+  w.Member("serialization_efficiency", cp.serialization_efficiency);
   // Only where messages could be rendezvous sends (a run of one rank has none to cite it for).
   if (const std::optional<EagerLimit> eager = TraceEagerLimit(t); eager && t.messages().size() > 0) {
-    j["eager_limit_bytes"] = eager->bytes;
-    j["eager_limit_source"] = eager->source;
-    j["rendezvous_sends"] = RendezvousSends(t);
+    w.Member("eager_limit_bytes", eager->bytes);
+    w.Member("eager_limit_source", eager->source);
+    w.Member("rendezvous_sends", RendezvousSends(t));
   }
-  json path = json::array();
-  for (const PathSegment& s : cp.path) {
-    path.push_back({{"location", LocationName(t, s.location)},
-                    {"location_id", t.location(s.location).external_id},
-                    {"region", RegionName(t, s.region)},
-                    {"start_ns", s.start_ns - t.origin_ns()},
-                    {"end_ns", s.end_ns - t.origin_ns()},
-                    {"time_ns", s.time_ns}});
-  }
-  j["path"] = std::move(path);
-  json profile = json::array();
-  for (const RegionPathTime& r : cp.profile)
-    profile.push_back({{"region", RegionName(t, r.region)}, {"time_ns", r.time_ns}, {"fraction", r.fraction}});
-  j["profile"] = std::move(profile);
-  json imbalance = json::array();
-  for (const RegionImbalance& r : cp.imbalance) {
-    imbalance.push_back({{"region", RegionName(t, r.region)},
-                         {"on_path_ns", r.on_path_ns},
-                         {"mean_ns", r.mean_ns},
-                         {"imbalance_ns", r.imbalance_ns}});
-  }
-  j["imbalance"] = std::move(imbalance);
-  json slack = json::array();
-  for (const GrainSlack& g : cp.slack) {
-    slack.push_back({{"location", LocationName(t, g.grain.location)},
-                     {"region", RegionName(t, g.grain.region)},
-                     {"start_ns", g.grain.start - t.origin_ns()},
-                     {"earliest_ns", g.earliest_ns},
-                     {"slack_ns", g.slack_ns}});
-  }
-  j["slack"] = std::move(slack);
-  json locations = json::array();
-  for (uint32_t l = 0; l < cp.compute_ns.size(); ++l) {
-    locations.push_back({{"location", LocationName(t, LocationId(l))},
-                         {"id", t.location(LocationId(l)).external_id},
-                         {"compute_ns", cp.compute_ns[l]}});
-  }
-  j["locations"] = std::move(locations);
-  AddProcessesJson(t, cp, j);
-  return FinishJson(j, o.notes);
+  w.Array("path", cp.path.size(), [&](size_t i) {
+    const PathSegment& s = cp.path[i];
+    return json{{"location", LocationName(t, s.location)},
+                {"location_id", t.location(s.location).external_id},
+                {"region", RegionName(t, s.region)},
+                {"start_ns", s.start_ns - t.origin_ns()},
+                {"end_ns", s.end_ns - t.origin_ns()},
+                {"time_ns", s.time_ns}};
+  });
+  w.Array("profile", cp.profile.size(), [&](size_t i) {
+    const RegionPathTime& r = cp.profile[i];
+    return json{{"region", RegionName(t, r.region)}, {"time_ns", r.time_ns}, {"fraction", r.fraction}};
+  });
+  w.Array("imbalance", cp.imbalance.size(), [&](size_t i) {
+    const RegionImbalance& r = cp.imbalance[i];
+    return json{{"region", RegionName(t, r.region)}, {"on_path_ns", r.on_path_ns}, {"mean_ns", r.mean_ns},
+                {"imbalance_ns", r.imbalance_ns}};
+  });
+  w.Array("slack", cp.slack.size(), [&](size_t i) {
+    const GrainSlack& g = cp.slack[i];
+    return json{{"location", LocationName(t, g.grain.location)},
+                {"region", RegionName(t, g.grain.region)},
+                {"start_ns", g.grain.start - t.origin_ns()},
+                {"earliest_ns", g.earliest_ns},
+                {"slack_ns", g.slack_ns}};
+  });
+  w.Array("locations", cp.compute_ns.size(), [&](size_t l) {
+    return json{{"location", LocationName(t, LocationId(static_cast<uint32_t>(l)))},
+                {"id", t.location(LocationId(static_cast<uint32_t>(l))).external_id},
+                {"compute_ns", cp.compute_ns[l]}};
+  });
+  AddProcessesJson(t, cp, w);
+  w.Finish(o.notes);
+  return out;
 }
 
 std::string CritPathCsv(const Trace& t, const CriticalPath& cp) {

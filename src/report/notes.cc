@@ -1,16 +1,16 @@
 #include "report/notes.h"
 
+#include "report/json_writer.h"
+
 namespace grainscope {
 
 std::string FinishJson(nlohmann::ordered_json& j, const std::vector<std::string>& notes,
                        const std::vector<std::string>& own) {
-  if (!notes.empty() || !own.empty()) {
-    nlohmann::ordered_json all = nlohmann::ordered_json::array();
-    for (const std::string& n : notes) all.push_back(n);
-    for (const std::string& n : own) all.push_back(n);
-    j["notes"] = std::move(all);
-  }
-  return j.dump(2) + "\n";
+  std::string out;
+  JsonReportWriter w(out);
+  for (const auto& [key, value] : j.items()) w.Member(key, value);
+  w.Finish(notes, own);
+  return out;
 }
 
 }  // namespace grainscope

@@ -1,0 +1,37 @@
+#include "report/json_writer.h"
+
+namespace grainscope {
+
+void JsonReportWriter::Key(std::string_view key) {
+  out_ += first_ ? "{\n  " : ",\n  ";
+  first_ = false;
+  out_ += Json(std::string(key)).dump();
+  out_ += ": ";
+}
+
+void JsonReportWriter::Member(std::string_view key, const Json& value) {
+  Key(key);
+  AppendIndented(value.dump(2), 2);
+}
+
+void JsonReportWriter::AppendIndented(const std::string& dumped, size_t indent) {
+  size_t from = 0;
+  for (size_t nl = dumped.find('\n'); nl != std::string::npos; nl = dumped.find('\n', from)) {
+    out_.append(dumped, from, nl + 1 - from);
+    out_.append(indent, ' ');
+    from = nl + 1;
+  }
+  out_.append(dumped, from, std::string::npos);
+}
+
+void JsonReportWriter::Finish(const std::vector<std::string>& notes, const std::vector<std::string>& own) {
+  if (!notes.empty() || !own.empty()) {
+    Json all = Json::array();
+    for (const std::string& n : notes) all.push_back(n);
+    for (const std::string& n : own) all.push_back(n);
+    Member("notes", all);
+  }
+  out_ += first_ ? "{}\n" : "\n}\n";
+}
+
+}  // namespace grainscope

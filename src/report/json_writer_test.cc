@@ -1,0 +1,47 @@
+#include "report/json_writer.h"
+
+#include <gtest/gtest.h>
+
+#include "report/notes.h"
+
+namespace grainscope {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Elements of every shape: nested objects and arrays, empty ones, escapes and non-ASCII text.
+Json Element(size_t i) {
+  return Json{{"name", i == 1 ? "a \"quoted\"\nline\t\u00e9" : "x"},
+              {"n", static_cast<int64_t>(i) - 1},
+              {"fraction", 0.1 * static_cast<double>(i)},
+              {"nested", Json{{"empty", Json::array()}, {"list", Json::array({1, Json::object(), Json{{"k", nullptr}}})}}}};
+}
+
+TEST(JsonReportWriter, WritesTheBytesOfTheWholeDump) {
+  Json whole;
+  whole["length_ns"] = 5;
+  whole["path"] = Json::array();
+  for (size_t i = 0; i < 3; ++i) whole["path"].push_back(Element(i));
+  whole["none"] = Json::array();
+  whole["object"] = Json{{"a", 1}};
+  const std::vector<std::string> notes = {"a note"};
+  std::string out;
+  JsonReportWriter w(out);
+  w.Member("length_ns", 5);
+  w.Array("path", 3, Element);
+  w.Array("none", 0, Element);
+  w.Member("object", Json{{"a", 1}});
+  w.Finish(notes);
+  EXPECT_EQ(out, FinishJson(whole, notes));
+  whole["notes"] = Json::array({"a note"});
+  EXPECT_EQ(out, whole.dump(2) + "\n");
+}
+
+TEST(JsonReportWriter, AnEmptyReportIsAnEmptyObject) {
+  std::string out;
+  JsonReportWriter(out).Finish({});
+  EXPECT_EQ(out, "{}\n");
+}
+
+}  // namespace
+}  // namespace grainscope
