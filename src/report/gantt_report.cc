@@ -7,6 +7,7 @@
 
 #include "report/gantt_report.h"
 #include "report/grain_id.h"
+#include "report/json_writer.h"
 #include "report/rows.h"
 #include "report/svg.h"
 
@@ -44,33 +45,31 @@ const std::vector<BlockedSpan>& BlockedOf(const Blocked& blocked, const GanttLan
   return lane.location.value < blocked.size() ? blocked[lane.location.value] : kNone;
 }
 
+// Written lane by lane, task by task (json_writer.h): a chart of millions of grains is never one DOM.
 std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked,
                       const RenderOptions& o) {
-  nlohmann::ordered_json procs = nlohmann::ordered_json::array();
-  for (const GanttLane& lane : lanes) {
-    nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
-    for (const GrainInstance& g : lane.tasks) {
-      tasks.push_back({{"grain", GrainIdJson(g.id)},
-                       {"region", t.str(t.region(g.region).name)},
-                       {"start_ns", g.start - t.origin_ns()},
-                       {"stop_ns", g.stop - t.origin_ns()}});
-    }
-    nlohmann::ordered_json pj;
-    pj["id"] = ProcessorId(t, lane.location);
-    pj["name"] = t.str(t.location(lane.location).name);
-    pj["tasks"] = std::move(tasks);
-    nlohmann::ordered_json spans = nlohmann::ordered_json::array();
-    for (const BlockedSpan& b : BlockedOf(blocked, lane)) {
-      spans.push_back({{"start_ns", b.start - t.origin_ns()},
-                       {"stop_ns", b.stop - t.origin_ns()},
-                       {"in", BlockedSpanCause(t, b)}});
-    }
-    pj["blocked"] = std::move(spans);
-    procs.push_back(std::move(pj));
-  }
-  nlohmann::ordered_json j;
-  j["processors"] = std::move(procs);
-  return FinishJson(j, o.notes);
+  std::string out;
+  JsonReportWriter w(out);
+  w.ObjectArray("processors", lanes.size(), [&](size_t i, JsonReportWriter& p) {
+    const GanttLane& lane = lanes[i];
+    p.Member("id", ProcessorId(t, lane.location));
+    p.Member("name", t.str(t.location(lane.location).name));
+    p.Array("tasks", lane.tasks.size(), [&](size_t k) {
+      const GrainInstance& g = lane.tasks[k];
+      return JsonReportWriter::Json{{"grain", GrainIdJson(g.id)},
+                                    {"region", t.str(t.region(g.region).name)},
+                                    {"start_ns", g.start - t.origin_ns()},
+                                    {"stop_ns", g.stop - t.origin_ns()}};
+    });
+    const std::vector<BlockedSpan>& spans = BlockedOf(blocked, lane);
+    p.Array("blocked", spans.size(), [&](size_t k) {
+      const BlockedSpan& b = spans[k];
+      return JsonReportWriter::Json{{"start_ns", b.start - t.origin_ns()}, {"stop_ns", b.stop - t.origin_ns()},
+                                    {"in", BlockedSpanCause(t, b)}};
+    });
+  });
+  w.Finish(o.notes);
+  return out;
 }
 
 // A row per grain (kind "grain") and per blocked period (kind "blocked", no grain; blocked_in

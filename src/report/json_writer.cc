@@ -3,7 +3,8 @@
 namespace grainscope {
 
 void JsonReportWriter::Key(std::string_view key) {
-  out_ += first_ ? "{\n  " : ",\n  ";
+  out_ += first_ ? "{\n" : ",\n";
+  out_.append(indent_ + 2, ' ');
   first_ = false;
   out_ += Json(std::string(key)).dump();
   out_ += ": ";
@@ -11,7 +12,17 @@ void JsonReportWriter::Key(std::string_view key) {
 
 void JsonReportWriter::Member(std::string_view key, const Json& value) {
   Key(key);
-  AppendIndented(value.dump(2), 2);
+  AppendIndented(value.dump(2), indent_ + 2);
+}
+
+void JsonReportWriter::Close() {
+  if (first_) {
+    out_ += "{}";
+    return;
+  }
+  out_ += '\n';
+  out_.append(indent_, ' ');
+  out_ += '}';
 }
 
 void JsonReportWriter::AppendIndented(const std::string& dumped, size_t indent) {
@@ -31,7 +42,8 @@ void JsonReportWriter::Finish(const std::vector<std::string>& notes, const std::
     for (const std::string& n : own) all.push_back(n);
     Member("notes", all);
   }
-  out_ += first_ ? "{}\n" : "\n}\n";
+  Close();
+  out_ += '\n';
 }
 
 }  // namespace grainscope

@@ -17,36 +17,56 @@ class JsonReportWriter {
  public:
   using Json = nlohmann::ordered_json;
 
-  // Members are appended to `out`.
-  explicit JsonReportWriter(std::string& out) : out_(out) {}
+  // Members are appended to `out`; `indent`: the object's own (an element of an ObjectArray's).
+  explicit JsonReportWriter(std::string& out, size_t indent = 0) : out_(out), indent_(indent) {}
 
   // A member whose value is small enough to build whole.
   void Member(std::string_view key, const Json& value);
   // A member whose value is the array of element(0) .. element(n - 1), each built on its own.
   template <typename F>
   void Array(std::string_view key, size_t n, F&& element) {
+    ForEachElement(key, n, [&](size_t i) { AppendIndented(Json(element(i)).dump(2), indent_ + 4); });
+  }
+  // A member whose value is an array of n objects, each written by write(i, writer) with a writer
+  // of its own (an object with large arrays of its own: a Gantt chart's processors).
+  template <typename F>
+  void ObjectArray(std::string_view key, size_t n, F&& write) {
+    ForEachElement(key, n, [&](size_t i) {
+      JsonReportWriter element(out_, indent_ + 4);
+      write(i, element);
+      element.Close();
+    });
+  }
+  // The object's closing brace ("{}" when it has no member).
+  void Close();
+  // FinishJson's end of a report: the notes (unless none), the closing brace and a newline.
+  void Finish(const std::vector<std::string>& notes, const std::vector<std::string>& own = {});
+
+ private:
+  template <typename F>
+  void ForEachElement(std::string_view key, size_t n, F&& append) {
     Key(key);
     if (n == 0) {
       out_ += "[]";
       return;
     }
-    out_ += "[\n";
+    out_ += '[';
     for (size_t i = 0; i < n; ++i) {
-      out_ += i == 0 ? "    " : ",\n    ";
-      AppendIndented(Json(element(i)).dump(2), 4);
+      out_ += i == 0 ? "\n" : ",\n";
+      out_.append(indent_ + 4, ' ');
+      append(i);
     }
-    out_ += "\n  ]";
+    out_ += '\n';
+    out_.append(indent_ + 2, ' ');
+    out_ += ']';
   }
-  // FinishJson's end: the notes (unless none), the closing brace and a newline.
-  void Finish(const std::vector<std::string>& notes, const std::vector<std::string>& own = {});
-
- private:
   void Key(std::string_view key);
   // `dumped` (a value dumped at indent 0) at `indent` spaces: JSON strings hold no raw newline,
   // so each newline starts an indented line.
   void AppendIndented(const std::string& dumped, size_t indent);
 
   std::string& out_;
+  size_t indent_;
   bool first_ = true;
 };
 

@@ -37,6 +37,28 @@ TEST(JsonReportWriter, WritesTheBytesOfTheWholeDump) {
   EXPECT_EQ(out, whole.dump(2) + "\n");
 }
 
+TEST(JsonReportWriter, ObjectsOfArraysNestAsTheDump) {
+  Json whole;
+  whole["processors"] = Json::array();
+  for (size_t p = 0; p < 3; ++p) {
+    Json lane;
+    lane["id"] = p;
+    lane["tasks"] = Json::array();
+    for (size_t i = 0; i < p; ++i) lane["tasks"].push_back(Element(i));
+    whole["processors"].push_back(lane);
+  }
+  whole["processors"].push_back(Json::object());
+  std::string out;
+  JsonReportWriter w(out);
+  w.ObjectArray("processors", 4, [](size_t p, JsonReportWriter& lane) {
+    if (p == 3) return;  // an object with no member
+    lane.Member("id", p);
+    lane.Array("tasks", p, Element);
+  });
+  w.Finish({});
+  EXPECT_EQ(out, whole.dump(2) + "\n");
+}
+
 TEST(JsonReportWriter, AnEmptyReportIsAnEmptyObject) {
   std::string out;
   JsonReportWriter(out).Finish({});

@@ -3,6 +3,7 @@
 
 #include "report/taskgraph_report.h"
 #include "report/grain_id.h"
+#include "report/json_writer.h"
 #include "analysis/profile/grains.h"
 #include "report/location_column.h"
 #include "report/rows.h"
@@ -27,12 +28,15 @@ std::string TaskGraphSeed(const TaskGraph& g, int64_t unit_ns) {
   return out;
 }
 
+// Written node by node (json_writer.h): a graph of millions of grains is never one DOM.
 std::string TaskGraphJson(const Trace& t, const TaskGraph& g, const RenderOptions& o) {
-  nlohmann::ordered_json j;
-  j["ids_from_grain_ids"] = g.ids_from_grain_ids;
-  nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
-  for (const TaskNode& n : g.nodes) {
-    nlohmann::ordered_json nj;
+  using Json = JsonReportWriter::Json;
+  std::string out;
+  JsonReportWriter w(out);
+  w.Member("ids_from_grain_ids", g.ids_from_grain_ids);
+  w.Array("nodes", g.nodes.size(), [&](size_t i) {
+    const TaskNode& n = g.nodes[i];
+    Json nj;
     nj["id"] = n.id;
     nj["time_ns"] = n.grain.duration();
     nj["grain"] = GrainIdJson(n.grain.id);
@@ -43,23 +47,17 @@ std::string TaskGraphJson(const Trace& t, const TaskGraph& g, const RenderOption
     nj["stop_ns"] = n.grain.stop - t.origin_ns();
     nj["successors"] = n.successors;
     nj["predecessors"] = n.predecessors;
-    nodes.push_back(std::move(nj));
-  }
-  nlohmann::ordered_json edges = nlohmann::ordered_json::array();
-  for (const TaskEdge& e : g.edges) {
-    nlohmann::ordered_json ej;
-    ej["from"] = e.from;
-    ej["to"] = e.to;
-    ej["delay_ns"] = e.delay_ns;
-    ej["message"] = TaskEdgeLabel(t, e);
-    edges.push_back(std::move(ej));
-  }
-  j["nodes"] = std::move(nodes);
-  j["edges"] = std::move(edges);
-  j["unmatched_messages"] = g.unmatched_messages;
-  j["unattributed_messages"] = g.unattributed_messages;
-  j["unattributed_dependencies"] = g.unattributed_dependencies;
-  return FinishJson(j, o.notes);
+    return nj;
+  });
+  w.Array("edges", g.edges.size(), [&](size_t i) {
+    const TaskEdge& e = g.edges[i];
+    return Json{{"from", e.from}, {"to", e.to}, {"delay_ns", e.delay_ns}, {"message", TaskEdgeLabel(t, e)}};
+  });
+  w.Member("unmatched_messages", g.unmatched_messages);
+  w.Member("unattributed_messages", g.unattributed_messages);
+  w.Member("unattributed_dependencies", g.unattributed_dependencies);
+  w.Finish(o.notes);
+  return out;
 }
 
 // Graphviz, with the `Weight=` attributes task-graph collections use (times in `unit_ns`).
