@@ -281,6 +281,11 @@ void PartMerger::CopyMessages(uint32_t p) {
     const MessageId id = builder_.AddMessage(info);
     send_id_[p][i] = id;
     recv_id_[p][i] = id;
+    // An unnamed row with a side missing stays the file's own; the file's own report of it is
+    // dropped with the part-only diagnostics, so the merge says it.
+    const std::string& file = parts_[p].name;
+    if (m.send_event[i] == kNoEvent) unmatched_.NoSend([&] { return fmt::format("{}: a message is received but never sent", file); });
+    if (m.recv_event[i] == kNoEvent) unmatched_.NoReceive([&] { return fmt::format("{}: a message is sent but never received", file); });
   }
 }
 

@@ -135,6 +135,7 @@ TEST(MergeParts, WholeFilesKeepTheirLocationsAndTheirOwnRows) {
   parts.push_back(WholeFilePart(1, false));
   parts[1].region_keys = {"gpu_user_annotation", "user_annotation"};  // the same two, first used the other way round
   MergeOptions options{.format = "merged", .shape = PartShape::kWholeFiles};
+  options.part_only_diagnostics = {Diag::kReceivesWithoutSend, Diag::kSendsWithoutReceive};
   options.metadata.emplace_back("distributed.world_size", "2");
   Result<Trace> t = MergeParts(std::move(parts), options);
   ASSERT_THAT(t, IsOk());
@@ -155,6 +156,7 @@ TEST(MergeParts, WholeFilesKeepTheirLocationsAndTheirOwnRows) {
   EXPECT_TRUE(m.messages().matched(MessageId(0)));
   EXPECT_FALSE(m.messages().matched(MessageId(1)));
   EXPECT_EQ(m.messages().sender[1], LocationId(2));
+  EXPECT_EQ(m.diagnostics().Count(Diag::kSendsWithoutReceive), 1u);  // said once, by the merge
   ASSERT_EQ(m.collectives().size(), 2u);
   EXPECT_EQ(m.collectives().member_count(CollectiveId(1)), 2u);
   ASSERT_EQ(m.communicators().size(), 2u);

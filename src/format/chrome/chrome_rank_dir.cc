@@ -156,7 +156,8 @@ Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions
                                 limits::kMaxRankFiles));
   }
   MergeOptions merge{.format = std::string(kChromeRanksFormat), .shape = PartShape::kWholeFiles};
-  // A file's NCCL p2p kernels are message ends whose peer is in another file: paired in the merge.
+  // A file's NCCL p2p kernels are message ends whose peer is in another file: paired in the merge,
+  // which reports what stays unmatched.
   merge.part_only_diagnostics = {Diag::kReceivesWithoutSend, Diag::kSendsWithoutReceive};
   std::vector<std::string> unreadable;
   Status first_error;
