@@ -150,13 +150,16 @@ std::string Describe(const WhatIf& w, const ReplayFlags& f) {
 Status Unstraggle(const Trace& trace, ReplayFlags& f, WhatIf& w) {
   if (f.unstraggle.empty()) return OkStatus();
   GS_ASSIGN_OR_RETURN(const StragglerPlan plan, PlanUnstraggle(trace, f.unstraggle));
+  std::vector<SpeedFactor> speeds;
   for (LocationId l : plan.locations) {
     SpeedFactor s;
     s.name = std::string(trace.str(trace.location(l).name));
     s.factor = plan.factor;
     s.location = l;
-    w.location_speed.push_back(std::move(s));
+    speeds.push_back(std::move(s));
   }
+  // First: a --speed given for one of these locations is applied after, and wins.
+  w.location_speed.insert(w.location_speed.begin(), speeds.begin(), speeds.end());
   f.unstraggled = fmt::format("{}'s straggling removed: its CPU computation {} over the other processes' median {}, x{:.4g}",
                               trace.str(trace.location(plan.process).name), FormatDuration(plan.computation_ns),
                               FormatDuration(plan.median_ns), plan.factor);

@@ -29,7 +29,8 @@ struct MessageEnd {
 class PartMerger {
  public:
   PartMerger(std::vector<TracePart> parts, const MergeOptions& options)
-      : parts_(std::move(parts)), options_(options), builder_(options.format) {}
+      : parts_(std::move(parts)), options_(options), builder_(options.format),
+        merge_reports_unmatched_(PartOnly(Diag::kSendsWithoutReceive) && PartOnly(Diag::kReceivesWithoutSend)) {}
 
   Result<Trace> Run() {
     builder_.diagnostics().Merge(options_.notes);
@@ -63,6 +64,16 @@ class PartMerger {
 
  private:
   bool whole_files() const { return options_.shape == PartShape::kWholeFiles; }
+  bool PartOnly(Diag kind) const {
+    const std::vector<Diag>& p = options_.part_only_diagnostics;
+    return std::find(p.begin(), p.end(), kind) != p.end();
+  }
+  // Whole files: row `row` of a part's trace lacks a side that another file holds.
+  bool PairedAcrossFiles(const Trace& t, uint32_t row) const {
+    const MessageTable& m = t.messages();
+    return (m.send_event[row] == kNoEvent || m.recv_event[row] == kNoEvent) && options_.pairs_across_files &&
+           options_.pairs_across_files(t.str(m.name[row]));
+  }
 
   LocationId RankLocation(int64_t rank) const {
     auto it = rank_location_.find(rank);
@@ -185,6 +196,7 @@ class PartMerger {
   std::map<std::pair<std::string, uint32_t>, CollectiveId> shared_collectives_;
   std::vector<std::vector<MessageId>> send_id_, recv_id_;  // per part, per message row
   UnmatchedEnds unmatched_;
+  bool merge_reports_unmatched_ = false;  // the parts' unmatched-message reports are dropped
 };
 
 // Whole files: every location of every part, kind, external id and process kept.
@@ -252,14 +264,8 @@ void PartMerger::CopyCommunicators(uint32_t p) {
   }
 }
 
-// Whole files: part p's message rows, each as it is (a side its file lacks stays missing; the
-// part's reader counted it).
-// Whole files: a named message row with a side missing has that side in another file.
-bool PairedAcrossFiles(const Trace& t, uint32_t row) {
-  const MessageTable& m = t.messages();
-  return (m.send_event[row] == kNoEvent || m.recv_event[row] == kNoEvent) && !t.str(m.name[row]).empty();
-}
-
+// Whole files: part p's message rows, each as it is (a side its file lacks stays missing), but
+// those another file completes (PairMessages).
 void PartMerger::CopyMessages(uint32_t p) {
   send_id_.resize(parts_.size());
   recv_id_.resize(parts_.size());
@@ -281,8 +287,9 @@ void PartMerger::CopyMessages(uint32_t p) {
     const MessageId id = builder_.AddMessage(info);
     send_id_[p][i] = id;
     recv_id_[p][i] = id;
-    // An unnamed row with a side missing stays the file's own; the file's own report of it is
-    // dropped with the part-only diagnostics, so the merge says it.
+    // A row with a side missing stays the file's own; where the options drop the file's report
+    // of it (part_only_diagnostics), the merge says it.
+    if (!merge_reports_unmatched_) continue;
     const std::string& file = parts_[p].name;
     if (m.send_event[i] == kNoEvent) unmatched_.NoSend([&] { return fmt::format("{}: a message is received but never sent", file); });
     if (m.recv_event[i] == kNoEvent) unmatched_.NoReceive([&] { return fmt::format("{}: a message is sent but never received", file); });

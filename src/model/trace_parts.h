@@ -23,10 +23,12 @@
 // For whole files, every location keeps its kind, external id and process under the name
 // "rank R <name>"; regions are merged by (name, role, region key) in part order, unused ones
 // included; each part's communicators, messages and collectives are its own rows, renumbered,
-// except named message rows with a side missing, paired across parts per channel (the name) as
-// for MPI ranks (NCCL's send/recv kernels: each file holds one end), and collective rows that name a communicator key (PartCollective): the rows of all parts
-// with equal (key, sequence) are one instance, on one communicator per key whose members are the
-// locations of all parts' rows of that key (NCCL's process groups in a PyTorch rank directory);
+// except message rows with a side missing on a channel the format pairs across files
+// (MergeOptions::pairs_across_files: NCCL's send/recv kernels, each file holding one end),
+// paired per channel (the row's name) as for MPI ranks, and collective rows that name a
+// communicator key (PartCollective): the rows of all parts with equal (key, sequence) are one
+// instance, on one communicator per key whose members are the locations of all parts' rows of
+// that key (NCCL's process groups in a PyTorch rank directory);
 // each part's metadata keys are prefixed "rank R "; clocks and diagnostics as above.
 #pragma once
 
@@ -122,8 +124,12 @@ struct MergeOptions {
   std::optional<std::pair<uint64_t, std::string>> eager_limit;
   uint64_t assumed_eager_limit = 0;
   std::string assumed_eager_limit_source;
+  // Whole files: the channels (message names) whose rows with a side missing have that side in
+  // another file; null: none.
+  std::function<bool(std::string_view channel)> pairs_across_files;
   // Diagnostic kinds of a part that mean nothing for the whole (a part's unmatched messages are
-  // paired across parts): not copied.
+  // paired across parts): not copied. With both unmatched-message kinds here, whole files' rows
+  // that stay unmatched are reported by the merge instead.
   std::vector<Diag> part_only_diagnostics;
   Diagnostics notes;  // about the files (unreadable ones, another run's): first
   std::vector<std::pair<std::string, std::string>> metadata;  // after part 0's trace's metadata

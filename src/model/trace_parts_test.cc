@@ -196,16 +196,21 @@ TEST(MergeParts, WholeFilesPairNamedMessageEndsAcrossFiles) {
   parts.push_back(MessageEndPart(0, "p2p 0->1"));
   parts.push_back(MessageEndPart(1, "p2p 0->1"));
   parts.push_back(MessageEndPart(2, "p2p 3->2"));  // a receive from a rank whose file is missing
+  parts.push_back(MessageEndPart(3, "other"));     // a channel the format does not pair across
   MergeOptions options{.format = "merged", .shape = PartShape::kWholeFiles};
+  options.pairs_across_files = [](std::string_view channel) { return channel.starts_with("p2p "); };
   Result<Trace> t = MergeParts(std::move(parts), options);
   ASSERT_THAT(t, IsOk());
   const MessageTable& m = t->messages();
-  ASSERT_EQ(m.size(), 2u);
-  EXPECT_TRUE(m.matched(MessageId(0)));
-  EXPECT_EQ(m.sender[0], LocationId(0));
-  EXPECT_EQ(m.receiver[0], LocationId(1));
-  EXPECT_EQ(t->str(m.name[0]), "p2p 0->1");
-  EXPECT_FALSE(m.matched(MessageId(1)));
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(t->str(m.name[0]), "other");  // copied as its file's own row
+  EXPECT_FALSE(m.matched(MessageId(0)));
+  EXPECT_TRUE(m.matched(MessageId(1)));
+  EXPECT_EQ(m.sender[1], LocationId(0));
+  EXPECT_EQ(m.receiver[1], LocationId(1));
+  EXPECT_EQ(t->str(m.name[1]), "p2p 0->1");
+  EXPECT_FALSE(m.matched(MessageId(2)));
+  // The unmatched receive from rank 3 is said by the merge; the "other" row's report is its part's.
   EXPECT_EQ(t->diagnostics().Count(Diag::kReceivesWithoutSend), 1u);
 }
 

@@ -30,12 +30,16 @@ Result<StragglerPlan> PlanUnstraggle(const Trace& t, const std::string& location
       others.push_back(ns);
     }
   }
-  if (others.empty() || plan.locations.empty())
+  if (plan.locations.empty())
+    return FailedPrecondition(fmt::format("--unstraggle '{}': its process has no CPU location to speed up", location));
+  if (others.empty())
     return FailedPrecondition(fmt::format("--unstraggle '{}': the trace has no other process with a CPU location to compare with", location));
   std::sort(others.begin(), others.end());
   const size_t n = others.size();
   plan.median_ns = n % 2 == 1 ? others[n / 2] : (others[n / 2 - 1] + others[n / 2]) / 2;
-  if (plan.median_ns > 0 && plan.computation_ns > plan.median_ns)
+  if (plan.median_ns == 0)
+    return FailedPrecondition(fmt::format("--unstraggle '{}': the other processes computed nothing to compare with", location));
+  if (plan.computation_ns > plan.median_ns)
     plan.factor = static_cast<double>(plan.computation_ns) / static_cast<double>(plan.median_ns);
   return plan;
 }

@@ -71,6 +71,7 @@ class WhatIfModel {
     }
     const TimeNs d = ev.time[e] - ev.time[e - 1];
     if (blocking) return BlockingSegment(l, e, d);
+    if (ev.kind[e - 1] == EventKind::kSend && IsTransferTail(ev, e)) return w_.network.kind == NetworkKind::kMeasured ? d : 0;
     if (plain_) {  // no speed factors, nothing removed: only "inside a communication call?" matters
       const RegionRole comm = s.comm.empty() ? RegionRole::kFunction : s.comm.back();
       return comm == RegionRole::kFunction ? d : CommunicationSegment(comm, ev, e, d);
@@ -129,6 +130,12 @@ class WhatIfModel {
     int removed = 0;  // open removed regions
     std::vector<RegionRole> comm;  // plain models: the open communication calls' roles only
   };
+
+  // An NCCL/RCCL p2p kernel's time after its send (the segment ending at its Leave): the message's
+  // transfer, which a network model replaces (the kernel is no MPI call: its role is its own).
+  bool IsTransferTail(const EventColumns& ev, EventIndex e) const {
+    return ev.kind[e] == EventKind::kLeave && t_.region(RegionId(ev.arg[e])).role == RegionRole::kCommCollective;
+  }
 
   // A segment inside a communication call of role `comm`, ending at event e, measured d.
   TimeNs CommunicationSegment(RegionRole comm, const EventColumns& ev, EventIndex e, TimeNs d) const {
@@ -199,16 +206,13 @@ class WhatIfModel {
   }
 
   // Per region: its communication role (a barrier's is kCollective: the collective model costs
-  // both), or kFunction for computation. An NCCL kernel is communication as a send or receive
-  // call is: a p2p kernel's time after its send is the transfer, which the network model
-  // replaces; a collective kernel's time is its member's blocking segment (BlockingSegment).
+  // both), or kFunction for computation.
   static std::vector<RegionRole> CommRoles(const Trace& t) {
     std::vector<RegionRole> roles;
     for (const Region& r : t.regions()) {
-      roles.push_back(IsCollectiveCall(r.role)                  ? RegionRole::kCollective
-                      : r.role == RegionRole::kCommCollective ? RegionRole::kPointToPoint
-                      : IsCommunication(r.role)               ? r.role
-                                                              : RegionRole::kFunction);
+      roles.push_back(IsCollectiveCall(r.role) ? RegionRole::kCollective
+                      : IsCommunication(r.role) ? r.role
+                                                : RegionRole::kFunction);
     }
     return roles;
   }

@@ -173,7 +173,8 @@ class Characterizer {
       // whose synchronisation (a kernel's end its thread waited for) came before the waiting;
       // a call's Enter is the call's own (the copy a cudaMemcpyAsync launches).
       const std::vector<SyncEvent>& mine = sync_events[l];
-      const EventIndex before = w.call.valid() ? w.waiter_from : w.waiter_from + 1;
+      const bool idle = !w.call.valid() && w.waiter_from != w.waiter_event;  // not a bare receive's own event
+      const EventIndex before = idle ? w.waiter_from + 1 : w.waiter_from;
       for (; applied < mine.size() && mine[applied].event < before; ++applied) {
         const SyncEvent& se = mine[applied];
         if (se.kind == EventKind::kCollEnd) {

@@ -24,6 +24,10 @@ struct Document {
 // `content` scanned as a document.
 Result<Document> OpenDocument(std::string_view content, std::string file, ReleaseBefore release = nullptr);
 
+// The channels of the messages NCCL's send/recv kernels are ends of, "NCCL p2p <group> <from>-><to>":
+// each file holds one end, which a rank directory's merge pairs (MergeOptions::pairs_across_files).
+inline constexpr std::string_view kNcclP2pChannel = "NCCL p2p ";
+
 // The document as a trace. Times are absolute (its "ts" plus its time zero); the trace's origin
 // is its time zero. `region_categories`, when given, gets each region's category; `collectives`
 // what each collective row is in the job (an NCCL kernel's process group and sequence number).

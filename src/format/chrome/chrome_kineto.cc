@@ -138,21 +138,20 @@ void ChromeParser::ReadNcclKernel(std::string_view name, const JsonArgs& args, u
 // A "send" or "recv" kernel that names its peer (PyTorch 2.4 and later: "Dst Rank" / "Src Rank",
 // global ranks) in a file that names its own rank: `k` becomes a message end. Otherwise it stays
 // a collective member (all-to-all over its group), as older traces' send/recv kernels do.
-bool ChromeParser::ReadNcclPeer(const JsonArgs& args, std::string_view collective, std::string_view group,
+void ChromeParser::ReadNcclPeer(const JsonArgs& args, std::string_view collective, std::string_view group,
                                 NcclKernel* k) const {
   const bool send = collective == "send";
-  if (!send && collective != "recv") return false;
+  if (!send && collective != "recv") return;
   const JsonValue* v = args.Find(send ? "Dst Rank" : "Src Rank");
   std::optional<int64_t> peer = v != nullptr ? v->Int() : std::nullopt;
   if (v != nullptr && !peer && v->is_string()) peer = JsonValue{JsonValue::kInteger, v->text}.Int();
-  if (!peer || *peer < 0 || own_rank_ < 0) return false;
+  if (!peer || *peer < 0 || own_rank_ < 0) return;
   k->p2p = send ? NcclKernel::P2p::kSend : NcclKernel::P2p::kReceive;
   const int64_t from = send ? own_rank_ : *peer, to = send ? *peer : own_rank_;
-  k->key = fmt::format("NCCL p2p {} {}->{}", group.empty() ? "-" : group, from, to);
-  return true;
+  k->key = fmt::format("{}{} {}->{}", kNcclP2pChannel, group.empty() ? "-" : group, from, to);
 }
 
-// One collective row per NCCL kernel, on a communicator per key whose members are the streams
+// One collective row per NCCL kernel but the p2p ones (AddNcclMessages), on a communicator per key whose members are the streams
 // that ran the key's kernels; a kernel without a sequence number takes its order among the key's
 // kernels of this file (one rank) by start time.
 void ChromeParser::AddNcclCollectives() {

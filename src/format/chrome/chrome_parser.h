@@ -256,7 +256,7 @@ class ChromeParser {
   void ReadNcclKernel(std::string_view name, const JsonArgs& args, uint32_t track, TimeNs begin, GpuRef* ref);
   void AddNcclCollectives();
   void AddNcclMessages();
-  bool ReadNcclPeer(const JsonArgs& args, std::string_view collective, std::string_view group, NcclKernel* k) const;
+  void ReadNcclPeer(const JsonArgs& args, std::string_view collective, std::string_view group, NcclKernel* k) const;
   uint32_t NcclOf(const Item& item) const { return item.gpu == UINT32_MAX ? UINT32_MAX : gpu_refs_[item.gpu].nccl; }
 
   // Assembling the trace (chrome_tracks.cc).

@@ -158,6 +158,7 @@ Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions
   MergeOptions merge{.format = std::string(kChromeRanksFormat), .shape = PartShape::kWholeFiles};
   // A file's NCCL p2p kernels are message ends whose peer is in another file: paired in the merge,
   // which reports what stays unmatched.
+  merge.pairs_across_files = [](std::string_view channel) { return channel.starts_with(chrome::kNcclP2pChannel); };
   merge.part_only_diagnostics = {Diag::kReceivesWithoutSend, Diag::kSendsWithoutReceive};
   std::vector<std::string> unreadable;
   Status first_error;

@@ -284,9 +284,6 @@ Status ChromeParser::AddCollectives() {
   return OkStatus();
 }
 
-// Rebuilds Enter/Leave order from slices. A slice closes when an item starts after its end;
-// at equal times a new slice closes one that ends there (half-open intervals) while a point
-// event stays inside it, unless the item carries the writer's depth hint.
 // An NCCL kernel's first event after its Enter: its collective's begin or its message's send.
 void ChromeParser::StartNccl(LocationId loc, TimeNs t, const NcclKernel& k) {
   if (k.p2p == NcclKernel::P2p::kSend) {
@@ -296,6 +293,9 @@ void ChromeParser::StartNccl(LocationId loc, TimeNs t, const NcclKernel& k) {
   }
 }
 
+// Rebuilds Enter/Leave order from slices. A slice closes when an item starts after its end;
+// at equal times a new slice closes one that ends there (half-open intervals) while a point
+// event stays inside it, unless the item carries the writer's depth hint.
 void ChromeParser::BuildTrack(Track& track) {
   std::stable_sort(track.items.begin(), track.items.end(), [](const Item& a, const Item& b) {
     return a.time != b.time ? a.time < b.time : a.rank < b.rank;
