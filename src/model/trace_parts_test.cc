@@ -90,6 +90,17 @@ TEST(MergeParts, SaysWhatHasNoPartner) {
   EXPECT_EQ(t->collectives().size(), 0u);
 }
 
+// Rank `rank`'s file "rank-R.json", its trace what `b` built.
+TracePart RankFilePart(int64_t rank, TraceBuilder& b) {
+  Result<Trace> t = b.Finish();
+  EXPECT_THAT(t, IsOk());
+  TracePart part;
+  part.name = "rank-" + std::to_string(rank) + ".json";
+  part.rank = rank;
+  part.trace = std::move(*t);
+  return part;
+}
+
 // Rank `rank`'s whole file (PartShape::kWholeFiles): a process with a thread and a GPU stream,
 // a message and an allreduce within the process, two regions named "step" told apart by their
 // category, and the file's own metadata.
@@ -119,12 +130,7 @@ TracePart WholeFilePart(int64_t rank, bool message_received) {
   b.Leave(gpu, 1050, gpu_step);
   b.AddMetadata("schemaVersion", "1");
   b.SetOrigin(1000);
-  Result<Trace> t = b.Finish();
-  EXPECT_THAT(t, IsOk());
-  TracePart part;
-  part.name = "rank-" + std::to_string(rank) + ".json";
-  part.rank = rank;
-  part.trace = std::move(*t);
+  TracePart part = RankFilePart(rank, b);
   part.region_keys = {"user_annotation", "gpu_user_annotation"};
   return part;
 }
@@ -182,13 +188,7 @@ TracePart MessageEndPart(int64_t rank, std::string_view channel) {
   if (rank == 0) b.Send(gpu, 100, m);
   if (rank != 0) b.Recv(gpu, 300, m);
   b.Leave(gpu, 300, kernel);
-  Result<Trace> t = b.Finish();
-  EXPECT_THAT(t, IsOk());
-  TracePart part;
-  part.name = "rank-" + std::to_string(rank) + ".json";
-  part.rank = rank;
-  part.trace = std::move(*t);
-  return part;
+  return RankFilePart(rank, b);
 }
 
 TEST(MergeParts, WholeFilesPairNamedMessageEndsAcrossFiles) {
