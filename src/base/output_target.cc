@@ -284,4 +284,20 @@ Status WriteOutputFile(const std::string& path, std::string_view content, const 
   return target.Commit();
 }
 
+Status WriteOutputStream(const std::string& path, const std::function<Status(TextSink& out)>& write,
+                         const OutputOptions& options, std::string_view what,
+                         std::function<bool(const std::string& file)> ours) {
+  GS_ASSIGN_OR_RETURN(OutputTarget target,
+                      OutputTarget::Claim(std::string(what), {OutputPart{path, std::move(ours), nullptr}}, options));
+  const std::string staged = target.staged(0);
+  const int fd = ::open(staged.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return IoError(fmt::format("{}: cannot create: {}", staged, std::strerror(errno)));
+  TextSink sink(fd, path);
+  Status status = write(sink);
+  if (status.ok()) status = sink.Close();
+  if (::close(fd) != 0 && status.ok()) status = IoError(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
+  GS_RETURN_IF_ERROR(status);  // the target's destructor removes the staged file
+  return target.Commit();
+}
+
 }  // namespace grainscope

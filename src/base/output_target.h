@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/text_sink.h"
 
 namespace grainscope {
 
@@ -88,5 +89,12 @@ class OutputTarget {
 Status WriteOutputFile(const std::string& path, std::string_view content, const OutputOptions& options,
                        std::string_view what = "a regular file",
                        std::function<bool(const std::string& file)> ours = AnyRegularFile);
+
+// The same for an output written while `write` produces it (base/text_sink.h), so that memory does
+// not grow with its size. It is staged like every output: when a write fails or `write` returns an
+// error, nothing is left at `path`.
+Status WriteOutputStream(const std::string& path, const std::function<Status(TextSink& out)>& write,
+                         const OutputOptions& options, std::string_view what = "a regular file",
+                         std::function<bool(const std::string& file)> ours = AnyRegularFile);
 
 }  // namespace grainscope

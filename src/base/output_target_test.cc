@@ -2,8 +2,10 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -53,6 +55,51 @@ TEST_F(OutputTargetTest, WritesANewFileAndLeavesNothingElse) {
   ASSERT_THAT(WriteOutputFile(Path("out.txt"), "hello\n", {}), IsOk());
   EXPECT_EQ(Content("out.txt"), "hello\n");
   EXPECT_THAT(Tree(), ElementsAre("out.txt"));
+}
+
+// A streamed output goes out while it is written: the sink never holds much more than kDrainBytes,
+// the file gets every byte, and a writer's error leaves nothing behind, not even a replaced file.
+TEST_F(OutputTargetTest, AStreamedOutputIsWrittenAsItGrowsAndNotLeftHalfWritten) {
+  const std::string line(1000, 'x');
+  size_t most_held = 0;
+  auto write = [&](size_t lines, Status end) {
+    return [&, lines, end](TextSink& out) {
+      for (size_t i = 0; i < lines; ++i) {
+        out.text() += line + "\n";
+        out.Step();
+        most_held = std::max(most_held, out.text().size());
+      }
+      return end;
+    };
+  };
+  ASSERT_THAT(WriteOutputStream(Path("out.json"), write(5000, OkStatus()), {}), IsOk());
+  EXPECT_EQ(Content("out.json").size(), 5000 * 1001u);
+  EXPECT_EQ(Content("out.json").substr(0, 1001), line + "\n");
+  EXPECT_LT(most_held, TextSink::kDrainBytes + 1001);
+  EXPECT_THAT(WriteOutputStream(Path("out.json"), write(3000, InvalidArgument("stopped")), {.force = true}),
+              StatusIs(StatusCode::kInvalidArgument, "stopped"));
+  EXPECT_EQ(Content("out.json").size(), 5000 * 1001u);
+  EXPECT_THAT(WriteOutputStream(Path("new.json"), write(3000, InvalidArgument("stopped")), {}),
+              StatusIs(StatusCode::kInvalidArgument, "stopped"));
+  EXPECT_THAT(Tree(), ElementsAre("out.json"));
+}
+
+// A sink into a string keeps everything; one whose writes fail says so once and names its output.
+TEST(TextSink, CollectsIntoAStringOrReportsTheFirstFailedWrite) {
+  std::string whole = "a";
+  TextSink collect(whole);
+  collect.text() += std::string(TextSink::kDrainBytes + 5, 'b');
+  collect.Step();
+  EXPECT_THAT(collect.Close(), IsOk());
+  EXPECT_EQ(whole.size(), TextSink::kDrainBytes + 6);
+  const int fd = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(fd, 0);
+  TextSink broken(fd, "the report");
+  broken.text() += std::string(TextSink::kDrainBytes, 'c');
+  broken.Step();
+  broken.text() += "more";
+  EXPECT_THAT(broken.Close(), StatusIs(StatusCode::kIoError, HasSubstr("the report: write failed")));
+  ::close(fd);
 }
 
 TEST_F(OutputTargetTest, AnExistingFileIsReplacedOnlyWithForce) {

@@ -25,8 +25,7 @@ CommandBody AddCritPathCommand(CLI::App& app) {
       options.message_latency_ns = *latency;
       progress::Begin("critical path", 0);
       GS_ASSIGN_OR_RETURN(CriticalPath cp, ComputeCriticalPath(trace, options));
-      GS_ASSIGN_OR_RETURN(std::string out, RenderCriticalPath(trace, cp, r));
-      return Emit(out, *o, r.notes);
+      return EmitStream([&](TextSink& out) { return WriteCriticalPath(trace, cp, r, out); }, *o, r.notes);
     });
   };
 }

@@ -20,8 +20,8 @@ CommandBody AddGanttCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       std::vector<GanttLane> lanes = BuildGantt(trace);
-      GS_ASSIGN_OR_RETURN(std::string out, RenderGantt(trace, lanes, ComputeBlockedSpans(trace), r));
-      return Emit(out, *o, r.notes);
+      const std::vector<std::vector<BlockedSpan>> blocked = ComputeBlockedSpans(trace);
+      return EmitStream([&](TextSink& out) { return WriteGantt(trace, lanes, blocked, r, out); }, *o, r.notes);
     });
   };
 }

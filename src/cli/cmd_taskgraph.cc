@@ -19,8 +19,7 @@ CommandBody AddTaskGraphCommand(CLI::App& app) {
       GS_ASSIGN_OR_RETURN(RenderOptions r, MakeRenderOptions(*o));
       GS_ASSIGN_OR_RETURN(Trace trace, LoadTrace(o->trace, o->input_format, ReadOptions{o->strict}, r));
       GS_ASSIGN_OR_RETURN(TaskGraph graph, BuildTaskGraph(trace));
-      GS_ASSIGN_OR_RETURN(std::string out, RenderTaskGraph(trace, graph, r));
-      return Emit(out, *o, r.notes);
+      return EmitStream([&](TextSink& out) { return WriteTaskGraph(trace, graph, r, out); }, *o, r.notes);
     });
   };
 }

@@ -56,8 +56,7 @@ CommandBody AddWaitsCommand(CLI::App& app) {
       CharacterizeOptions co;
       co.threshold = *threshold;
       const Characterization c = Characterize(trace, calls, waits, co);
-      GS_ASSIGN_OR_RETURN(std::string out, RenderWaits(trace, waits, c, r));
-      return Emit(out, *o, r.notes);
+      return EmitStream([&](TextSink& out) { return WriteWaits(trace, waits, c, r, out); }, *o, r.notes);
     });
   };
 }

@@ -217,6 +217,27 @@ OutputOptions OutputPolicy(const CommonOptions& o, std::vector<std::string> more
   return OutputPolicy(o.force, std::move(more_inputs));
 }
 
+Status EmitStream(const TextWriter& write, const CommonOptions& o, const std::vector<std::string>& notes,
+                  std::vector<std::string> more_inputs) {
+  return EmitStream(write, o.output, notes, OutputPolicy(o, std::move(more_inputs)));
+}
+
+Status EmitStream(const TextWriter& write, const std::string& path, const std::vector<std::string>& notes,
+                  const OutputOptions& options) {
+  PrintNotes(notes);
+  if (!path.empty() && path != "-") return WriteOutputStream(path, write, options);
+  if (g_capture_out != nullptr) {
+    TextSink sink(*g_capture_out);
+    return write(sink);
+  }
+  std::fflush(stdout);
+  TextSink sink(STDOUT_FILENO, "standard output");
+  const Status written = write(sink);
+  const Status closed = sink.Close();
+  GS_RETURN_IF_ERROR(written);
+  return closed;
+}
+
 Status Emit(const std::string& content, const CommonOptions& o, const std::vector<std::string>& notes,
             std::vector<std::string> more_inputs) {
   return Emit(content, o.output, notes, OutputPolicy(o, std::move(more_inputs)));
@@ -224,15 +245,15 @@ Status Emit(const std::string& content, const CommonOptions& o, const std::vecto
 
 Status Emit(const std::string& content, const std::string& path, const std::vector<std::string>& notes,
             const OutputOptions& options) {
-  PrintNotes(notes);
-  if (!path.empty() && path != "-") return WriteOutputFile(path, content, options);
-  if (g_capture_out != nullptr) {
-    *g_capture_out += content;
+  // In pieces of the sink's size, so that the content is never copied whole.
+  auto write = [&](TextSink& out) {
+    for (size_t at = 0; at < content.size(); at += TextSink::kDrainBytes) {
+      out.text().append(content, at, TextSink::kDrainBytes);
+      out.Step();
+    }
     return OkStatus();
-  }
-  if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
-    return IoError("cannot write to standard output");
-  return OkStatus();
+  };
+  return EmitStream(write, path, notes, options);
 }
 
 int Run(std::string_view command, const std::function<Status()>& body) {

@@ -12,6 +12,7 @@
 
 #include "base/output_target.h"
 #include "base/status.h"
+#include "base/text_sink.h"
 #include "format/read_options.h"
 #include "model/trace.h"
 #include "report/render.h"
@@ -93,11 +94,20 @@ OutputOptions OutputPolicy(bool force, std::vector<std::string> inputs);
 // What -o may replace: --force, and never TRACE or one of `more_inputs`.
 OutputOptions OutputPolicy(const CommonOptions& o, std::vector<std::string> more_inputs = {});
 
-// Prints `notes` on stderr, then writes `content` to stdout when `path` is "" or "-", else to the
-// file `path` as `options` allow (base/output_target.h).
+// Prints `notes` on stderr, then writes what `write` produces while it produces it (base/
+// text_sink.h) to stdout when `path` is "" or "-", else to the file `path` as `options` allow
+// (base/output_target.h; a file is complete or not there). Reports as long as the trace (a
+// critical path, a Gantt chart, every wait in JSON or CSV) are written so: memory does not grow
+// with the output.
+using TextWriter = std::function<Status(TextSink& out)>;
+Status EmitStream(const TextWriter& write, const std::string& path, const std::vector<std::string>& notes = {},
+                  const OutputOptions& options = {});
+// The same for -o of `o`, under OutputPolicy(o, more_inputs).
+Status EmitStream(const TextWriter& write, const CommonOptions& o, const std::vector<std::string>& notes,
+                  std::vector<std::string> more_inputs = {});
+// The same for an output already made: `content`.
 Status Emit(const std::string& content, const std::string& path, const std::vector<std::string>& notes = {},
             const OutputOptions& options = {});
-// The same for -o of `o`, under OutputPolicy(o, more_inputs).
 Status Emit(const std::string& content, const CommonOptions& o, const std::vector<std::string>& notes,
             std::vector<std::string> more_inputs = {});
 

@@ -30,8 +30,7 @@ void AddProcessesJson(const Trace& t, const CriticalPath& cp, JsonReportWriter& 
 }
 
 // Written member by member (json_writer.h): a path of millions of segments is never one DOM.
-std::string CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
-  std::string out;
+void CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOptions& o, TextSink& out) {
   JsonReportWriter w(out);
   w.Member("length_ns", cp.length_ns);
   w.Member("measured_ns", cp.measured_ns);
@@ -79,16 +78,14 @@ std::string CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOpt
   });
   AddProcessesJson(t, cp, w);
   w.Finish(o.notes);
-  return out;
 }
 
-std::string CritPathCsv(const Trace& t, const CriticalPath& cp) {
-  std::string out = "location,region,start_ns,end_ns,time_ns\n";
+void CritPathCsv(const Trace& t, const CriticalPath& cp, TextSink& out) {
+  out.text() += "location,region,start_ns,end_ns,time_ns\n";
   for (const PathSegment& s : cp.path) {
-    out += fmt::format("{},{},{},{},{}\n", CsvField(LocationName(t, s.location)), CsvField(RegionName(t, s.region)),
-                       s.start_ns - t.origin_ns(), s.end_ns - t.origin_ns(), s.time_ns);
+    out.Row("{},{},{},{},{}\n", CsvField(LocationName(t, s.location)), CsvField(RegionName(t, s.region)),
+            s.start_ns - t.origin_ns(), s.end_ns - t.origin_ns(), s.time_ns);
   }
-  return out;
 }
 
 // The headline: the path's length against the measured run, and the three efficiencies.
@@ -198,15 +195,19 @@ std::string CritPathText(const Trace& t, const CriticalPath& cp, const RenderOpt
 
 }  // namespace
 
-Result<std::string> RenderCriticalPath(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
+Status WriteCriticalPath(const Trace& t, const CriticalPath& cp, const RenderOptions& o, TextSink& out) {
   switch (o.format) {
-    case OutputFormat::kText: return CritPathText(t, cp, o);
-    case OutputFormat::kJson: return CritPathJson(t, cp, o);
-    case OutputFormat::kCsv: return CritPathCsv(t, cp);
+    case OutputFormat::kText: out.text() += CritPathText(t, cp, o); return OkStatus();
+    case OutputFormat::kJson: CritPathJson(t, cp, o, out); return OkStatus();
+    case OutputFormat::kCsv: CritPathCsv(t, cp, out); return OkStatus();
     default:
       return InvalidArgument(
           fmt::format("critpath has no {} output (use text, json or csv)", OutputFormatName(o.format)));
   }
+}
+
+Result<std::string> RenderCriticalPath(const Trace& t, const CriticalPath& cp, const RenderOptions& o) {
+  return CollectText([&](TextSink& out) { return WriteCriticalPath(t, cp, o, out); });
 }
 
 }  // namespace grainscope

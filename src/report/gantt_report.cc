@@ -23,19 +23,16 @@ size_t TaskCount(const std::vector<GanttLane>& lanes) {
 }
 
 // The seed's Schedule file (MacSchedule 1.0, figure 4.5c).
-std::string GanttSeed(const Trace& t, const std::vector<GanttLane>& lanes, int64_t unit_ns) {
-  std::string out = "Schedule < Identifies this as a schedule file >\n";
-  out += fmt::format("{} < Total Number of Tasks on All Processors >\n", TaskCount(lanes));
-  out += fmt::format("{} 1.0 < Number of Processors, Transfer Rate >\n", lanes.size());
+void GanttSeed(const Trace& t, const std::vector<GanttLane>& lanes, int64_t unit_ns, TextSink& sink) {
+  sink.text() += "Schedule < Identifies this as a schedule file >\n";
+  sink.Row("{} < Total Number of Tasks on All Processors >\n", TaskCount(lanes));
+  sink.Row("{} 1.0 < Number of Processors, Transfer Rate >\n", lanes.size());
   for (const GanttLane& lane : lanes) {
-    out += fmt::format("{} < Processor# >\n", ProcessorId(t, lane.location));
-    out += fmt::format("{} < Number of Tasks on this processor >\n", lane.tasks.size());
-    for (const GrainInstance& g : lane.tasks) {
-      out += fmt::format("{} {} {} 0 0\n", g.id, ToUnit(g.start - t.origin_ns(), unit_ns),
-                         ToUnit(g.stop - t.origin_ns(), unit_ns));
-    }
+    sink.Row("{} < Processor# >\n", ProcessorId(t, lane.location));
+    sink.Row("{} < Number of Tasks on this processor >\n", lane.tasks.size());
+    for (const GrainInstance& g : lane.tasks)
+      sink.Row("{} {} {} 0 0\n", g.id, ToUnit(g.start - t.origin_ns(), unit_ns), ToUnit(g.stop - t.origin_ns(), unit_ns));
   }
-  return out;
 }
 
 using Blocked = std::vector<std::vector<BlockedSpan>>;
@@ -46,9 +43,8 @@ const std::vector<BlockedSpan>& BlockedOf(const Blocked& blocked, const GanttLan
 }
 
 // Written lane by lane, task by task (json_writer.h): a chart of millions of grains is never one DOM.
-std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked,
-                      const RenderOptions& o) {
-  std::string out;
+void GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked, const RenderOptions& o,
+               TextSink& out) {
   JsonReportWriter w(out);
   w.ObjectArray("processors", lanes.size(), [&](size_t i, JsonReportWriter& p) {
     const GanttLane& lane = lanes[i];
@@ -69,22 +65,20 @@ std::string GanttJson(const Trace& t, const std::vector<GanttLane>& lanes, const
     });
   });
   w.Finish(o.notes);
-  return out;
 }
 
 // A row per grain (kind "grain") and per blocked period (kind "blocked", no grain; blocked_in
 // says in what), each processor's grains first.
-std::string GanttCsv(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked) {
-  std::string out = "processor,grain,start_ns,stop_ns,kind,blocked_in,region\n";
+void GanttCsv(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked, TextSink& sink) {
+  sink.text() += "processor,grain,start_ns,stop_ns,kind,blocked_in,region\n";
   for (const GanttLane& lane : lanes) {
     for (const GrainInstance& g : lane.tasks)
-      out += fmt::format("{},{},{},{},grain,,{}\n", ProcessorId(t, lane.location), GrainIdCsv(g.id),
-                         g.start - t.origin_ns(), g.stop - t.origin_ns(), CsvField(t.str(t.region(g.region).name)));
+      sink.Row("{},{},{},{},grain,,{}\n", ProcessorId(t, lane.location), GrainIdCsv(g.id), g.start - t.origin_ns(),
+               g.stop - t.origin_ns(), CsvField(t.str(t.region(g.region).name)));
     for (const BlockedSpan& b : BlockedOf(blocked, lane))
-      out += fmt::format("{},,{},{},blocked,{},\n", ProcessorId(t, lane.location), b.start - t.origin_ns(),
-                         b.stop - t.origin_ns(), CsvField(BlockedSpanCause(t, b)));
+      sink.Row("{},,{},{},blocked,{},\n", ProcessorId(t, lane.location), b.start - t.origin_ns(),
+               b.stop - t.origin_ns(), CsvField(BlockedSpanCause(t, b)));
   }
-  return out;
 }
 
 // Where column `c` of `width` starts, `span * c / width` without overflow: a trace whose time
@@ -238,18 +232,23 @@ std::string GanttText(const Trace& t, const std::vector<GanttLane>& lanes, const
 
 }  // namespace
 
-Result<std::string> RenderGantt(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked,
-                                const RenderOptions& o) {
+Status WriteGantt(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked, const RenderOptions& o,
+                  TextSink& out) {
   switch (o.format) {
-    case OutputFormat::kText: return GanttText(t, lanes, blocked, o);
-    case OutputFormat::kJson: return GanttJson(t, lanes, blocked, o);
-    case OutputFormat::kCsv: return GanttCsv(t, lanes, blocked);
-    case OutputFormat::kSeed: return GanttSeed(t, lanes, o.unit_ns);
-    case OutputFormat::kSvg: return GanttSvg(t, lanes, blocked, "Gantt chart: " + o.source);
+    case OutputFormat::kText: out.text() += GanttText(t, lanes, blocked, o); return OkStatus();
+    case OutputFormat::kJson: GanttJson(t, lanes, blocked, o, out); return OkStatus();
+    case OutputFormat::kCsv: GanttCsv(t, lanes, blocked, out); return OkStatus();
+    case OutputFormat::kSeed: GanttSeed(t, lanes, o.unit_ns, out); return OkStatus();
+    case OutputFormat::kSvg: out.text() += GanttSvg(t, lanes, blocked, "Gantt chart: " + o.source); return OkStatus();
     default:
       return InvalidArgument(fmt::format("gantt has no {} output (use text, json, csv, seed or svg)",
                                          OutputFormatName(o.format)));
   }
+}
+
+Result<std::string> RenderGantt(const Trace& t, const std::vector<GanttLane>& lanes, const Blocked& blocked,
+                                const RenderOptions& o) {
+  return CollectText([&](TextSink& out) { return WriteGantt(t, lanes, blocked, o, out); });
 }
 
 }  // namespace grainscope

@@ -1,7 +1,8 @@
 // A JSON report written member by member: the same bytes as nlohmann's dump(2) of the whole
 // object (and FinishJson's notes), without holding a DOM of its large arrays. A critical path of
 // 7 M segments as one DOM took about 5x the output's size of memory; written so, each element is
-// a DOM of its own for as long as it is dumped.
+// a DOM of its own for as long as it is dumped, and the text goes out to its file (base/
+// text_sink.h) as it grows.
 #pragma once
 
 #include <cstddef>
@@ -11,14 +12,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/text_sink.h"
+
 namespace grainscope {
 
 class JsonReportWriter {
  public:
   using Json = nlohmann::ordered_json;
 
-  // Members are appended to `out`; `indent`: the object's own (an element of an ObjectArray's).
-  explicit JsonReportWriter(std::string& out, size_t indent = 0) : out_(out), indent_(indent) {}
+  // Members are appended to `sink`; `indent`: the object's own (an element of an ObjectArray's).
+  explicit JsonReportWriter(TextSink& sink, size_t indent = 0) : sink_(sink), out_(sink.text()), indent_(indent) {}
 
   // A member whose value is small enough to build whole.
   void Member(std::string_view key, const Json& value);
@@ -32,7 +35,7 @@ class JsonReportWriter {
   template <typename F>
   void ObjectArray(std::string_view key, size_t n, F&& write) {
     ForEachElement(key, n, [&](size_t i) {
-      JsonReportWriter element(out_, indent_ + 4);
+      JsonReportWriter element(sink_, indent_ + 4);
       write(i, element);
       element.Close();
     });
@@ -55,6 +58,7 @@ class JsonReportWriter {
       out_ += i == 0 ? "\n" : ",\n";
       out_.append(indent_ + 4, ' ');
       append(i);
+      sink_.Step();
     }
     out_ += '\n';
     out_.append(indent_ + 2, ' ');
@@ -65,7 +69,8 @@ class JsonReportWriter {
   // so each newline starts an indented line.
   void AppendIndented(const std::string& dumped, size_t indent);
 
-  std::string& out_;
+  TextSink& sink_;
+  std::string& out_;  // sink_.text()
   size_t indent_;
   bool first_ = true;
 };

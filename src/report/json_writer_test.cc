@@ -26,7 +26,8 @@ TEST(JsonReportWriter, WritesTheBytesOfTheWholeDump) {
   whole["object"] = Json{{"a", 1}};
   const std::vector<std::string> notes = {"a note"};
   std::string out;
-  JsonReportWriter w(out);
+  TextSink sink(out);
+  JsonReportWriter w(sink);
   w.Member("length_ns", 5);
   w.Array("path", 3, Element);
   w.Array("none", 0, Element);
@@ -49,7 +50,8 @@ TEST(JsonReportWriter, ObjectsOfArraysNestAsTheDump) {
   }
   whole["processors"].push_back(Json::object());
   std::string out;
-  JsonReportWriter w(out);
+  TextSink sink(out);
+  JsonReportWriter w(sink);
   w.ObjectArray("processors", 4, [](size_t p, JsonReportWriter& lane) {
     if (p == 3) return;  // an object with no member
     lane.Member("id", p);
@@ -61,7 +63,8 @@ TEST(JsonReportWriter, ObjectsOfArraysNestAsTheDump) {
 
 TEST(JsonReportWriter, AnEmptyReportIsAnEmptyObject) {
   std::string out;
-  JsonReportWriter(out).Finish({});
+  TextSink sink(out);
+  JsonReportWriter(sink).Finish({});
   EXPECT_EQ(out, "{}\n");
 }
 

@@ -7,7 +7,8 @@ namespace grainscope {
 std::string FinishJson(nlohmann::ordered_json& j, const std::vector<std::string>& notes,
                        const std::vector<std::string>& own) {
   std::string out;
-  JsonReportWriter w(out);
+  TextSink sink(out);
+  JsonReportWriter w(sink);
   for (const auto& [key, value] : j.items()) w.Member(key, value);
   w.Finish(notes, own);
   return out;

@@ -14,24 +14,21 @@ namespace {
 int64_t ProcessorId(const Trace& t, const TaskNode& n) { return t.location(n.grain.location).external_id; }
 
 // The seed's Task_Graph file (figure 4.5b): nodes laid out 5 per row for TaskGrapher's screen.
-std::string TaskGraphSeed(const TaskGraph& g, int64_t unit_ns) {
-  std::string out = "Task_Graph <Identifies a Task Graph file >\n";
-  out += fmt::format("{} < Total Number of Nodes >\n", g.nodes.size());
+void TaskGraphSeed(const TaskGraph& g, int64_t unit_ns, TextSink& out) {
+  out.text() += "Task_Graph <Identifies a Task Graph file >\n";
+  out.Row("{} < Total Number of Nodes >\n", g.nodes.size());
   for (size_t k = 0; k < g.nodes.size(); ++k) {
     const TaskNode& n = g.nodes[k];
     const size_t top = 40 + 40 * (k / 5), left = 80 + 80 * (k % 5);
-    out += fmt::format("{} {} {} {} {} {}\n", n.id, ToUnit(n.grain.duration(), unit_ns), top, left,
-                       n.successors, n.predecessors);
+    out.Row("{} {} {} {} {} {}\n", n.id, ToUnit(n.grain.duration(), unit_ns), top, left, n.successors, n.predecessors);
   }
-  out += fmt::format("{} < Total Number of Edges >\n", g.edges.size());
-  for (const TaskEdge& e : g.edges) out += fmt::format("{} {} {}\n", e.from, e.to, ToUnit(e.delay_ns, unit_ns));
-  return out;
+  out.Row("{} < Total Number of Edges >\n", g.edges.size());
+  for (const TaskEdge& e : g.edges) out.Row("{} {} {}\n", e.from, e.to, ToUnit(e.delay_ns, unit_ns));
 }
 
 // Written node by node (json_writer.h): a graph of millions of grains is never one DOM.
-std::string TaskGraphJson(const Trace& t, const TaskGraph& g, const RenderOptions& o) {
+void TaskGraphJson(const Trace& t, const TaskGraph& g, const RenderOptions& o, TextSink& out) {
   using Json = JsonReportWriter::Json;
-  std::string out;
   JsonReportWriter w(out);
   w.Member("ids_from_grain_ids", g.ids_from_grain_ids);
   w.Array("nodes", g.nodes.size(), [&](size_t i) {
@@ -57,20 +54,17 @@ std::string TaskGraphJson(const Trace& t, const TaskGraph& g, const RenderOption
   w.Member("unattributed_messages", g.unattributed_messages);
   w.Member("unattributed_dependencies", g.unattributed_dependencies);
   w.Finish(o.notes);
-  return out;
 }
 
 // Graphviz, with the `Weight=` attributes task-graph collections use (times in `unit_ns`).
-std::string TaskGraphDot(const Trace& t, const TaskGraph& g, int64_t unit_ns) {
-  std::string out = "digraph taskgraph {\n";
+void TaskGraphDot(const TaskGraph& g, int64_t unit_ns, TextSink& out) {
+  out.text() += "digraph taskgraph {\n";
   for (const TaskNode& n : g.nodes) {
-    out += fmt::format("\t{}\t [Weight={}, label=\"{}\\n{}\"];\n", n.id, ToUnit(n.grain.duration(), unit_ns),
-                       n.id, FormatDuration(n.grain.duration()));
-    (void)t;
+    out.Row("\t{}\t [Weight={}, label=\"{}\\n{}\"];\n", n.id, ToUnit(n.grain.duration(), unit_ns), n.id,
+            FormatDuration(n.grain.duration()));
   }
-  for (const TaskEdge& e : g.edges)
-    out += fmt::format("\t{} -> {}\t [Weight={}];\n", e.from, e.to, ToUnit(e.delay_ns, unit_ns));
-  return out + "}\n";
+  for (const TaskEdge& e : g.edges) out.Row("\t{} -> {}\t [Weight={}];\n", e.from, e.to, ToUnit(e.delay_ns, unit_ns));
+  out.text() += "}\n";
 }
 
 std::string TaskGraphText(const Trace& t, const TaskGraph& g, const RenderOptions& o) {
@@ -108,16 +102,20 @@ std::string TaskGraphText(const Trace& t, const TaskGraph& g, const RenderOption
 
 }  // namespace
 
-Result<std::string> RenderTaskGraph(const Trace& t, const TaskGraph& g, const RenderOptions& o) {
+Status WriteTaskGraph(const Trace& t, const TaskGraph& g, const RenderOptions& o, TextSink& out) {
   switch (o.format) {
-    case OutputFormat::kText: return TaskGraphText(t, g, o);
-    case OutputFormat::kJson: return TaskGraphJson(t, g, o);
-    case OutputFormat::kSeed: return TaskGraphSeed(g, o.unit_ns);
-    case OutputFormat::kDot: return TaskGraphDot(t, g, o.unit_ns);
+    case OutputFormat::kText: out.text() += TaskGraphText(t, g, o); return OkStatus();
+    case OutputFormat::kJson: TaskGraphJson(t, g, o, out); return OkStatus();
+    case OutputFormat::kSeed: TaskGraphSeed(g, o.unit_ns, out); return OkStatus();
+    case OutputFormat::kDot: TaskGraphDot(g, o.unit_ns, out); return OkStatus();
     default:
       return InvalidArgument(fmt::format("taskgraph has no {} output (use text, json, seed or dot)",
                                          OutputFormatName(o.format)));
   }
+}
+
+Result<std::string> RenderTaskGraph(const Trace& t, const TaskGraph& g, const RenderOptions& o) {
+  return CollectText([&](TextSink& out) { return WriteTaskGraph(t, g, o, out); });
 }
 
 }  // namespace grainscope

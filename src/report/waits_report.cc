@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/region_name.h"
+#include "report/json_writer.h"
 #include "report/location_column.h"
 #include "report/waits_report.h"
 #include "report/rows.h"
@@ -33,28 +34,24 @@ TimeNs TotalDelay(const Characterization& c) {
 
 using json = nlohmann::ordered_json;
 
-// Each sync point's classes of waits, each class with the steps that explain it and their shares.
-json SyncPointsJson(const Trace& t, const WaitStates& w, const Characterization& c) {
-  json points = json::array();
-  for (const SyncPointClasses& sp : c.sync_points) {
-    json classes = json::array();
-    for (const WaitClass& wc : sp.classes) {
-      json steps = json::array();
-      for (size_t s = 0; s < wc.steps.size(); ++s) {
-        steps.push_back({{"region", RegionName(t, wc.steps[s].region)},
-                         {"state", StepStateName(wc.steps[s].state)},
-                         {"share", wc.shares[s]},
-                         {"time_ns", wc.steps[s].ns}});
-      }
-      classes.push_back({{"count", wc.count}, {"wait_ns", wc.wait_ns}, {"steps", std::move(steps)}});
+// A sync point's classes of waits, each class with the steps that explain it and their shares.
+json SyncPointJson(const Trace& t, const WaitStates& w, const SyncPointClasses& sp) {
+  json classes = json::array();
+  for (const WaitClass& wc : sp.classes) {
+    json steps = json::array();
+    for (size_t s = 0; s < wc.steps.size(); ++s) {
+      steps.push_back({{"region", RegionName(t, wc.steps[s].region)},
+                       {"state", StepStateName(wc.steps[s].state)},
+                       {"share", wc.shares[s]},
+                       {"time_ns", wc.steps[s].ns}});
     }
-    points.push_back({{"id", sp.sync_point},
-                      {"label", w.sync_points[sp.sync_point].label},
-                      {"wait_ns", sp.wait_ns},
-                      {"count", sp.count},
-                      {"classes", std::move(classes)}});
+    classes.push_back({{"count", wc.count}, {"wait_ns", wc.wait_ns}, {"steps", std::move(steps)}});
   }
-  return points;
+  return json{{"id", sp.sync_point},
+              {"label", w.sync_points[sp.sync_point].label},
+              {"wait_ns", sp.wait_ns},
+              {"count", sp.count},
+              {"classes", std::move(classes)}};
 }
 
 // The regions that waited, the slot past the last region being waits outside any region.
@@ -92,34 +89,32 @@ json RootCausesJson(const Trace& t, const Characterization& c) {
   return causes;
 }
 
-std::string WaitsJson(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o) {
-  json j;
-  j["total_wait_ns"] = w.total_ns;
-  j["eager_limit_bytes"] = w.eager_limit_bytes;
-  j["eager_limit_source"] = w.eager_limit_source;
-  json kinds = json::array();
-  for (int k = 0; k < kWaitKindCount; ++k)
-    kinds.push_back({{"kind", WaitKindName(static_cast<WaitKind>(k))}, {"count", w.count[k]}, {"time_ns", w.time_ns[k]}});
-  j["kinds"] = std::move(kinds);
-  j["sync_points"] = SyncPointsJson(t, w, c);
-  json locs = json::array();
-  for (uint32_t l = 0; l < w.by_location.size(); ++l)
-    locs.push_back({{"location", LocationName(t, LocationId(l))}, {"wait_ns", w.by_location[l]}});
-  j["locations"] = std::move(locs);
-  j["regions"] = RegionsJson(t, w);
-  j["largest"] = LargestJson(t, w);
-  j["root_causes"] = RootCausesJson(t, c);
-  return FinishJson(j, o.notes);
+// Written member by member (json_writer.h): a sync point and a location per element.
+void WaitsJson(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o, TextSink& out) {
+  JsonReportWriter j(out);
+  j.Member("total_wait_ns", w.total_ns);
+  j.Member("eager_limit_bytes", w.eager_limit_bytes);
+  j.Member("eager_limit_source", w.eager_limit_source);
+  j.Array("kinds", kWaitKindCount, [&](size_t k) {
+    return json{{"kind", WaitKindName(static_cast<WaitKind>(k))}, {"count", w.count[k]}, {"time_ns", w.time_ns[k]}};
+  });
+  j.Array("sync_points", c.sync_points.size(), [&](size_t i) { return SyncPointJson(t, w, c.sync_points[i]); });
+  j.Array("locations", w.by_location.size(), [&](size_t l) {
+    return json{{"location", LocationName(t, LocationId(static_cast<uint32_t>(l)))}, {"wait_ns", w.by_location[l]}};
+  });
+  j.Member("regions", RegionsJson(t, w));
+  j.Member("largest", LargestJson(t, w));
+  j.Member("root_causes", RootCausesJson(t, c));
+  j.Finish(o.notes);
 }
 
-std::string WaitsCsv(const Trace& t, const WaitStates& w) {
-  std::string out = "kind,waiter,late,start_ns,wait_ns,sync_point\n";
+void WaitsCsv(const Trace& t, const WaitStates& w, TextSink& out) {
+  out.text() += "kind,waiter,late,start_ns,wait_ns,sync_point\n";
   for (const WaitInstance& i : w.instances) {
-    out += fmt::format("{},{},{},{},{},{}\n", WaitKindName(i.kind), CsvField(LocationName(t, i.waiter)),
-                       CsvField(LocationName(t, i.late)), i.start_ns - t.origin_ns(), i.wait_ns,
-                       CsvField(w.sync_points[i.sync_point].label));
+    out.Row("{},{},{},{},{},{}\n", WaitKindName(i.kind), CsvField(LocationName(t, i.waiter)),
+            CsvField(LocationName(t, i.late)), i.start_ns - t.origin_ns(), i.wait_ns,
+            CsvField(w.sync_points[i.sync_point].label));
   }
-  return out;
 }
 
 // The total, the eager limit where there are messages, and the count and time per kind of wait.
@@ -213,14 +208,19 @@ std::string WaitsText(const Trace& t, const WaitStates& w, const Characterizatio
 
 }  // namespace
 
-Result<std::string> RenderWaits(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o) {
+Status WriteWaits(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o,
+                  TextSink& out) {
   switch (o.format) {
-    case OutputFormat::kText: return WaitsText(t, w, c, o);
-    case OutputFormat::kJson: return WaitsJson(t, w, c, o);
-    case OutputFormat::kCsv: return WaitsCsv(t, w);
+    case OutputFormat::kText: out.text() += WaitsText(t, w, c, o); return OkStatus();
+    case OutputFormat::kJson: WaitsJson(t, w, c, o, out); return OkStatus();
+    case OutputFormat::kCsv: WaitsCsv(t, w, out); return OkStatus();
     default:
       return InvalidArgument(fmt::format("waits has no {} output (use text, json or csv)", OutputFormatName(o.format)));
   }
+}
+
+Result<std::string> RenderWaits(const Trace& t, const WaitStates& w, const Characterization& c, const RenderOptions& o) {
+  return CollectText([&](TextSink& out) { return WriteWaits(t, w, c, o, out); });
 }
 
 }  // namespace grainscope

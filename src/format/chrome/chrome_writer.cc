@@ -41,10 +41,9 @@ void AppendMicros(std::string& out, TimeNs ns) {
 
 class ChromeJsonWriter {
  public:
-  explicit ChromeJsonWriter(const Trace& t) : t_(t) {}
+  ChromeJsonWriter(const Trace& t, TextSink& sink) : t_(t), sink_(sink), out_(sink.text()) {}
 
-  std::string Run() {
-    out_.reserve(64 + t_.event_count() * 96);
+  void Run() {
     out_ += "{\"displayTimeUnit\":\"ns\",\"otherData\":{";
     bool first = true;
     for (const MetadataEntry& e : t_.metadata()) {
@@ -69,9 +68,9 @@ class ChromeJsonWriter {
     out_ += "]},\n\"traceEvents\":[\n";
     WriteTrackNames();
     for (uint32_t l = 0; l < t_.locations().size(); ++l) WriteLocation(LocationId(l));
+    // The last item's ",\n" is still in the sink: items step it (write it out) only as they begin.
     if (out_.ends_with(",\n")) out_.resize(out_.size() - 2), out_ += '\n';
     out_ += "]}\n";
-    return std::move(out_);
   }
 
  private:
@@ -84,6 +83,7 @@ class ChromeJsonWriter {
 
   // {"ph":"X","name":"grain 1","cat":"grain","ts":290000.000, ... up to the event's own fields.
   void Begin(std::string_view ph, std::string_view name, std::string_view cat, LocationId l, TimeNs t) {
+    sink_.Step();
     out_ += "{\"ph\":\"";
     out_ += ph;
     out_ += "\",\"name\":";
@@ -98,6 +98,7 @@ class ChromeJsonWriter {
 
   void WriteTrackNames() {
     for (uint32_t l = 0; l < t_.locations().size(); ++l) {
+      sink_.Step();
       const LocationId id(l);
       const Location& loc = t_.location(id);
       if (Pid(id) == Tid(id)) {
@@ -242,15 +243,27 @@ class ChromeJsonWriter {
   }
 
   const Trace& t_;
-  std::string out_;
+  TextSink& sink_;
+  std::string& out_;  // sink_.text()
 };
 
 }  // namespace
 
-std::string ChromeJson(const Trace& trace) { return ChromeJsonWriter(trace).Run(); }
+void WriteChromeJson(const Trace& trace, TextSink& out) { ChromeJsonWriter(trace, out).Run(); }
+
+std::string ChromeJson(const Trace& trace) {
+  std::string whole;
+  TextSink sink(whole);
+  WriteChromeJson(trace, sink);
+  return whole;
+}
 
 Status WriteChromeJson(const Trace& trace, const std::string& path, const OutputOptions& options) {
-  return WriteOutputFile(path, ChromeJson(trace), options, kChromeExporter.what, AnyRegularFile);
+  auto write = [&](TextSink& out) {
+    WriteChromeJson(trace, out);
+    return OkStatus();
+  };
+  return WriteOutputStream(path, write, options, kChromeExporter.what, AnyRegularFile);
 }
 
 namespace {

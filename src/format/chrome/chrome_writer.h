@@ -13,17 +13,20 @@
 
 #include "base/output_target.h"
 #include "base/status.h"
+#include "base/text_sink.h"
 #include "format/exporter.h"
 #include "format/format_names.h"
 #include "model/trace.h"
 
 namespace grainscope {
 
-// The JSON text of `trace`.
+// The JSON text of `trace`, written while it is produced (base/text_sink.h).
+void WriteChromeJson(const Trace& trace, TextSink& out);
+// The same, whole.
 std::string ChromeJson(const Trace& trace);
 
-// Writes ChromeJson(trace) to `path` atomically; an existing file there is replaced only with
-// options.force (base/output_target.h).
+// Writes the JSON text of `trace` to `path` as it is produced, atomically (a file complete or not
+// there); an existing file there is replaced only with options.force (base/output_target.h).
 Status WriteChromeJson(const Trace& trace, const std::string& path, const OutputOptions& options = {});
 
 // The Chrome JSON writer in the registry (format/registry.cc): "auto" picks it for *.json; its
