@@ -12,8 +12,15 @@
 
 namespace grainscope {
 
-unsigned ReadThreads(unsigned requested) {
+namespace {
+std::atomic<unsigned> g_threads{0};
+}  // namespace
+
+void SetThreads(unsigned n) { g_threads.store(n, std::memory_order_relaxed); }
+
+unsigned Threads(unsigned requested) {
   unsigned n = requested;
+  if (n == 0) n = g_threads.load(std::memory_order_relaxed);
   if (n == 0) {
     if (const char* env = std::getenv("GRAINSCOPE_THREADS")) {
       const std::string_view s(env);
@@ -23,7 +30,7 @@ unsigned ReadThreads(unsigned requested) {
     }
   }
   if (n == 0) n = std::max(1u, std::thread::hardware_concurrency());
-  return std::min(n, kMaxReadThreads);
+  return std::min(n, kMaxThreads);
 }
 
 void ParallelFor(size_t n, unsigned threads, const std::function<void(size_t)>& task) {

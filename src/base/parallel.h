@@ -1,5 +1,6 @@
 // Running independent tasks on a few threads: the parts of a multi-file trace (one rank file, one
-// rank's JSON document) are read one per task. Each task writes only its own result slot, so the
+// rank's JSON document) are read one per task, and the per-location parts of assembling and
+// analysing a trace run one location per task. Each task writes only its own result slot, so the
 // results are the same, byte for byte, whatever the number of threads; the caller merges them in
 // index order afterwards.
 #pragma once
@@ -9,11 +10,13 @@
 
 namespace grainscope {
 
-// How many threads reading may use: `requested` when it is not 0, else GRAINSCOPE_THREADS from
-// the environment when it holds a positive number, else the machine's hardware threads; at most
-// kMaxReadThreads.
-inline constexpr unsigned kMaxReadThreads = 64;
-unsigned ReadThreads(unsigned requested = 0);
+// How many threads reading and analysing may use: `requested` when it is not 0, else what
+// SetThreads set (the command line's --threads), else GRAINSCOPE_THREADS from the environment when
+// it holds a positive number, else the machine's hardware threads; at most kMaxThreads.
+inline constexpr unsigned kMaxThreads = 64;
+unsigned Threads(unsigned requested = 0);
+// The process's choice (the CLI's --threads); 0 clears it.
+void SetThreads(unsigned n);
 
 // task(i) for i = 0 .. n-1 on min(threads, n) threads (the calling thread is one of them), each
 // index once, in no fixed order; returns when all have run. threads <= 1 runs them in index order

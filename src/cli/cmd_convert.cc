@@ -30,7 +30,7 @@ CommandBody AddConvertCommand(CLI::App& app) {
   for (std::string_view s : WritableFormats()) outputs.emplace_back(s);
   cmd->add_option("--input-format", f->input_format, "Format of IN (default: detected from its content)")
       ->check(CLI::IsMember(inputs));
-  AddStrictOption(*cmd, f->strict);
+  AddReadOptions(*cmd, f->strict);
   cmd->add_option("--to", f->to, "Format of OUT (default: from its extension)")->check(CLI::IsMember(outputs));
   AddForceOption(*cmd, f->force);
   cmd->footer(std::string(kExitCodesHelp));

@@ -153,7 +153,7 @@ CommandBody AddHtmlCommand(CLI::App& app) {
   for (std::string_view f : ReadableFormats()) inputs.emplace_back(f);
   cmd->add_option("--input-format", o->input_format, "Format of TRACE (default: detected from its content)")
       ->check(CLI::IsMember(inputs));
-  AddStrictOption(*cmd, o->strict);
+  AddReadOptions(*cmd, o->strict);
   cmd->add_option("-o,--output", o->output,
                   "Write the page to this file (default: the trace's name with .html for its extension, in the "
                   "current directory: pi.gst -> pi.html; - for stdout); atomically, and an existing file is "

@@ -86,7 +86,7 @@ CommandBody AddScheduleCommand(CLI::App& app) {
   cmd->add_option("--input-format", o->common.input_format,
                   "Format of GRAPH (default: detected from its extension and content)")
       ->check(CLI::IsMember(inputs));
-  AddStrictOption(*cmd, o->common.strict);
+  AddReadOptions(*cmd, o->common.strict);
   AddIntegerOption(*cmd, "-p,--processors", o->processors, 1, kMaxProcessors, "processors", "Number of processors")
       ->required();
   cmd->add_option("--heuristic", o->heuristic,

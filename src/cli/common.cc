@@ -10,12 +10,18 @@
 #include <fmt/format.h>
 
 #include "base/numbers.h"
+#include "base/parallel.h"
 #include "cli/progress.h"
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
 #include "model/diagnostic_kinds.h"
 
 namespace grainscope::cli {
+namespace {
+// --threads, for Run (AddReadOptions); 0 when not given.
+uint64_t g_threads = 0;
+}  // namespace
+
 namespace {
 
 // The progress bar of the running command (Run): cleared before anything is printed on stderr.
@@ -40,7 +46,7 @@ void AddCommonOptions(CLI::App& cmd, CommonOptions& o, const std::vector<std::st
   for (std::string_view f : ReadableFormats()) inputs.emplace_back(f);
   cmd.add_option("--input-format", o.input_format, "Format of TRACE (default: detected from its content)")
       ->check(CLI::IsMember(inputs));
-  AddStrictOption(cmd, o.strict);
+  AddReadOptions(cmd, o.strict);
   cmd.add_option("-f,--format", o.format, "Output format")
       ->check(CLI::IsMember(formats))
       ->capture_default_str();
@@ -160,10 +166,13 @@ Result<RenderOptions> MakeRenderOptions(const CommonOptions& o) {
   return r;
 }
 
-void AddStrictOption(CLI::App& cmd, bool& strict) {
+void AddReadOptions(CLI::App& cmd, bool& strict) {
   cmd.add_flag("--strict", strict,
                "Refuse a trace with defects the reader would repair and count (improper nesting, a "
                "missing OTF2 location file) instead of analysing it");
+  AddIntegerOption(cmd, "--threads", g_threads, 0, kMaxThreads, "threads",
+                   "Threads for reading a trace of several files and for the per-location parts of the analysis "
+                   "(0: GRAINSCOPE_THREADS, else every core); the answer is the same, byte for byte, whatever N");
 }
 
 Result<Trace> LoadTrace(const std::string& path, std::string_view format, const ReadOptions& read, RenderOptions& r) {
@@ -257,6 +266,12 @@ Status Emit(const std::string& content, const std::string& path, const std::vect
 }
 
 int Run(std::string_view command, const std::function<Status()>& body) {
+  // --threads of this command only (the Python module runs one command after another).
+  SetThreads(static_cast<unsigned>(g_threads));
+  g_threads = 0;
+  struct ClearThreads {
+    ~ClearThreads() { SetThreads(0); }
+  } clear_threads;
   Status s;
   if (g_capture_err != nullptr) {
     s = body();

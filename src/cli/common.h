@@ -70,8 +70,10 @@ CLI::Option* AddIntegerOption(CLI::App& cmd, const std::string& name, uint64_t& 
 CLI::Option* AddNumberOption(CLI::App& cmd, const std::string& name, double& value, double min, double max,
                              bool min_excluded, const std::string& help);
 
-// --strict, the same for every command that reads a trace.
-void AddStrictOption(CLI::App& cmd, bool& strict);
+// --strict and --threads, the same for every command that reads a trace. --threads N is how many
+// threads read a trace of several files and run the per-location parts of assembling and analysing
+// it (base/parallel.h); Run applies it for the command's body.
+void AddReadOptions(CLI::App& cmd, bool& strict);
 
 // Reads a trace the command analyses and keeps its reader's diagnostics as notes in `r.notes`
 // (prefixed with the path when it is not the command's main trace, `r.source`), for JSON output

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "base/parallel.h"
 #include "base/progress.h"
 #include "model/barrier_release.h"
 #include "model/metadata_keys.h"
@@ -569,11 +570,20 @@ Result<Trace> TraceBuilder::Finish() {
   // After the last byte is read: nesting checked, messages, collectives and thread sync paired
   // (most of a second on 9 M events), under its own name rather than a bar stuck at 100 %.
   progress::Begin("assembling the trace", 0);
+  // Checked one location per task (base/parallel.h): the first error in location order is the
+  // one reported, whatever the threads. Repairs (rare) rewrite shared tables: one after another.
+  const size_t locations = body_.locations.size();
+  std::vector<Status> checked(locations);
+  std::vector<char> improper(locations, 0);
+  ParallelFor(locations, Threads(), [&](size_t l) {
+    bool bad = false;
+    checked[l] = CheckLocation(LocationId(static_cast<uint32_t>(l)), &bad);
+    improper[l] = bad;
+  });
   std::vector<std::pair<LocationId, NestingRepairs>> repairs;
-  for (uint32_t l = 0; l < body_.locations.size(); ++l) {
-    bool improper = false;
-    GS_RETURN_IF_ERROR(CheckLocation(LocationId(l), &improper));
-    if (improper) repairs.emplace_back(LocationId(l), RepairNesting(LocationId(l)));
+  for (uint32_t l = 0; l < locations; ++l) {
+    GS_RETURN_IF_ERROR(checked[l]);
+    if (improper[l]) repairs.emplace_back(LocationId(l), RepairNesting(LocationId(l)));
   }
   ReportNestingRepairs(repairs);
   ReportEmptyLocations();

@@ -3,6 +3,8 @@
 #include <mutex>
 #include <optional>
 
+#include "base/parallel.h"
+
 namespace grainscope {
 
 struct TraceIndexSlot {
@@ -29,6 +31,10 @@ TraceIndex TraceIndex::Build(const Trace& trace) {
     const EventColumns& ev = trace.events(LocationId(l));
     x.kinds_.push_back(ev.kind);
     x.args_.push_back(ev.arg);
+  }
+  // One location per task (base/parallel.h), each filling its own stretch of the column.
+  ParallelFor(trace.locations().size(), Threads(), [&](size_t l) {
+    const EventColumns& ev = trace.events(LocationId(static_cast<uint32_t>(l)));
     // `open` is the innermost open call; the column itself links each call to its parent, so
     // closing a call is one load instead of a stack pop.
     EventIndex* enclosing = x.enclosing_.get() + x.offsets_[l];
@@ -38,7 +44,7 @@ TraceIndex TraceIndex::Build(const Trace& trace) {
       if (ev.kind[i] == EventKind::kEnter) open = i;
       else if (ev.kind[i] == EventKind::kLeave && open != kNoEvent) open = enclosing[open];
     }
-  }
+  });
   return x;
 }
 

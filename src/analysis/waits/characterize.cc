@@ -6,6 +6,7 @@
 #include <span>
 #include <tuple>
 
+#include "base/parallel.h"
 #include "base/progress.h"
 #include "model/hb_graph.h"
 #include "analysis/replay/measured_waits.h"
@@ -328,23 +329,23 @@ class Characterizer {
     checkpoints_.assign(first_checkpoint_[locations] * slots_, 0);
     std::vector<uint8_t> slots;
     if (slots_ <= 256) slots.resize(t_.event_count());
-    std::vector<TimeNs> running(slots_);
-    for (uint32_t l = 0; l < locations; ++l) {
-      const EventColumns& ev = t_.events(LocationId(l));
-      if (ev.size() == 0) continue;
-      std::fill(running.begin(), running.end(), 0);
+    // One location per task (base/parallel.h), each filling its own rows and slots.
+    ParallelFor(locations, Threads(), [&](size_t l) {
+      const EventColumns& ev = t_.events(LocationId(static_cast<uint32_t>(l)));
+      if (ev.size() == 0) return;
+      std::vector<TimeNs> running(slots_, 0);
       TimeNs* out = &checkpoints_[first_checkpoint_[l] * slots_];
-      uint8_t* slot = slots.empty() ? nullptr : slots.data() + g_.offset(LocationId(l));
+      uint8_t* slot = slots.empty() ? nullptr : slots.data() + g_.offset(LocationId(static_cast<uint32_t>(l)));
       const EventIndex last = static_cast<EventIndex>(ev.size()) - 1;  // segments [0, last)
       for (EventIndex begin = 0; begin <= last; begin += every_) {
         out = std::copy(running.begin(), running.end(), out);
         const EventIndex end = std::min<EventIndex>(begin + every_, last);
-        ForEachSlot(LocationId(l), begin, end, [&](EventIndex e, uint32_t s, TimeNs segment) {
+        ForEachSlot(LocationId(static_cast<uint32_t>(l)), begin, end, [&](EventIndex e, uint32_t s, TimeNs segment) {
           running[s] += segment;
           if (slot != nullptr) slot[e] = static_cast<uint8_t>(s);
         });
       }
-    }
+    });
     slot8_ = std::move(slots);
   }
 

@@ -162,7 +162,7 @@ Result<Trace> ReadChromeRankDirectory(const std::string& path, const ReadOptions
   merge.part_only_diagnostics = {Diag::kReceivesWithoutSend, Diag::kSendsWithoutReceive};
   std::vector<std::string> unreadable;
   Status first_error;
-  std::vector<RankFile> files = ReadRankFiles(paths, ReadThreads(options.threads), unreadable, first_error);
+  std::vector<RankFile> files = ReadRankFiles(paths, Threads(options.threads), unreadable, first_error);
   if (files.empty()) return first_error;
   const std::vector<std::string> other_runs = KeepOneRun(files);
   std::vector<int64_t> missing;

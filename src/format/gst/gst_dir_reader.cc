@@ -167,7 +167,7 @@ Result<Trace> ReadGstDirectory(const std::string& path, const ReadOptions& optio
   }
   std::vector<std::string> unreadable;
   Status first_error;
-  std::vector<RankFile> files = ReadRankFiles(paths, ReadThreads(options.threads), unreadable, first_error);
+  std::vector<RankFile> files = ReadRankFiles(paths, Threads(options.threads), unreadable, first_error);
   std::vector<std::string> other_runs = KeepOneRun(files);
   // Files without a rank label (not written by libgrainscope-mpi) follow the ranks, by name.
   int next = 0;

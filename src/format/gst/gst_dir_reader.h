@@ -28,7 +28,7 @@ namespace grainscope {
 // True when `path` is a directory holding at least one *.gst file.
 bool LooksLikeGstDirectory(const std::string& path);
 
-// The rank files are read as independent parts on ReadThreads(options.threads) threads
+// The rank files are read as independent parts on Threads(options.threads) threads
 // (base/parallel.h) and merged once (model/trace_parts.h): the trace is the same whatever the
 // number of threads.
 Result<Trace> ReadGstDirectory(const std::string& path, const ReadOptions& options = {});

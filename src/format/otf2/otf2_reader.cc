@@ -365,7 +365,7 @@ Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& option
   builder.SetRepairNesting(!options.strict);
   GS_ASSIGN_OR_RETURN(Otf2Definitions defs, otf2::ReadOtf2Definitions(reader.get(), builder, anchor));
   Otf2Events events;
-  GS_RETURN_IF_ERROR(otf2::ReadOtf2Events(reader.get(), defs, builder, anchor, options.strict, ReadThreads(options.threads), &events));
+  GS_RETURN_IF_ERROR(otf2::ReadOtf2Events(reader.get(), defs, builder, anchor, options.strict, Threads(options.threads), &events));
   builder.SetOrigin(OriginOf(defs, events));
   // Score-P does not record the MPI library's eager limit; an archive grainscope wrote has it in
   // its metadata when it is an MPI trace.
