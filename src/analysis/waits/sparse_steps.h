@@ -2,6 +2,7 @@
 // ns) pairs sorted by step id, kept in flat pools addressed by Range, and their merges.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -19,18 +20,49 @@ using Entry = std::pair<uint32_t, TimeNs>;
 using Sparse = std::vector<Entry>;
 using View = std::span<const Entry>;
 
+// Where paths and characterisations are kept: fixed chunks, each filled and never grown, so the
+// pool never copies what it holds to grow (one vector of a million explanations, doubling, held
+// three times their size at the moment of its copy) and keeps at most one chunk's worth unused.
+// A stored range lies within one chunk.
+class Pool;
 struct Range {
-  size_t begin = 0;
+  uint32_t chunk = 0;
+  uint32_t offset = 0;
   uint32_t size = 0;
-  View in(const Sparse& pool) const { return View(pool.data() + begin, size); }
+  inline View in(const Pool& pool) const;
 };
 
+class Pool {
+ public:
+  static constexpr size_t kChunkEntries = size_t{1} << 20;  // 16 MB
+
+  // Appends `v`; returns where it went.
+  Range Store(View v) {
+    if (chunks_.empty() || chunks_.back().capacity() - chunks_.back().size() < v.size()) {
+      chunks_.emplace_back();
+      chunks_.back().reserve(std::max(kChunkEntries, v.size()));
+    }
+    Sparse& c = chunks_.back();
+    const Range r{static_cast<uint32_t>(chunks_.size() - 1), static_cast<uint32_t>(c.size()),
+                  static_cast<uint32_t>(v.size())};
+    c.insert(c.end(), v.begin(), v.end());
+    return r;
+  }
+  View at(const Range& r) const { return View(chunks_[r.chunk].data() + r.offset, r.size); }
+  // Forgets everything stored; keeps the first chunk's memory for what comes next.
+  void Clear() {
+    chunks_.resize(std::min<size_t>(chunks_.size(), 1));
+    if (!chunks_.empty()) chunks_[0].clear();
+  }
+
+ private:
+  std::vector<Sparse> chunks_;
+};
+
+inline View Range::in(const Pool& pool) const { return pool.at(*this); }
+
 // Appends `v` to `pool`; returns where it went.
-inline Range Store(Sparse& pool, View v) {
-  const Range r{pool.size(), static_cast<uint32_t>(v.size())};
-  pool.insert(pool.end(), v.begin(), v.end());
-  return r;
-}
+inline Range Store(Pool& pool, View v) { return pool.Store(v); }
 
 // out = a - b, both sorted by step; equal steps cancel.
 inline void Subtract(View a, View b, Sparse& out) {
