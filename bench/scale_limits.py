@@ -48,7 +48,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--memory-gb", type=float, default=24.0)
     ap.add_argument("--threads", default="")
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()
     events = events_of(a.grainscope, a.trace)
     otf2_print = shutil.which("otf2-print") if a.trace.endswith(".otf2") else None
     with tempfile.TemporaryDirectory() as tmp:

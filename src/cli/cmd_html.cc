@@ -31,6 +31,7 @@ struct HtmlOptions {
   std::vector<std::string> actual;
   std::string processors;  // empty: 1..2P, and only for task graphs of at most kAutoPredictTasks grains
   std::string heuristic = "best";
+  uint64_t embed_limit = HtmlLimits{}.messages;  // --embed-limit: per layer over the chart
 };
 
 // Without -p or --actual the page projects the speedup only for graphs this small: the
@@ -136,7 +137,9 @@ Status RunHtml(const HtmlOptions& o) {
   if (prediction && prediction->ok()) in.prediction = &**prediction;
   else if (prediction) in.notes.push_back("speedup projection: " + prediction->status().message());
   progress::Begin("writing the page", 0);
-  GS_ASSIGN_OR_RETURN(std::string page, RenderHtmlReport(in));
+  HtmlLimits limits;
+  limits.messages = limits.waits = limits.blocked = limits.path_segments = o.embed_limit;
+  GS_ASSIGN_OR_RETURN(std::string page, RenderHtmlReport(in, limits));
   return WritePage(o, page, reader.notes);
 }
 
@@ -165,6 +168,10 @@ CommandBody AddHtmlCommand(CLI::App& app) {
   cmd->add_option("-p,--processors", o->processors,
                   "Processor counts to project: N (1..N) or A..B (default: 1..2x the processors that ran grains, "
                   "for task graphs of at most 20000 grains)");
+  AddIntegerOption(*cmd, "--embed-limit", o->embed_limit, 0, UINT32_MAX, "items",
+                   "Items of each layer drawn over the chart (messages, launch/sync arrows, wait states, blocked "
+                   "periods, critical-path stretches) embedded one by one; a layer with more is drawn as a summary "
+                   "of where it lies, and the status line says so");
   cmd->add_option("--heuristic", o->heuristic, "Scheduling heuristic (see `grainscope schedule --help`)")
       ->check(CLI::IsMember({"hlfet", "etf", "mcp", "heft", "dsc", "exact", "best"}))
       ->capture_default_str();

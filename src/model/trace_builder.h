@@ -148,6 +148,9 @@ class TraceBuilder {
   };
 
   EventIndex Append(LocationId loc, TimeNs t, EventKind kind, uint32_t arg);
+  // Every location checked (CheckLocation), the improper ones repaired (RepairNesting) and the
+  // repairs reported (trace_builder_nesting.cc).
+  Status CheckNesting();
   // With repair_nesting_, a nesting defect only sets *improper (the rest is still checked).
   Status CheckLocation(LocationId loc, bool* improper) const;
   void ReportEmptyLocations();

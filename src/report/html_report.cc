@@ -73,6 +73,29 @@ struct IntervalColumns {
   }
 };
 
+// Where a layer drawn over the grains (messages, arrows, wait states, blocked periods, the critical
+// path) goes when it has more items than the page embeds one by one: a summary of `buckets` cells
+// per lane over the page's span (lod.h's CoverageCells and DensityCells), so that the page still
+// shows where the layer is, and says how many items it summarised (docs/html.md).
+struct SummaryGrid {
+  size_t lanes = 0;
+  uint32_t buckets = 0;
+  uint64_t span = 1;
+  Json Cells(const std::vector<uint8_t>& busy) const {
+    return {{"buckets", buckets}, {"span", span}, {"busy", Base64(busy)}};
+  }
+  Json Coverage(std::vector<std::vector<QuantumInterval>> per_lane) const {
+    return Cells(CoverageCells(std::move(per_lane), span, buckets));
+  }
+};
+
+// The finest of 256, 1024 and 4096 buckets per lane within a quarter of the summary cell budget.
+SummaryGrid MakeGrid(size_t lanes, uint64_t span, const HtmlLimits& lim) {
+  uint32_t buckets = 256;
+  while (buckets < 4096 && lanes * buckets * 4 <= lim.lod_cells / 4) buckets *= 4;
+  return {lanes, buckets, std::max<uint64_t>(span, 1)};
+}
+
 Json Lanes(const Trace& t, const std::vector<GanttLane>& gantt) {
   Json lanes = Json::array();
   for (const GanttLane& lane : gantt) {
@@ -146,22 +169,29 @@ Json Grains(const std::vector<GanttLane>& gantt, const PageClock& clock, const H
   return j;
 }
 
-Json Messages(const Trace& t, const PageClock& clock, const HtmlLimits& lim) {
+// Matched messages as arrows; beyond the limit, the density of their sends per sender lane.
+Json Messages(const Trace& t, const PageClock& clock, const SummaryGrid& grid, const HtmlLimits& lim) {
   const MessageTable& m = t.messages();
   size_t matched = 0;
   for (size_t i = 0; i < m.size(); ++i) matched += m.matched(MessageId{static_cast<uint32_t>(i)});
   std::vector<uint32_t> from, to, send, recv;
-  if (matched <= lim.messages) {
-    for (size_t i = 0; i < m.size(); ++i) {
-      if (!m.matched(MessageId{static_cast<uint32_t>(i)})) continue;
-      from.push_back(m.sender[i].value);
-      to.push_back(m.receiver[i].value);
-      send.push_back(clock(t.events(m.sender[i]).time[m.send_event[i]]));
-      recv.push_back(clock(t.events(m.receiver[i]).time[m.recv_event[i]]));
+  std::vector<std::vector<uint32_t>> sends(matched > lim.messages ? grid.lanes : 0);
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (!m.matched(MessageId{static_cast<uint32_t>(i)})) continue;
+    const uint32_t at = clock(t.events(m.sender[i]).time[m.send_event[i]]);
+    if (matched > lim.messages) {
+      if (m.sender[i].value < sends.size()) sends[m.sender[i].value].push_back(at);
+      continue;
     }
+    from.push_back(m.sender[i].value);
+    to.push_back(m.receiver[i].value);
+    send.push_back(at);
+    recv.push_back(clock(t.events(m.receiver[i]).time[m.recv_event[i]]));
   }
-  return {{"count", matched}, {"embedded", from.size()}, {"from", Base64(from)}, {"to", Base64(to)},
-          {"send", Base64(send)}, {"recv", Base64(recv)}};
+  Json j{{"count", matched}, {"embedded", from.size()}, {"from", Base64(from)}, {"to", Base64(to)},
+         {"send", Base64(send)}, {"recv", Base64(recv)}};
+  if (matched > lim.messages) j["summary"] = grid.Cells(DensityCells(sends, grid.span, grid.buckets));
+  return j;
 }
 
 // The arrows other than messages (columns from, to, t_from, t_to, kind): the trace's dependency
@@ -169,7 +199,7 @@ Json Messages(const Trace& t, const PageClock& clock, const HtmlLimits& lim) {
 // fork, a lock hand-over), and per collective instance an arrow from its last member to begin
 // (the one the others waited for) to each other member's end (kind 3): a GPU trace's streams
 // under their rank, joined to it by their launches, and the ranks by their NCCL collectives.
-Json Edges(const Trace& t, const PageClock& clock, const HtmlLimits& lim) {
+Json Edges(const Trace& t, const PageClock& clock, const SummaryGrid& grid, const HtmlLimits& lim) {
   std::vector<uint32_t> from, to, t_from, t_to, kind;
   auto add = [&](LocationId a, EventIndex ea, LocationId b, EventIndex eb, uint32_t k) {
     from.push_back(a.value);
@@ -195,22 +225,36 @@ Json Edges(const Trace& t, const PageClock& clock, const HtmlLimits& lim) {
         if (m != last) add(c.member_location[last], c.member_begin[last], c.member_location[m], c.member_end[m], 3);
     }
   }
-  return {{"count", total}, {"embedded", from.size()}, {"from", Base64(from)}, {"to", Base64(to)},
-          {"t_from", Base64(t_from)}, {"t_to", Base64(t_to)}, {"kind", Base64(kind)}};
+  Json j{{"count", total}, {"embedded", from.size()}, {"from", Base64(from)}, {"to", Base64(to)},
+         {"t_from", Base64(t_from)}, {"t_to", Base64(t_to)}, {"kind", Base64(kind)}};
+  if (total > lim.messages) {  // the density of the arrows' starts per lane
+    std::vector<std::vector<uint32_t>> starts(grid.lanes);
+    auto start = [&](LocationId l, EventIndex e) {
+      if (l.value < starts.size()) starts[l.value].push_back(clock(t.events(l).time[e]));
+    };
+    for (size_t i = 0; i < d.size(); ++i)
+      if (d.from_location[i] != d.to_location[i]) start(d.from_location[i], d.from_event[i]);
+    for (size_t m = 0; m < c.member_location.size(); ++m) start(c.member_location[m], c.member_begin[m]);
+    j["summary"] = grid.Cells(DensityCells(starts, grid.span, grid.buckets));
+  }
+  return j;
 }
 
-Json Waits(const WaitStates* w, size_t lanes, const PageClock& clock, const HtmlLimits& lim) {
+Json Waits(const WaitStates* w, const SummaryGrid& grid, const PageClock& clock, const HtmlLimits& lim) {
   IntervalColumns c;
   const size_t total = w ? w->instances.size() : 0;
-  if (w && total <= lim.waits) {
-    for (const WaitInstance& i : w->instances) {
-      if (i.wait_ns <= 0) continue;
-      c.Add(i.waiter.value, clock(i.start_ns), clock.Length(i.start_ns, i.start_ns + i.wait_ns),
-            static_cast<uint32_t>(i.kind));
-    }
-    c.SortByLane();
+  std::vector<std::vector<QuantumInterval>> summary(total > lim.waits ? grid.lanes : 0);
+  for (size_t k = 0; w && k < w->instances.size(); ++k) {
+    const WaitInstance& i = w->instances[k];
+    if (i.wait_ns <= 0) continue;
+    const QuantumInterval iv{clock(i.start_ns), clock.Length(i.start_ns, i.start_ns + i.wait_ns),
+                             static_cast<uint32_t>(i.kind)};
+    if (total <= lim.waits) c.Add(i.waiter.value, iv.start, iv.dur, iv.key);
+    else if (i.waiter.value < summary.size()) summary[i.waiter.value].push_back(iv);
   }
-  Json j = c.ToJson(total, lanes);
+  c.SortByLane();
+  Json j = c.ToJson(total, grid.lanes);
+  if (total > lim.waits) j["summary"] = grid.Coverage(std::move(summary));
   Json kinds = Json::array();
   for (int k = 0; k < kWaitKindCount; ++k) kinds.push_back(WaitKindName(static_cast<WaitKind>(k)));
   j["kinds"] = std::move(kinds);
@@ -219,33 +263,43 @@ Json Waits(const WaitStates* w, size_t lanes, const PageClock& clock, const Html
 
 // The periods each location was blocked (analysis/regions/time_classes.h), keyed by an index into
 // `causes` (the call's name, or lock, condition, join, barrier).
-Json Blocked(const Trace& t, const std::vector<std::vector<BlockedSpan>>& blocked, size_t lanes,
+Json Blocked(const Trace& t, const std::vector<std::vector<BlockedSpan>>& blocked, const SummaryGrid& grid,
              const PageClock& clock, const HtmlLimits& lim) {
   IntervalColumns c;
   size_t total = 0;
   for (const auto& spans : blocked) total += spans.size();
   std::vector<std::string_view> causes;
-  if (total <= lim.blocked) {
-    for (size_t l = 0; l < blocked.size() && l < lanes; ++l) {
-      for (const BlockedSpan& b : blocked[l]) {
-        const std::string_view cause = BlockedSpanCause(t, b);
-        const size_t key = static_cast<size_t>(std::find(causes.begin(), causes.end(), cause) - causes.begin());
-        if (key == causes.size()) causes.push_back(cause);
-        c.Add(static_cast<uint32_t>(l), clock(b.start), clock.Length(b.start, b.stop), static_cast<uint32_t>(key));
+  std::vector<std::vector<QuantumInterval>> summary(total > lim.blocked ? grid.lanes : 0);
+  for (size_t l = 0; l < blocked.size() && l < grid.lanes; ++l) {
+    for (const BlockedSpan& b : blocked[l]) {
+      if (total > lim.blocked) {
+        summary[l].push_back({clock(b.start), clock.Length(b.start, b.stop), 0});
+        continue;
       }
+      const std::string_view cause = BlockedSpanCause(t, b);
+      const size_t key = static_cast<size_t>(std::find(causes.begin(), causes.end(), cause) - causes.begin());
+      if (key == causes.size()) causes.push_back(cause);
+      c.Add(static_cast<uint32_t>(l), clock(b.start), clock.Length(b.start, b.stop), static_cast<uint32_t>(key));
     }
   }
-  Json j = c.ToJson(total, lanes);
+  Json j = c.ToJson(total, grid.lanes);
   j["causes"] = causes;
+  if (total > lim.blocked) j["summary"] = grid.Coverage(std::move(summary));
   return j;
 }
 
 // Critical-path stretches, per lane like the grains, and the joins between consecutive stretches
 // on different lanes (from the end of one to the start of the next: columns from, to, t_from, t_to).
-Json Path(const CriticalPath* cp, size_t lanes, const PageClock& clock, const HtmlLimits& lim) {
+Json Path(const CriticalPath* cp, const SummaryGrid& grid, const PageClock& clock, const HtmlLimits& lim) {
   IntervalColumns c;
   std::vector<uint32_t> from, to, t_from, t_to;
   const size_t total = cp ? cp->path.size() : 0;
+  std::vector<std::vector<QuantumInterval>> summary(total > lim.path_segments ? grid.lanes : 0);
+  for (size_t i = 0; i < summary.size() && cp && i < cp->path.size(); ++i) {
+    const PathSegment& s = cp->path[i];
+    if (s.location.value < summary.size())
+      summary[s.location.value].push_back({clock(s.start_ns), clock.Length(s.start_ns, s.end_ns), 0});
+  }
   if (cp && total <= lim.path_segments) {
     for (size_t i = 0; i < cp->path.size(); ++i) {
       const PathSegment& s = cp->path[i];
@@ -259,7 +313,8 @@ Json Path(const CriticalPath* cp, size_t lanes, const PageClock& clock, const Ht
     }
     c.SortByLane();
   }
-  Json j = c.ToJson(total, lanes);
+  Json j = c.ToJson(total, grid.lanes);
+  if (total > lim.path_segments) j["summary"] = grid.Coverage(std::move(summary));
   j["joins"] = {{"count", from.size()}, {"from", Base64(from)}, {"to", Base64(to)}, {"t_from", Base64(t_from)},
                 {"t_to", Base64(t_to)}};
   return j;
@@ -433,11 +488,12 @@ Result<std::string> RenderHtmlReport(const HtmlReportInputs& in, const HtmlLimit
   data["regions"] = Regions(t);
   data["grains"] = Grains(gantt, clock, lim);
   data["has_grains"] = HasGrainRegions(t);  // else the boxes are the outermost code regions
-  data["messages"] = Messages(t, clock, lim);
-  data["edges"] = Edges(t, clock, lim);
-  data["waits"] = Waits(in.waits, gantt.size(), clock, lim);
-  data["blocked"] = Blocked(t, ComputeBlockedSpans(t), gantt.size(), clock, lim);
-  data["path"] = Path(in.critical_path, gantt.size(), clock, lim);
+  const SummaryGrid grid = MakeGrid(gantt.size(), uint64_t{clock(t.end_ns())} + 1, lim);
+  data["messages"] = Messages(t, clock, grid, lim);
+  data["edges"] = Edges(t, clock, grid, lim);
+  data["waits"] = Waits(in.waits, grid, clock, lim);
+  data["blocked"] = Blocked(t, ComputeBlockedSpans(t), grid, clock, lim);
+  data["path"] = Path(in.critical_path, grid, clock, lim);
   GS_ASSIGN_OR_RETURN(data["tables"], Tables(in, lim));
   data["speedup_svg"] = in.prediction ? SpeedupSvg(*in.prediction, "Projected speedup: " + in.source) : "";
   data["notes"] = in.notes;

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/waits/call_sites.h"
+#include "analysis/waits/wait_states.h"
 #include "model/trace_script.h"
+#include "report/lod.h"
 
 namespace grainscope {
 namespace {
@@ -48,6 +51,37 @@ TEST(HtmlReportTest, OneSelfContainedPageWithItsDataInline) {
   bool named = false;
   for (const auto& r : d["regions"]) named |= r["name"] == "solve </script> <b>";
   EXPECT_TRUE(named) << "the name survives the escaping";
+}
+
+// A layer with more items than its limit is embedded as a summary on the page's grid: here the one
+// message (sent at 10 ns by lane 0) and the late-sender wait (lane 1 from 0 to 10 ns), on 256
+// buckets per lane over the 41 quanta of the run.
+TEST(HtmlReportTest, LayersBeyondTheirLimitAreEmbeddedAsSummaries) {
+  const Trace t = TwoRanks();
+  const TraceSummary summary = Summarize(t);
+  const CallSites calls = FindCallSites(t);
+  const WaitStates waits = FindWaitStates(t, calls, {});
+  ASSERT_EQ(waits.instances.size(), 1u);
+  HtmlReportInputs in;
+  in.trace = &t;
+  in.summary = &summary;
+  in.waits = &waits;
+  HtmlLimits lim;
+  lim.messages = lim.waits = 0;
+  lim.lod_cells = 4 * 2 * 256;  // a quarter of it holds 256 buckets for 2 lanes, not 1024
+  Result<std::string> page = RenderHtmlReport(in, lim);
+  ASSERT_TRUE(page.ok()) << page.status().message();
+  const nlohmann::json d = PageData(*page);
+  EXPECT_EQ(d["messages"]["embedded"], 0u);
+  EXPECT_EQ(d["messages"]["count"], 1u);
+  EXPECT_EQ(d["messages"]["summary"]["buckets"], 256u);
+  EXPECT_EQ(d["messages"]["summary"]["span"], 41u);
+  std::vector<uint8_t> sends(2 * 256, 0);
+  sends[10 * 256 / 41] = 255;  // lane 0's bucket holding 10 ns: the densest
+  EXPECT_EQ(d["messages"]["summary"]["busy"], Base64(sends));
+  EXPECT_EQ(d["waits"]["embedded"], 0u);
+  EXPECT_EQ(d["waits"]["summary"]["busy"], Base64(CoverageCells({{}, {{0, 10, 0}}}, 41, 256)));
+  EXPECT_FALSE(d["path"].contains("summary")) << "within its limit: embedded one by one";
 }
 
 TEST(HtmlReportTest, ManyGrainsGetSummaryLevelsAndBeyondTheLimitNoRawGrains) {

@@ -30,7 +30,9 @@ LodLevel FinestLevel(const std::vector<std::vector<QuantumInterval>>& lanes, uin
     for (const QuantumInterval& iv : lanes[lane]) {
       const double a = iv.start, b = static_cast<double>(iv.start) + iv.dur;
       const uint32_t first = std::min<uint32_t>(buckets - 1, static_cast<uint32_t>(a / width));
-      const uint32_t last = std::min<uint32_t>(buckets - 1, static_cast<uint32_t>(b / width));
+      // An interval ending on a bucket's start does not reach into it (an instant stays in its own).
+      const uint32_t last = iv.dur == 0 ? first
+                                        : std::max(first, std::min<uint32_t>(buckets - 1, static_cast<uint32_t>(std::ceil(b / width)) - 1));
       const uint8_t len = LengthClass(iv.dur * quantum_ns);
       for (uint32_t c = first; c <= last; ++c) {
         const double part = std::min(b, (c + 1) * width) - std::max(a, c * width);
@@ -89,6 +91,38 @@ std::vector<LodLevel> BuildLodPyramid(const std::vector<std::vector<QuantumInter
     levels.push_back(Coarsen(levels.back(), lanes.size()));
   std::reverse(levels.begin(), levels.end());
   return levels;
+}
+
+std::vector<uint8_t> CoverageCells(std::vector<std::vector<QuantumInterval>> lanes, uint64_t span, uint32_t buckets) {
+  // Each lane's intervals as their union: sorted and disjoint, as FinestLevel takes them.
+  for (std::vector<QuantumInterval>& lane : lanes) {
+    std::sort(lane.begin(), lane.end(), [](const QuantumInterval& a, const QuantumInterval& b) { return a.start < b.start; });
+    std::vector<QuantumInterval> merged;
+    for (const QuantumInterval& iv : lane) {
+      const uint64_t end = uint64_t{iv.start} + iv.dur;
+      if (!merged.empty() && iv.start <= uint64_t{merged.back().start} + merged.back().dur) {
+        QuantumInterval& last = merged.back();
+        last.dur = static_cast<uint32_t>(std::max<uint64_t>(uint64_t{last.start} + last.dur, end) - last.start);
+      } else {
+        merged.push_back(iv);
+      }
+    }
+    lane = std::move(merged);
+  }
+  if (lanes.empty() || buckets == 0) return {};
+  return std::move(FinestLevel(lanes, span, 1.0, buckets).busy);
+}
+
+std::vector<uint8_t> DensityCells(const std::vector<std::vector<uint32_t>>& lanes, uint64_t span, uint32_t buckets) {
+  std::vector<uint32_t> count(lanes.size() * buckets, 0);
+  const double width = static_cast<double>(std::max<uint64_t>(span, 1)) / std::max<uint32_t>(buckets, 1);
+  for (size_t lane = 0; lane < lanes.size(); ++lane)
+    for (uint32_t t : lanes[lane]) ++count[lane * buckets + std::min<uint32_t>(buckets - 1, static_cast<uint32_t>(t / width))];
+  const uint32_t most = count.empty() ? 0 : *std::max_element(count.begin(), count.end());
+  std::vector<uint8_t> cells(count.size(), 0);
+  for (size_t i = 0; i < count.size(); ++i)
+    if (count[i] > 0) cells[i] = static_cast<uint8_t>(1 + std::lround(254.0 * std::log1p(count[i]) / std::log1p(most)));
+  return cells;
 }
 
 std::string Base64(const void* data, size_t size) {

@@ -39,6 +39,16 @@ uint8_t LengthClass(double duration_ns);
 std::vector<LodLevel> BuildLodPyramid(const std::vector<std::vector<QuantumInterval>>& lanes, uint64_t span,
                                       double quantum_ns, uint32_t finest, uint32_t coarsest);
 
+// The summary of a layer drawn over the grains (wait states, blocked periods, critical-path
+// stretches) when it holds too many intervals to embed: per lane, `buckets` cells of the share of
+// each bucket its intervals cover, 0..255 as LodLevel::busy (any coverage at least 1). Intervals in
+// any order; overlapping ones count once.
+std::vector<uint8_t> CoverageCells(std::vector<std::vector<QuantumInterval>> lanes, uint64_t span, uint32_t buckets);
+
+// The same for points (message sends, arrow starts): per lane, `buckets` cells of how many points
+// fall in each bucket on a log scale, 0 for none, 1..255 up to the densest cell of all lanes.
+std::vector<uint8_t> DensityCells(const std::vector<std::vector<uint32_t>>& lanes, uint64_t span, uint32_t buckets);
+
 // Standard base64 (RFC 4648, with padding) of raw bytes: how the page carries typed arrays.
 std::string Base64(const void* data, size_t size);
 template <typename T>

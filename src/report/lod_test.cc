@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace grainscope {
 namespace {
 
@@ -34,6 +36,24 @@ TEST(LodTest, AnIntervalSpanningBucketsSplitsItsTimeAndTinyOnesStillShow) {
   EXPECT_EQ(levels[0].busy[4 + 1], 1) << "an instant still shows in its bucket";
   EXPECT_EQ(levels[0].key[4 + 1], 4u);
   EXPECT_EQ(levels[0].busy[4 + 0], 0);
+}
+
+// A layer's summary: overlapping intervals count once, in any order; an instant still shows.
+TEST(LodTest, CoverageCellsCountOverlapsOnceInAnyOrder) {
+  // Lane 0 over 8 quanta in 4 buckets: [0,2) covered twice over, [2,4) by [3,4) and [2,3) given
+  // out of order; lane 1: an instant at 5.
+  std::vector<std::vector<QuantumInterval>> lanes{{{3, 1, 0}, {0, 2, 0}, {0, 1, 0}, {2, 1, 0}, {1, 1, 0}}, {{5, 0, 0}}};
+  EXPECT_EQ(CoverageCells(lanes, 8, 4), (std::vector<uint8_t>{255, 255, 0, 0, 0, 0, 1, 0}));
+}
+
+TEST(LodTest, DensityCellsAreALogScaleUpToTheDensestCell) {
+  // 7 points in bucket 0 of lane 0 (the densest), 1 in bucket 1, none after; 1 in lane 1's last.
+  std::vector<std::vector<uint32_t>> lanes{{0, 0, 1, 1, 1, 1, 1, 2}, {7}};
+  const std::vector<uint8_t> cells = DensityCells(lanes, 8, 4);
+  EXPECT_EQ(cells[0], 255);
+  EXPECT_EQ(cells[1], 1 + std::lround(254.0 * std::log1p(1) / std::log1p(7)));
+  EXPECT_EQ(cells[2], 0);
+  EXPECT_EQ(cells[7], cells[1]);
 }
 
 TEST(LodTest, LengthClassIsALogScale) {

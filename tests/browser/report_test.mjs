@@ -190,6 +190,25 @@ try {
   assert.deepEqual(t.errors, [], 'no script errors');
   check(`${blockedSpans} blocked periods of the threads trace drawn, and hidden on request`);
 
+  // Layers with more items than the page embeds (here: every one, --embed-limit 0) are drawn as
+  // summaries of where they lie, the status line says so, and each checkbox still hides its layer.
+  const summaryReport = path.join(work, 'threads-summary.html');
+  execFileSync(grainscope, ['html', threads, '-o', summaryReport, '--embed-limit', '0']);
+  const u = await openReport(browser, summaryReport);
+  const summaryRects = () => u.page.evaluate(() => window.gs.stats.summaryRects);
+  const embedded = await u.page.evaluate(() => ['waits', 'blocked', 'path'].map((k) => window.gs.data[k].embedded));
+  assert.deepEqual(embedded, [0, 0, 0], 'nothing embedded one by one');
+  const all = await summaryRects();
+  assert.ok(all > 0, `summary cells drawn: ${all}`);
+  const statusLine = await u.page.evaluate(() => document.getElementById('gs-status').textContent);
+  assert.match(statusLine, /wait states: too many to embed, drawn as a summary/);
+  assert.match(statusLine, /critical-path stretches: too many to embed, drawn as a summary/);
+  await u.page.click('#gs-show-waits');
+  const withoutWaits = await summaryRects();
+  assert.ok(withoutWaits < all, `unticking wait states removes their summary: ${all} -> ${withoutWaits}`);
+  assert.deepEqual(u.errors, [], 'no script errors');
+  check(`layers beyond the embed limit drawn as summaries (${all} cells), named in the status line`);
+
   // A PyTorch profiler trace: the launches from the CPU thread to its GPU stream and the stream
   // synchronisation are arrows of their own, every one drawn when the whole run is in view, and
   // the checkbox hides them.

@@ -368,23 +368,9 @@ class Characterizer {
     return 0;
   }
 
-  // The late location's path, computed once per (location, from, to) while it is cached. The
-  // waiters that ask for one path end together, so they come one after another in completion
-  // order: a cache of the last kCachedPaths paths finds it as a cache of all of them did (half a
-  // million paths, 60 MB, on BT-MZ), and is forgotten whole when full.
-  static constexpr size_t kCachedPaths = size_t{1} << 16;
+  // The late location's path, cached while its waiters ask for it (path_cache.h).
   View LatePath(LocationId l, EventIndex from, EventIndex to) {
-    if (path_cache_.size() >= kCachedPaths) {
-      path_cache_.Clear();
-      path_pool_.Clear();
-    }
-    const PathKey key{l.value, from, to};
-    auto [range, added] = path_cache_.TryEmplace(key);
-    if (added) {
-      Path(l, from, to, path_scratch_);
-      *range = Store(path_pool_, path_scratch_);
-    }
-    return range->in(path_pool_);
+    return late_paths_.Get({l.value, from, to}, [&](Sparse& out) { Path(l, from, to, out); });
   }
 
   // A nested wait, replaced by its own explanation scaled to `waited` (its positive excess).
@@ -580,10 +566,9 @@ class Characterizer {
   Completions completions_;                                     // (flat event, wait), by event
   steps::Pool char_pool_;                                       // every characterisation
   std::vector<Range> chars_;                                    // per wait, in char_pool_
-  steps::Pool path_pool_;                                       // every cached late path
-  PathCache<Range> path_cache_;                                 // into path_pool_
+  LatePathCache late_paths_;
   // Scratch buffers reused by every wait.
-  Sparse path_scratch_, p_, c_, merge_scratch_, qx_, hop_;
+  Sparse p_, c_, merge_scratch_, qx_, hop_;
   std::vector<std::optional<LaunchOrigin>> origins_;  // per location (launch_origins.h)
   std::vector<std::pair<TimeNs, uint32_t>> shared_;
   std::vector<bool> dropped_;

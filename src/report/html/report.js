@@ -68,6 +68,14 @@ const EDGE_COLORS = ['rgba(20,140,60,0.8)', 'rgba(200,120,0,0.8)', 'rgba(110,110
 const waits = intervals(data.waits, L);
 const blocked = intervals(data.blocked, L);
 const path = intervals(data.path, L);
+// A layer's summary (html_report.cc SummaryGrid) where it had too many items to embed one by one:
+// per lane, cells of the share covered (intervals) or of the density (arrows' starts), 0..255.
+function summaryOf(src) {
+  const s = src.summary;
+  return s ? { buckets: s.buckets, width: s.span / s.buckets, busy: decode(s.busy, Uint8Array) } : null;
+}
+const msgsSum = summaryOf(data.messages), edgesSum = summaryOf(data.edges), waitsSum = summaryOf(data.waits),
+  blockedSum = summaryOf(data.blocked), pathSum = summaryOf(data.path);
 const joins = {
   count: data.path.joins.count, from: decode(data.path.joins.from, Uint32Array), to: decode(data.path.joins.to, Uint32Array),
   tFrom: decode(data.path.joins.t_from, Uint32Array), tTo: decode(data.path.joins.t_to, Uint32Array),
@@ -257,6 +265,32 @@ function setFill(ctx, color) {
 
 // Draws intervals of one lane, merging those narrower than a pixel into one bar per pixel
 // column; `colorOf(i)` gives an interval's colour; returns [intervals drawn, rectangles].
+// Lane l's cells of summary `sum` in view: one rectangle per pixel column (or per bucket, when a
+// bucket is wider), in `color` at `alpha` times the cells' mean share. Returns the rectangles.
+function drawSummary(ctx, sum, l, y, h, pxPerQ, color, alpha) {
+  const b0 = Math.max(0, Math.floor(state.t0 / sum.width)), b1 = Math.min(sum.buckets - 1, Math.floor(state.t1 / sum.width));
+  const row = l * sum.buckets, right = LABEL_W + state.W;
+  let px = -1, pw = 1, total = 0, cells = 0, rects = 0;
+  setFill(ctx, color);
+  function flush() {
+    if (cells === 0 || total === 0) return;
+    const x = Math.max(LABEL_W, px);
+    ctx.globalAlpha = alpha * Math.max(0.2, total / cells / 255);
+    ctx.fillRect(x, y, Math.max(1, Math.min(right, px + pw) - x), h);
+    ++rects;
+  }
+  for (let b = b0; b <= b1; ++b) {
+    const x0 = Math.floor(xOf(b * sum.width, pxPerQ)), x1 = Math.floor(xOf((b + 1) * sum.width, pxPerQ));
+    if (x0 >= right) break;
+    if (x0 !== px) { flush(); px = x0; total = 0; cells = 0; }
+    pw = Math.max(1, x1 - px);
+    total += sum.busy[row + b]; ++cells;
+  }
+  flush();
+  ctx.globalAlpha = 1;
+  return rects;
+}
+
 function drawIntervals(ctx, iv, l, y, h, pxPerQ, colorOf) {
   const t0 = state.t0, t1 = state.t1;
   const lo = iv.first[l], hi = iv.first[l + 1];
@@ -369,7 +403,7 @@ function render() {
   const colorOf = function (i) {
     return by === 'length' ? lengthColorNs(grains.dur[i] * Q) : keyColor(grains.key[i], by);
   };
-  let drawn = 0, rects = 0, blockedDrawn = 0;
+  let drawn = 0, rects = 0, blockedDrawn = 0, summaryRects = 0;
   vis.forEach(function (l, row) {
     const y = AXIS_H + row * laneH;
     if (row % 2 === 1) { setFill(ctx, '#f6f6f6'); ctx.fillRect(LABEL_W, y, W, laneH); }
@@ -386,17 +420,25 @@ function render() {
       const r = drawIntervals(ctx, grains, l, y + 2, barH, pxPerQ, colorOf);
       drawn += r[0]; rects += r[1];
     }
+    const stripeY = y + Math.round(laneH * 0.3), stripeH = Math.max(2, Math.round(laneH * 0.4));
     if (showBlocked.checked && blocked.embedded) {
       // A dark stripe through the middle of the bar: the location is blocked, not working.
-      const r = drawIntervals(ctx, blocked, l, y + Math.round(laneH * 0.3), Math.max(2, Math.round(laneH * 0.4)), pxPerQ,
-        function () { return '#303030'; });
+      const r = drawIntervals(ctx, blocked, l, stripeY, stripeH, pxPerQ, function () { return '#303030'; });
       blockedDrawn += r[0];
+    } else if (showBlocked.checked && blockedSum) {
+      summaryRects += drawSummary(ctx, blockedSum, l, stripeY, stripeH, pxPerQ, '#303030', 1);
     }
     if (showWaits.checked && waits.embedded) {
       ctx.globalAlpha = 0.45;
       drawIntervals(ctx, waits, l, y + 1, laneH - 2, pxPerQ, function () { return '#e03030'; });
       ctx.globalAlpha = 1;
+    } else if (showWaits.checked && waitsSum) {
+      summaryRects += drawSummary(ctx, waitsSum, l, y + 1, laneH - 2, pxPerQ, '#e03030', 0.45);
     }
+    // Arrows too many to embed: a strip along the lane's top where they start (messages, then
+    // launches, syncs and collectives), darker where more start.
+    if (showMsgs.checked && !msgs.embedded && msgsSum) summaryRects += drawSummary(ctx, msgsSum, l, y, 2, pxPerQ, 'rgb(40,40,160)', 1);
+    if (showEdges.checked && !edges.embedded && edgesSum) summaryRects += drawSummary(ctx, edgesSum, l, y + 2, 2, pxPerQ, 'rgb(110,110,110)', 1);
     ctx.restore();
     lastFill = null;  // restore() brought back an older fillStyle
   });
@@ -405,6 +447,11 @@ function render() {
   // Critical path: a black bar under each stretch, and lines joining consecutive stretches.
   const rowOf = new Int32Array(L).fill(-1);
   vis.forEach(function (l, row) { rowOf[l] = row; });
+  if (showPath.checked && !path.embedded && pathSum) {
+    vis.forEach(function (l, row) {
+      summaryRects += drawSummary(ctx, pathSum, l, AXIS_H + row * laneH + laneH - 4, 3, pxPerQ, '#000', 1);
+    });
+  }
   if (showPath.checked && path.embedded) {
     vis.forEach(function (l, row) {
       drawIntervals(ctx, path, l, AXIS_H + row * laneH + laneH - 4, 3, pxPerQ, function () { return '#000'; });
@@ -476,7 +523,7 @@ function render() {
 
   gs.view = { t0: state.t0 * Q, t1: state.t1 * Q };
   gs.stats = { lanes: vis.length, grains: drawn, rects: rects, lod: level ? 'level:' + level.buckets : 'grains',
-    messagesInView: msgsInView, arrows: arrows, edgesInView: edgesInView, edgeArrows: edgeArrows, blocked: blockedDrawn, renderMs: performance.now() - started };
+    messagesInView: msgsInView, arrows: arrows, edgesInView: edgesInView, edgeArrows: edgeArrows, blocked: blockedDrawn, summaryRects: summaryRects, renderMs: performance.now() - started };
   body.dataset.lanes = String(vis.length);
   body.dataset.grains = String(drawn);
   body.dataset.rects = String(rects);
@@ -491,9 +538,17 @@ function render() {
     (showEdges.checked && edges.embedded ? ' \u00b7 ' + (edgesInView > 3000 ? edgesInView + ' launch/sync/collective arrows in view: zoom in'
       : edgeArrows + ' launch/sync/collective arrows') : '') +
     (hasRaw ? '' : ' \u00b7 ' + grains.count + ' grains: too many to embed one by one, the summary shows them') +
-    (msgs.embedded < msgs.count ? ' \u00b7 messages not embedded (' + msgs.count + ')' : '');
+    leftOut('messages', msgs, msgsSum) + leftOut('launch/sync/collective arrows', edges, edgesSum) +
+    leftOut('wait states', waits, waitsSum) + leftOut('blocked periods', blocked, blockedSum) +
+    leftOut('critical-path stretches', path, pathSum);
 }
 gs.render = render;
+
+// What the status line says of a layer the page did not embed one by one.
+function leftOut(name, set, sum) {
+  if (set.embedded >= set.count) return '';
+  return ' \u00b7 ' + set.count + ' ' + name + (sum ? ': too many to embed, drawn as a summary' : ' not embedded');
+}
 
 function setView(t0, t1) {
   const minSpan = Math.min(span, 4);
