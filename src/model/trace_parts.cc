@@ -53,11 +53,13 @@ class PartMerger {
       AddCommunicators();
       PairMessages();
     }
+    kept_.resize(parts_.size());
     for (uint32_t p = 0; p < parts_.size(); ++p) {
       AppendEvents(p);
       builder_.diagnostics().Merge(parts_[p].collective_notes);
+      AddDependencies(p);
+      ReleasePart(p);
     }
-    AddDependencies();
     AddMetadataAndDiagnostics();
     return builder_.Finish();
   }
@@ -171,8 +173,23 @@ class PartMerger {
   void AppendCollectiveEvent(uint32_t p, LocationId loc, TimeNs time, EventKind kind, uint32_t row, uint32_t l,
                              EventIndex part_event);
   RegionId RegionOf(uint32_t p, uint32_t r);
-  void AddDependencies();
+  void AddDependencies(uint32_t p);
   void AddMetadataAndDiagnostics();
+
+  // Once part p's events and dependencies are in the builder, the part's trace is freed (a rank
+  // directory's parts held as much memory again as the merged trace), keeping only the little
+  // AddMetadataAndDiagnostics takes from it.
+  struct Kept {
+    std::vector<std::pair<std::string, std::string>> metadata;
+    std::vector<Diagnostic> diagnostics;
+  };
+  void ReleasePart(uint32_t p) {
+    const Trace& t = parts_[p].trace;
+    for (const MetadataEntry& m : t.metadata()) kept_[p].metadata.emplace_back(t.str(m.key), t.str(m.value));
+    kept_[p].diagnostics = t.diagnostics().entries();
+    parts_[p].trace = Trace();
+    std::vector<std::vector<EventIndex>>().swap(merged_event_[p]);
+  }
 
   std::vector<TracePart> parts_;
   const MergeOptions& options_;
@@ -196,6 +213,7 @@ class PartMerger {
   std::map<std::pair<std::string, uint32_t>, CollectiveId> shared_collectives_;
   std::vector<std::vector<MessageId>> send_id_, recv_id_;  // per part, per message row
   UnmatchedEnds unmatched_;
+  std::vector<Kept> kept_;  // per part, once released
   bool merge_reports_unmatched_ = false;  // the parts' unmatched-message reports are dropped
 };
 
@@ -470,36 +488,32 @@ void PartMerger::AppendEvents(uint32_t p) {
 
 // The parts' own edges (a lock hand-over the part's reader made; never the rendezvous edges,
 // which the merged trace decides under one eager limit), between the merged events.
-void PartMerger::AddDependencies() {
-  for (uint32_t p = 0; p < parts_.size(); ++p) {
-    const DependencyTable& d = parts_[p].trace.dependencies();
-    for (size_t i = 0; i < d.size(); ++i) {
-      if (d.kind[i] == DependencyKind::kRendezvous) continue;
-      const EventIndex from = merged_event_[p][d.from_location[i].value][d.from_event[i]];
-      const EventIndex to = merged_event_[p][d.to_location[i].value][d.to_event[i]];
-      if (from == kNoEvent || to == kNoEvent) continue;  // an end the merge left out
-      builder_.AddDependency(d.kind[i], merged_[p][d.from_location[i].value], from, merged_[p][d.to_location[i].value], to);
-    }
+void PartMerger::AddDependencies(uint32_t p) {
+  const DependencyTable& d = parts_[p].trace.dependencies();
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (d.kind[i] == DependencyKind::kRendezvous) continue;
+    const EventIndex from = merged_event_[p][d.from_location[i].value][d.from_event[i]];
+    const EventIndex to = merged_event_[p][d.to_location[i].value][d.to_event[i]];
+    if (from == kNoEvent || to == kNoEvent) continue;  // an end the merge left out
+    builder_.AddDependency(d.kind[i], merged_[p][d.from_location[i].value], from, merged_[p][d.to_location[i].value], to);
   }
 }
 
 void PartMerger::AddMetadataAndDiagnostics() {
   if (whole_files()) {
-    for (const TracePart& part : parts_) {
-      const Trace& t = part.trace;
-      for (const MetadataEntry& m : t.metadata())
-        builder_.AddMetadata(fmt::format("rank {} {}", part.rank, t.str(m.key)), t.str(m.value));
-    }
+    for (uint32_t p = 0; p < parts_.size(); ++p)
+      for (const auto& [key, value] : kept_[p].metadata)
+        builder_.AddMetadata(fmt::format("rank {} {}", parts_[p].rank, key), value);
   } else if (!parts_.empty()) {
-    const Trace& first = parts_.front().trace;
-    for (const MetadataEntry& m : first.metadata()) builder_.AddMetadata(first.str(m.key), first.str(m.value));
+    for (const auto& [key, value] : kept_.front().metadata) builder_.AddMetadata(key, value);
   }
   for (const auto& [key, value] : options_.metadata) builder_.AddMetadata(key, value);
   const auto& part_only = options_.part_only_diagnostics;
-  for (const TracePart& part : parts_) {
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    const TracePart& part = parts_[p];
     builder_.diagnostics().Merge(part.notes);
     for (const auto& [key, value] : part.metadata) builder_.AddMetadata(key, value);
-    for (const Diagnostic& d : part.trace.diagnostics().entries()) {
+    for (const Diagnostic& d : kept_[p].diagnostics) {
       if (std::find(part_only.begin(), part_only.end(), d.kind) != part_only.end()) continue;
       // The merged trace names its own empty locations, by their merged names (TraceBuilder).
       if (d.kind == Diag::kEmptyLocations) continue;
