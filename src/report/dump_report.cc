@@ -1,4 +1,5 @@
 #include "report/dump_report.h"
+#include "report/json_writer.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -254,10 +255,10 @@ std::string TextValue(const Json& v) {
     }
     return s + (v.empty() || !v.front().is_object() ? "]" : "\n    ]");
   }
-  if (!v.is_string()) return v.dump();
+  if (!v.is_string()) return JsonReportWriter::Dump(v);
   const std::string& s = v.get_ref<const std::string&>();
   const bool plain = !s.empty() && s.find_first_of(" \t\n\"'=[]") == std::string::npos;
-  return plain ? s : Json(s).dump();
+  return plain ? s : JsonReportWriter::Dump(Json(s));
 }
 
 std::string RenderText(const Trace& t, const std::vector<Section>& sections, const RenderOptions& o) {

@@ -2,17 +2,21 @@
 
 namespace grainscope {
 
+std::string JsonReportWriter::Dump(const Json& value, int indent) {
+  return value.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 void JsonReportWriter::Key(std::string_view key) {
   out_ += first_ ? "{\n" : ",\n";
   out_.append(indent_ + 2, ' ');
   first_ = false;
-  out_ += Json(std::string(key)).dump();
+  out_ += Dump(Json(std::string(key)));
   out_ += ": ";
 }
 
 void JsonReportWriter::Member(std::string_view key, const Json& value) {
   Key(key);
-  AppendIndented(value.dump(2), indent_ + 2);
+  AppendIndented(Dump(value, 2), indent_ + 2);
 }
 
 void JsonReportWriter::Close() {

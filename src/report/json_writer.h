@@ -28,7 +28,7 @@ class JsonReportWriter {
   // A member whose value is the array of element(0) .. element(n - 1), each built on its own.
   template <typename F>
   void Array(std::string_view key, size_t n, F&& element) {
-    ForEachElement(key, n, [&](size_t i) { AppendIndented(Json(element(i)).dump(2), indent_ + 4); });
+    ForEachElement(key, n, [&](size_t i) { AppendIndented(Dump(Json(element(i)), 2), indent_ + 4); });
   }
   // A member whose value is an array of n objects, each written by write(i, writer) with a writer
   // of its own (an object with large arrays of its own: a Gantt chart's processors).
@@ -40,6 +40,10 @@ class JsonReportWriter {
       element.Close();
     });
   }
+  // `value` as text, like nlohmann's dump(indent), except that bytes that are not UTF-8 (a name
+  // from a trace whose strings are not) become U+FFFD instead of an exception: an answer with a
+  // replaced character, never a crash.
+  static std::string Dump(const Json& value, int indent = -1);
   // The object's closing brace ("{}" when it has no member).
   void Close();
   // FinishJson's end of a report: the notes (unless none), the closing brace and a newline.

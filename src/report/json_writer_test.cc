@@ -68,5 +68,20 @@ TEST(JsonReportWriter, AnEmptyReportIsAnEmptyObject) {
   EXPECT_EQ(out, "{}\n");
 }
 
+// A trace's strings need not be UTF-8 (a seed trace's names are bytes): a report names them with
+// U+FFFD in place of each bad byte instead of throwing (taskgraph -f json and dump -f json of such
+// a trace aborted).
+TEST(JsonReportWriter, BytesThatAreNotUtf8BecomeReplacementCharacters) {
+  EXPECT_EQ(JsonReportWriter::Dump(Json("arc\xff" "12")), "\"arc\xEF\xBF\xBD" "12\"");
+  std::string out;
+  TextSink sink(out);
+  JsonReportWriter w(sink);
+  w.Member("k\xfe", "v\xc3");
+  w.Array("a", 1, [](size_t) { return Json{{"name", "x\xff"}}; });
+  w.Finish({"note \xff"});
+  EXPECT_EQ(Json::parse(out)["a"][0]["name"], "x\xEF\xBF\xBD");
+  EXPECT_EQ(Json::parse(out)["k\xEF\xBF\xBD"], "v\xEF\xBF\xBD");
+}
+
 }  // namespace
 }  // namespace grainscope

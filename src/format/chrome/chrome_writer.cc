@@ -11,10 +11,41 @@ namespace {
 
 using chrome::kDepthArg;
 
+// The length of the well-formed UTF-8 sequence (RFC 3629) starting at s[i], a lead byte >= 0x80;
+// 0 when it is not one.
+size_t Utf8Length(std::string_view s, size_t i) {
+  const auto at = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  const unsigned char c = at(0);
+  const auto cont = [&](size_t k, unsigned char lo = 0x80, unsigned char hi = 0xBF) { return at(k) >= lo && at(k) <= hi; };
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    const bool second = c == 0xE0 ? cont(1, 0xA0) : c == 0xED ? cont(1, 0x80, 0x9F) : cont(1);
+    return second && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    const bool second = c == 0xF0 ? cont(1, 0x90) : c == 0xF4 ? cont(1, 0x80, 0x8F) : cont(1);
+    return second && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+// `s` as a JSON string. Bytes that are not UTF-8 (a trace's strings need not be) become U+FFFD,
+// so that every reader, ours included, takes the file back.
 void AppendEscaped(std::string& out, std::string_view s) {
   out += '"';
-  for (char ch : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
     const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x80) {
+      const size_t n = Utf8Length(s, i);
+      if (n == 0) {
+        out += "\xEF\xBF\xBD";  // U+FFFD
+      } else {
+        out.append(s, i, n);
+        i += n - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;

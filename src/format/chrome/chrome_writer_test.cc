@@ -67,6 +67,29 @@ TEST(ChromeWriter, SeedTextTraceRoundTrips) {
   EXPECT_TRUE(back->diagnostics().empty());
 }
 
+// Names that are not UTF-8 (a seed trace's message names are bytes) are written with U+FFFD in
+// place of each bad byte, so the file is JSON every reader takes back whole.
+TEST(ChromeWriter, BytesThatAreNotUtf8BecomeReplacementCharacters) {
+  const std::string path = std::string(GRAINSCOPE_EXAMPLES_DIR) + "/traces/fig4_5.txt";
+  Result<std::string> text = ReadFile(path);
+  ASSERT_THAT(text, IsOk());
+  std::string bad = *text;
+  for (size_t at = bad.find("arc12"); at != std::string::npos; at = bad.find("arc12", at + 1))
+    bad.replace(at, 5, "arc\xff" "12");
+  const std::string file = ::testing::TempDir() + "/gs_bad_utf8.txt";
+  ASSERT_THAT(WriteNewFile(file, bad), IsOk());
+  Result<Trace> original = ReadTrace(file, "auto", {});
+  std::filesystem::remove(file);
+  ASSERT_THAT(original, IsOk());
+  const std::string json = ChromeJson(*original);
+  EXPECT_THAT(json, HasSubstr("\"arc\xEF\xBF\xBD" "12\""));  // U+FFFD in UTF-8
+  EXPECT_EQ(json.find('\xff'), std::string::npos);
+  Result<Trace> back = ReadChromeJson(json, "bad.json");
+  ASSERT_THAT(back, IsOk());
+  EXPECT_TRUE(back->diagnostics().empty()) << "nothing skipped";
+  EXPECT_EQ(back->messages().size(), 11u);
+}
+
 // Zero-length regions at the end of another and points at region ends: times alone cannot
 // place them, the depth hint does.
 TEST(ChromeWriter, AmbiguousNestingRoundTrips) {

@@ -278,8 +278,10 @@ class Otf2ArchiveWriter {
     GS_RETURN_IF_ERROR(Check(OTF2_Archive_SetCreator(archive, "grainscope"), "creator"));
     nlohmann::json meta = nlohmann::json::object();
     for (const MetadataEntry& e : t_.metadata()) meta[std::string(t_.str(e.key))] = t_.str(e.value);
-    GS_RETURN_IF_ERROR(Check(
-        OTF2_Archive_SetProperty(archive, otf2::kMetadataProperty, meta.dump().c_str(), true), "metadata"));
+    // Bytes that are not UTF-8 (a trace's strings need not be) become U+FFFD, not an exception.
+    const std::string meta_text = meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    GS_RETURN_IF_ERROR(Check(OTF2_Archive_SetProperty(archive, otf2::kMetadataProperty, meta_text.c_str(), true),
+                             "metadata"));
     if (shift_ != 0) {
       GS_RETURN_IF_ERROR(Check(OTF2_Archive_SetProperty(archive, otf2::kTimeShiftProperty,
                                                         fmt::format("{}", shift_).c_str(), true),
