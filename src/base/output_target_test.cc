@@ -102,6 +102,18 @@ TEST(TextSink, CollectsIntoAStringOrReportsTheFirstFailedWrite) {
   ::close(fd);
 }
 
+// Pieces formatted on several threads arrive in index order: the same bytes as on one thread.
+TEST(TextSink, AppendInOrderWritesTheSameBytesOnAnyNumberOfThreads) {
+  auto piece = [](size_t i, std::string& text) { text += std::to_string(i * 7919 % 1000003) + (i % 3 ? "," : ",\n"); };
+  std::string one, three;
+  TextSink a(one), b(three);
+  AppendInOrder(a, 100000, 1, piece);
+  AppendInOrder(b, 100000, 3, piece);
+  EXPECT_EQ(one.size(), three.size());
+  EXPECT_TRUE(one == three);
+  EXPECT_TRUE(one.starts_with("0,\n7919,15838,23757,\n"));
+}
+
 TEST_F(OutputTargetTest, AnExistingFileIsReplacedOnlyWithForce) {
   Make("out.txt", "keep");
   EXPECT_THAT(WriteOutputFile(Path("out.txt"), "new", {}),

@@ -3,9 +3,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include <fmt/format.h>
+
+#include "base/parallel.h"
 
 namespace grainscope {
 
@@ -25,6 +29,32 @@ void TextSink::Drain() {
 Status TextSink::Close() {
   if (fd_ >= 0) Drain();
   return error_;
+}
+
+void AppendInOrder(TextSink& out, size_t n, unsigned threads,
+                   const std::function<void(size_t i, std::string& text)>& piece) {
+  constexpr size_t kChunk = 8192;  // pieces per task: a few hundred kB of text
+  if (threads <= 1 || n <= kChunk) {
+    for (size_t i = 0; i < n; ++i) {
+      piece(i, out.text());
+      out.Step();
+    }
+    return;
+  }
+  const size_t wave = 2 * size_t{threads};
+  std::vector<std::string> texts(wave);
+  for (size_t first = 0; first < n; first += wave * kChunk) {
+    const size_t chunks = std::min(wave, (n - first + kChunk - 1) / kChunk);
+    ParallelFor(chunks, threads, [&](size_t c) {
+      std::string& text = texts[c];
+      text.clear();
+      for (size_t i = first + c * kChunk, end = std::min(n, first + (c + 1) * kChunk); i < end; ++i) piece(i, text);
+    });
+    for (size_t c = 0; c < chunks; ++c) {
+      out.text() += texts[c];
+      out.Step();
+    }
+  }
 }
 
 }  // namespace grainscope

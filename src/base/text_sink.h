@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -53,6 +54,14 @@ class TextSink {
   std::string name_;
   Status error_;
 };
+
+// Appends piece(i, text) for i = 0 .. n-1 to `out`, in index order: the rows of a long table, the
+// elements of a long JSON array. With `threads` above 1 the pieces are formatted a chunk per task
+// on that many threads (base/parallel.h), a wave of a few chunks at a time, so a long output's
+// formatting uses every core while memory holds at most one wave; the bytes are the same on any
+// number of threads. `piece` must only read what it shares.
+void AppendInOrder(TextSink& out, size_t n, unsigned threads,
+                   const std::function<void(size_t i, std::string& text)>& piece);
 
 // The text `write` (a Status(TextSink&) callable) produces, whole: for tests, and for a page that
 // embeds a report.

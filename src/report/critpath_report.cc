@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "analysis/critpath/path_by_process.h"
+#include "base/parallel.h"
 #include "model/rendezvous.h"
 #include "report/region_name.h"
 #include "report/location_column.h"
@@ -82,10 +83,11 @@ void CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOptions& o
 
 void CritPathCsv(const Trace& t, const CriticalPath& cp, TextSink& out) {
   out.text() += "location,region,start_ns,end_ns,time_ns\n";
-  for (const PathSegment& s : cp.path) {
-    out.Row("{},{},{},{},{}\n", CsvField(LocationName(t, s.location)), CsvField(RegionName(t, s.region)),
-            s.start_ns - t.origin_ns(), s.end_ns - t.origin_ns(), s.time_ns);
-  }
+  AppendInOrder(out, cp.path.size(), Threads(), [&](size_t i, std::string& text) {
+    const PathSegment& s = cp.path[i];
+    fmt::format_to(std::back_inserter(text), "{},{},{},{},{}\n", CsvField(LocationName(t, s.location)),
+                   CsvField(RegionName(t, s.region)), s.start_ns - t.origin_ns(), s.end_ns - t.origin_ns(), s.time_ns);
+  });
 }
 
 // The headline: the path's length against the measured run, and the three efficiencies.

@@ -1,5 +1,7 @@
 #include "report/json_writer.h"
 
+#include "base/parallel.h"
+
 namespace grainscope {
 
 std::string JsonReportWriter::Dump(const Json& value, int indent) {
@@ -16,7 +18,7 @@ void JsonReportWriter::Key(std::string_view key) {
 
 void JsonReportWriter::Member(std::string_view key, const Json& value) {
   Key(key);
-  AppendIndented(Dump(value, 2), indent_ + 2);
+  AppendIndented(out_, Dump(value, 2), indent_ + 2);
 }
 
 void JsonReportWriter::Close() {
@@ -29,15 +31,23 @@ void JsonReportWriter::Close() {
   out_ += '}';
 }
 
-void JsonReportWriter::AppendIndented(const std::string& dumped, size_t indent) {
+void JsonReportWriter::AppendIndented(std::string& to, const std::string& dumped, size_t indent) {
   size_t from = 0;
   for (size_t nl = dumped.find('\n'); nl != std::string::npos; nl = dumped.find('\n', from)) {
-    out_.append(dumped, from, nl + 1 - from);
-    out_.append(indent, ' ');
+    to.append(dumped, from, nl + 1 - from);
+    to.append(indent, ' ');
     from = nl + 1;
   }
-  out_.append(dumped, from, std::string::npos);
+  to.append(dumped, from, std::string::npos);
 }
+
+void JsonReportWriter::CloseArray() {
+  out_ += '\n';
+  out_.append(indent_ + 2, ' ');
+  out_ += ']';
+}
+
+unsigned JsonReportWriter::ArrayThreads() { return Threads(); }
 
 void JsonReportWriter::Finish(const std::vector<std::string>& notes, const std::vector<std::string>& own) {
   if (!notes.empty() || !own.empty()) {

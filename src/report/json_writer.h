@@ -26,9 +26,23 @@ class JsonReportWriter {
   // A member whose value is small enough to build whole.
   void Member(std::string_view key, const Json& value);
   // A member whose value is the array of element(0) .. element(n - 1), each built on its own.
+  // The elements are built and dumped on Threads() threads (base/text_sink.h's AppendInOrder, the
+  // same bytes on any number): `element` must only read what it shares.
   template <typename F>
   void Array(std::string_view key, size_t n, F&& element) {
-    ForEachElement(key, n, [&](size_t i) { AppendIndented(Dump(Json(element(i)), 2), indent_ + 4); });
+    Key(key);
+    if (n == 0) {
+      out_ += "[]";
+      return;
+    }
+    out_ += '[';
+    const size_t indent = indent_ + 4;
+    AppendInOrder(sink_, n, ArrayThreads(), [&](size_t i, std::string& text) {
+      text += i == 0 ? "\n" : ",\n";
+      text.append(indent, ' ');
+      AppendIndented(text, Dump(Json(element(i)), 2), indent);
+    });
+    CloseArray();
   }
   // A member whose value is an array of n objects, each written by write(i, writer) with a writer
   // of its own (an object with large arrays of its own: a Gantt chart's processors).
@@ -64,14 +78,14 @@ class JsonReportWriter {
       append(i);
       sink_.Step();
     }
-    out_ += '\n';
-    out_.append(indent_ + 2, ' ');
-    out_ += ']';
+    CloseArray();
   }
   void Key(std::string_view key);
-  // `dumped` (a value dumped at indent 0) at `indent` spaces: JSON strings hold no raw newline,
-  // so each newline starts an indented line.
-  void AppendIndented(const std::string& dumped, size_t indent);
+  void CloseArray();
+  static unsigned ArrayThreads();
+  // `dumped` (a value dumped at indent 0) appended to `to` at `indent` spaces: JSON strings hold no
+  // raw newline, so each newline starts an indented line.
+  static void AppendIndented(std::string& to, const std::string& dumped, size_t indent);
 
   TextSink& sink_;
   std::string& out_;  // sink_.text()

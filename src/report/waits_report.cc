@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
 
+#include "base/parallel.h"
 #include "report/region_name.h"
 #include "report/json_writer.h"
 #include "report/location_column.h"
@@ -110,11 +111,12 @@ void WaitsJson(const Trace& t, const WaitStates& w, const Characterization& c, c
 
 void WaitsCsv(const Trace& t, const WaitStates& w, TextSink& out) {
   out.text() += "kind,waiter,late,start_ns,wait_ns,sync_point\n";
-  for (const WaitInstance& i : w.instances) {
-    out.Row("{},{},{},{},{},{}\n", WaitKindName(i.kind), CsvField(LocationName(t, i.waiter)),
-            CsvField(LocationName(t, i.late)), i.start_ns - t.origin_ns(), i.wait_ns,
-            CsvField(w.sync_points[i.sync_point].label));
-  }
+  AppendInOrder(out, w.instances.size(), Threads(), [&](size_t k, std::string& text) {
+    const WaitInstance& i = w.instances[k];
+    fmt::format_to(std::back_inserter(text), "{},{},{},{},{},{}\n", WaitKindName(i.kind),
+                   CsvField(LocationName(t, i.waiter)), CsvField(LocationName(t, i.late)), i.start_ns - t.origin_ns(),
+                   i.wait_ns, CsvField(w.sync_points[i.sync_point].label));
+  });
 }
 
 // The total, the eager limit where there are messages, and the count and time per kind of wait.
