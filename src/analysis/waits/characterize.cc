@@ -128,18 +128,19 @@ class Characterizer {
   // completions_: (flat completion event, wait) sorted by event, one wait per event (the last
   // in `order` when several share one), so a path finds its nested waits by walking it.
   void IndexCompletions(const std::vector<uint32_t>& order) {
-    std::vector<std::pair<uint64_t, uint32_t>> by_event;  // (event, position in order)
-    by_event.reserve(order.size());
+    completions_.clear();  // first (event, position in order), sorted; in place, then the wait
+    completions_.reserve(order.size());
     for (uint32_t i = 0; i < order.size(); ++i) {
       const WaitInstance& w = ws_.instances[order[i]];
-      by_event.push_back({g_.flat(w.waiter, w.waiter_event), i});
+      completions_.push_back({g_.flat(w.waiter, w.waiter_event), i});
     }
-    std::sort(by_event.begin(), by_event.end());
-    completions_.clear();
-    for (size_t i = 0; i < by_event.size(); ++i) {
-      if (i + 1 < by_event.size() && by_event[i + 1].first == by_event[i].first) continue;
-      completions_.push_back({by_event[i].first, order[by_event[i].second]});
+    std::sort(completions_.begin(), completions_.end());
+    size_t kept = 0;
+    for (size_t i = 0; i < completions_.size(); ++i) {
+      if (i + 1 < completions_.size() && completions_[i + 1].first == completions_[i].first) continue;
+      completions_[kept++] = {completions_[i].first, order[completions_[i].second]};
     }
+    completions_.resize(kept);
   }
 
   // For every wait, where the waiter and the late location last synchronised before it: one pass
@@ -154,8 +155,7 @@ class Characterizer {
     // The waits by (waiter, start of the waiter's call).
     const std::vector<uint32_t> waits =
         WaitsSortedBy([](const WaitInstance& w) { return uint64_t{w.waiter.value} << 32 | w.waiter_from; });
-    sync_events_ = SyncEventsByLocation(t_, g_);
-    const std::vector<std::vector<SyncEvent>>& sync_events = sync_events_;
+    const std::vector<std::vector<SyncEvent>> sync_events = SyncEventsByLocation(t_, g_);
     // Latest message per partner and direction; stamp[p] == l + 1 marks entries written on
     // location l.
     std::vector<SyncPair> received(locations), sent(locations);
@@ -200,6 +200,19 @@ class Characterizer {
       }
       last_sync_[k] = best;
     }
+    KeepBlockingEvents(sync_events);
+  }
+
+  // blocking_: per location, the events that end a blocking segment (a receive or a collective
+  // end), each once, in order: all MoveWaiting needs of the sync events (4 bytes each, not 16).
+  void KeepBlockingEvents(const std::vector<std::vector<SyncEvent>>& sync_events) {
+    blocking_.resize(sync_events.size());
+    ParallelFor(sync_events.size(), Threads(), [&](size_t l) {
+      std::vector<EventIndex>& out = blocking_[l];
+      for (const SyncEvent& se : sync_events[l])
+        if (se.kind != EventKind::kSend && (out.empty() || out.back() != se.event)) out.push_back(se.event);
+      out.shrink_to_fit();
+    });
   }
 
   StepState StateOf(RegionId r) const {
@@ -299,15 +312,11 @@ class Characterizer {
     const uint64_t base = g_.offset(l);
     const CallNesting nesting = t_.index().nesting(l);
     const TimeNs* time = t_.events(l).time.data();
-    const std::vector<SyncEvent>& sync = sync_events_[l.value];
-    auto it = std::upper_bound(sync.begin(), sync.end(), from,
-                               [](EventIndex e, const SyncEvent& s) { return e < s.event; });
+    const std::vector<EventIndex>& blocking = blocking_[l.value];
     auto nested = std::lower_bound(completions_.cbegin(), completions_.cend(), base + from + 1,
                                    [](const std::pair<uint64_t, uint32_t>& c, uint64_t e) { return c.first < e; });
-    EventIndex done = from;  // blocking events are listed once even if the tables repeat them
-    for (; it != sync.end() && it->event <= to; ++it) {
-      if (it->kind == EventKind::kSend || it->event == done) continue;
-      const EventIndex x = done = it->event;
+    for (auto it = std::upper_bound(blocking.begin(), blocking.end(), from); it != blocking.end() && *it <= to; ++it) {
+      const EventIndex x = *it;
       const uint32_t slot = SlotAfter(nesting, x - 1);
       const TimeNs waited = Blocked(l, x, base, slot, nested, time[x] - time[x - 1]);
       Add(run_step_[slot], -waited);
@@ -559,7 +568,7 @@ class Characterizer {
   std::vector<uint8_t> slot8_;  // per flat event: the slot of the segment after it (BuildCheckpoints)
   std::vector<uint32_t> touched_;
   std::vector<SyncPair> last_sync_;                             // per wait
-  std::vector<std::vector<SyncEvent>> sync_events_;             // per location, by event
+  std::vector<std::vector<EventIndex>> blocking_;               // per location (KeepBlockingEvents)
   uint32_t every_ = 64;                                         // events between checkpoints
   std::vector<uint64_t> first_checkpoint_;                      // per location, into checkpoints_
   std::vector<TimeNs> checkpoints_;                             // per checkpoint, per slot
