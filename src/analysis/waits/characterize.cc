@@ -203,8 +203,7 @@ class Characterizer {
     KeepBlockingEvents(sync_events);
   }
 
-  // blocking_: per location, the events that end a blocking segment (a receive or a collective
-  // end), each once, in order: all MoveWaiting needs of the sync events (4 bytes each, not 16).
+  // blocking_: per location, its blocking events (receives, collective ends) once each, in order.
   void KeepBlockingEvents(const std::vector<std::vector<SyncEvent>>& sync_events) {
     blocking_.resize(sync_events.size());
     ParallelFor(sync_events.size(), Threads(), [&](size_t l) {
