@@ -33,10 +33,22 @@ unsigned Threads(unsigned requested) {
   return std::min(n, kMaxThreads);
 }
 
+namespace {
+// Set while a thread runs a ParallelFor task: a ParallelFor inside one (a rank file's part checks
+// its locations) runs on that thread alone, not on threads x threads.
+thread_local bool t_in_task = false;
+}  // namespace
+
 void ParallelFor(size_t n, unsigned threads, const std::function<void(size_t)>& task) {
-  const size_t workers = std::min<size_t>(std::max(threads, 1u), n);
+  const size_t workers = t_in_task ? std::min<size_t>(1, n) : std::min<size_t>(std::max(threads, 1u), n);
   std::atomic<size_t> next{0};
   auto work = [&] {
+    const bool outer = t_in_task;
+    t_in_task = true;
+    struct Restore {
+      bool value;
+      ~Restore() { t_in_task = value; }
+    } restore{outer};
     progress::MuteThisThread mute;
     for (size_t i = next.fetch_add(1, std::memory_order_relaxed); i < n; i = next.fetch_add(1, std::memory_order_relaxed)) {
       task(i);

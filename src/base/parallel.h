@@ -22,7 +22,8 @@ void SetThreads(unsigned n);
 // index once, in no fixed order; returns when all have run. threads <= 1 runs them in index order
 // on the calling thread. While a task runs, its own progress reports (Advance, SetBase: a reader's
 // offsets within its file) are muted, since several files' offsets would mix; a task reports
-// that it finished with progress::AddDone (base/progress.h).
+// that it finished with progress::AddDone (base/progress.h). A ParallelFor inside a task runs on
+// that task's thread alone.
 void ParallelFor(size_t n, unsigned threads, const std::function<void(size_t)>& task);
 
 }  // namespace grainscope

@@ -166,13 +166,16 @@ Result<RenderOptions> MakeRenderOptions(const CommonOptions& o) {
   return r;
 }
 
+void ClearThreadsOption() { g_threads = 0; }
+
 void AddReadOptions(CLI::App& cmd, bool& strict) {
   cmd.add_flag("--strict", strict,
                "Refuse a trace with defects the reader would repair and count (improper nesting, a "
                "missing OTF2 location file) instead of analysing it");
   AddIntegerOption(cmd, "--threads", g_threads, 0, kMaxThreads, "threads",
-                   "Threads for reading a trace of several files and for the per-location parts of the analysis "
-                   "(0: GRAINSCOPE_THREADS, else every core); the answer is the same, byte for byte, whatever N");
+                   "Threads for reading a trace of several files, the per-location parts of the analysis and "
+                   "formatting long outputs (0: GRAINSCOPE_THREADS, else every core); the answer is the same, byte "
+                   "for byte, whatever N");
 }
 
 Result<Trace> LoadTrace(const std::string& path, std::string_view format, const ReadOptions& read, RenderOptions& r) {

@@ -71,9 +71,13 @@ CLI::Option* AddNumberOption(CLI::App& cmd, const std::string& name, double& val
                              bool min_excluded, const std::string& help);
 
 // --strict and --threads, the same for every command that reads a trace. --threads N is how many
-// threads read a trace of several files and run the per-location parts of assembling and analysing
-// it (base/parallel.h); Run applies it for the command's body.
+// threads read a trace of several files, run the per-location parts of assembling and analysing
+// it and format long outputs (base/parallel.h); Run applies it for the command's body.
 void AddReadOptions(CLI::App& cmd, bool& strict);
+// Forgets a --threads an earlier command line gave: RunCli calls it before parsing, since the
+// Python module parses one command line after another in one process, and one that failed to
+// parse (or asked for --help) never reached Run.
+void ClearThreadsOption();
 
 // Reads a trace the command analyses and keeps its reader's diagnostics as notes in `r.notes`
 // (prefixed with the path when it is not the command's main trace, `r.source`), for JSON output

@@ -88,6 +88,7 @@ int RunCli(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(std::string(kExitCodesHelp));
   app.set_version_flag("--version", "grainscope " + std::string(Version()) + " (commit " + std::string(Commit()) + ")");
+  ClearThreadsOption();
   const Commands commands = AddCommands(app);
   RespellRecordNp(argc, argv);
   // CLI11 would say only "A subcommand is required": name what was given and what exists. The

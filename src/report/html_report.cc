@@ -211,7 +211,9 @@ Json Edges(const Trace& t, const PageClock& clock, const SummaryGrid& grid, cons
   const DependencyTable& d = t.dependencies();
   const CollectiveTable& c = t.collectives();
   const size_t total = d.size() + c.member_location.size();
-  if (total <= lim.messages) {
+  // Every arrow, to `add`: the trace's dependency edges between two locations, then per collective
+  // instance one from its last arrival (the member the others waited for) to each other member.
+  auto each_arrow = [&](auto&& add) {
     for (size_t i = 0; i < d.size(); ++i) {
       if (d.from_location[i] == d.to_location[i]) continue;
       const uint32_t k = d.kind[i] == DependencyKind::kGpuLaunch ? 0 : d.kind[i] == DependencyKind::kGpuSync ? 1 : 2;
@@ -224,17 +226,15 @@ Json Edges(const Trace& t, const PageClock& clock, const SummaryGrid& grid, cons
       for (uint32_t m = c.first_member[inst]; m < c.first_member[inst + 1]; ++m)
         if (m != last) add(c.member_location[last], c.member_begin[last], c.member_location[m], c.member_end[m], 3);
     }
-  }
+  };
+  if (total <= lim.messages) each_arrow(add);
   Json j{{"count", total}, {"embedded", from.size()}, {"from", Base64(from)}, {"to", Base64(to)},
          {"t_from", Base64(t_from)}, {"t_to", Base64(t_to)}, {"kind", Base64(kind)}};
   if (total > lim.messages) {  // the density of the arrows' starts per lane
     std::vector<std::vector<uint32_t>> starts(grid.lanes);
-    auto start = [&](LocationId l, EventIndex e) {
-      if (l.value < starts.size()) starts[l.value].push_back(clock(t.events(l).time[e]));
-    };
-    for (size_t i = 0; i < d.size(); ++i)
-      if (d.from_location[i] != d.to_location[i]) start(d.from_location[i], d.from_event[i]);
-    for (size_t m = 0; m < c.member_location.size(); ++m) start(c.member_location[m], c.member_begin[m]);
+    each_arrow([&](LocationId a, EventIndex ea, LocationId, EventIndex, uint32_t) {
+      if (a.value < starts.size()) starts[a.value].push_back(clock(t.events(a).time[ea]));
+    });
     j["summary"] = grid.Cells(DensityCells(starts, grid.span, grid.buckets));
   }
   return j;
@@ -295,10 +295,10 @@ Json Path(const CriticalPath* cp, const SummaryGrid& grid, const PageClock& cloc
   std::vector<uint32_t> from, to, t_from, t_to;
   const size_t total = cp ? cp->path.size() : 0;
   std::vector<std::vector<QuantumInterval>> summary(total > lim.path_segments ? grid.lanes : 0);
-  for (size_t i = 0; i < summary.size() && cp && i < cp->path.size(); ++i) {
-    const PathSegment& s = cp->path[i];
-    if (s.location.value < summary.size())
-      summary[s.location.value].push_back({clock(s.start_ns), clock.Length(s.start_ns, s.end_ns), 0});
+  if (!summary.empty()) {
+    for (const PathSegment& s : cp->path)
+      if (s.location.value < summary.size())
+        summary[s.location.value].push_back({clock(s.start_ns), clock.Length(s.start_ns, s.end_ns), 0});
   }
   if (cp && total <= lim.path_segments) {
     for (size_t i = 0; i < cp->path.size(); ++i) {

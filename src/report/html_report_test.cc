@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/critpath/critpath.h"
 #include "analysis/waits/call_sites.h"
 #include "analysis/waits/wait_states.h"
 #include "model/trace_script.h"
@@ -82,6 +83,43 @@ TEST(HtmlReportTest, LayersBeyondTheirLimitAreEmbeddedAsSummaries) {
   EXPECT_EQ(d["waits"]["embedded"], 0u);
   EXPECT_EQ(d["waits"]["summary"]["busy"], Base64(CoverageCells({{}, {{0, 10, 0}}}, 41, 256)));
   EXPECT_FALSE(d["path"].contains("summary")) << "within its limit: embedded one by one";
+}
+
+// Beyond its limit, the critical path's summary covers every stretch on its own lane: here a
+// ping-pong whose path crosses from rank 0 to rank 1 and back, more stretches than lanes.
+TEST(HtmlReportTest, ThePathSummaryCoversEveryStretch) {
+  TraceScript s(2);
+  const MessageId there = s.Message(0, 1), back = s.Message(1, 0);
+  s.Work(0, "a", 0, 10);
+  s.Send(0, there, 10);
+  s.Recv(1, there, 0, 12);
+  s.Work(1, "b", 12, 20);
+  s.Send(1, back, 20);
+  s.Recv(0, back, 10, 22);
+  s.Work(0, "c", 22, 30);
+  const Trace t = s.Finish();
+  const TraceSummary summary = Summarize(t);
+  Result<CriticalPath> cp = ComputeCriticalPath(t);
+  ASSERT_TRUE(cp.ok());
+  ASSERT_GT(cp->path.size(), 2u);
+  HtmlReportInputs in;
+  in.trace = &t;
+  in.summary = &summary;
+  in.critical_path = &*cp;
+  HtmlLimits lim;
+  lim.path_segments = 0;
+  lim.lod_cells = 4 * 2 * 256;
+  Result<std::string> page = RenderHtmlReport(in, lim);
+  ASSERT_TRUE(page.ok());
+  std::vector<std::vector<QuantumInterval>> stretches(2);
+  for (const PathSegment& seg : cp->path) {
+    stretches[seg.location.value].push_back({static_cast<uint32_t>(seg.start_ns - t.origin_ns()),
+                                             static_cast<uint32_t>(seg.end_ns - seg.start_ns), 0});
+  }
+  ASSERT_GT(stretches[0].size(), 1u) << "rank 0 holds stretches before and after rank 1's";
+  const nlohmann::json d = PageData(*page);
+  EXPECT_EQ(d["path"]["embedded"], 0u);
+  EXPECT_EQ(d["path"]["summary"]["busy"], Base64(CoverageCells(stretches, d["path"]["summary"]["span"], 256)));
 }
 
 TEST(HtmlReportTest, ManyGrainsGetSummaryLevelsAndBeyondTheLimitNoRawGrains) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/parallel.h"
 #include "report/notes.h"
 
 namespace grainscope {
@@ -59,6 +60,22 @@ TEST(JsonReportWriter, ObjectsOfArraysNestAsTheDump) {
   });
   w.Finish({});
   EXPECT_EQ(out, whole.dump(2) + "\n");
+}
+
+// A long array is formatted a chunk per task on several threads: the same bytes as the dump.
+TEST(JsonReportWriter, LongArraysOnSeveralThreadsWriteTheBytesOfTheDump) {
+  constexpr size_t kElements = 30000;  // several chunks of AppendInOrder's 8192
+  Json whole;
+  whole["path"] = Json::array();
+  for (size_t i = 0; i < kElements; ++i) whole["path"].push_back(Element(i % 5));
+  SetThreads(3);
+  std::string out;
+  TextSink sink(out);
+  JsonReportWriter w(sink);
+  w.Array("path", kElements, [](size_t i) { return Element(i % 5); });
+  w.Finish({});
+  SetThreads(0);
+  EXPECT_TRUE(out == whole.dump(2) + "\n");
 }
 
 TEST(JsonReportWriter, AnEmptyReportIsAnEmptyObject) {

@@ -20,6 +20,8 @@ import tempfile
 COMMANDS = [
     ["info", "-f", "json"],
     ["critpath", "-f", "json"],
+    ["critpath", "-f", "csv"],
+    ["gantt", "-f", "csv"],
     ["waits", "-f", "json"],
     ["waits", "-f", "csv"],
     ["gantt", "-f", "json"],
