@@ -278,10 +278,11 @@ Status OutputTarget::Commit() {
 
 Status WriteOutputFile(const std::string& path, std::string_view content, const OutputOptions& options,
                        std::string_view what, std::function<bool(const std::string& file)> ours) {
-  GS_ASSIGN_OR_RETURN(OutputTarget target,
-                      OutputTarget::Claim(std::string(what), {OutputPart{path, std::move(ours), nullptr}}, options));
-  GS_RETURN_IF_ERROR(WriteNewFile(target.staged(0), content));
-  return target.Commit();
+  auto write = [&](TextSink& out) {
+    out.Append(content);
+    return OkStatus();
+  };
+  return WriteOutputStream(path, write, options, what, std::move(ours));
 }
 
 Status WriteOutputStream(const std::string& path, const std::function<Status(TextSink& out)>& write,

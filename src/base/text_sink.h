@@ -9,6 +9,7 @@
 #include <functional>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -35,6 +36,14 @@ class TextSink {
   // Called between the pieces of a long output: writes the text out once it holds kDrainBytes.
   void Step() {
     if (fd_ >= 0 && text_->size() >= kDrainBytes) Drain();
+  }
+  // Appends `whole` a kDrainBytes piece at a time, stepping after each: an output already made
+  // goes out without a second copy of it.
+  void Append(std::string_view whole) {
+    for (size_t at = 0; at < whole.size(); at += kDrainBytes) {
+      text_->append(whole.substr(at, kDrainBytes));
+      Step();
+    }
   }
   // Appends fmt::format(f, args...), then Step: one row of a long table.
   template <typename... Args>

@@ -18,11 +18,9 @@
 
 namespace grainscope::cli {
 namespace {
+
 // --threads, for Run (AddReadOptions); 0 when not given.
 uint64_t g_threads = 0;
-}  // namespace
-
-namespace {
 
 // The progress bar of the running command (Run): cleared before anything is printed on stderr.
 ProgressDisplay* g_progress = nullptr;
@@ -257,12 +255,8 @@ Status Emit(const std::string& content, const CommonOptions& o, const std::vecto
 
 Status Emit(const std::string& content, const std::string& path, const std::vector<std::string>& notes,
             const OutputOptions& options) {
-  // In pieces of the sink's size, so that the content is never copied whole.
   auto write = [&](TextSink& out) {
-    for (size_t at = 0; at < content.size(); at += TextSink::kDrainBytes) {
-      out.text().append(content, at, TextSink::kDrainBytes);
-      out.Step();
-    }
+    out.Append(content);
     return OkStatus();
   };
   return EmitStream(write, path, notes, options);
