@@ -2,7 +2,6 @@
 // (Wait/Test) or the start (MPI_Start) of each records, and the slots of the collectives in flight.
 #include <mpi.h>
 
-#include <cstdio>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -34,10 +33,8 @@ struct PersistentRequest {
   const char* op = nullptr;  // a collective's (static text)
 };
 std::unordered_map<MPI_Request, PersistentRequest>* g_persistent = nullptr;
-// Slots of the collectives in flight (slot s is in_use[s - 1]) and the interned
-// "mpi.icoll_end <s>" of each slot used so far (under g_request_mutex).
+// Slots of the collectives in flight (slot s is in_use[s - 1]) (under g_request_mutex).
 std::vector<bool>* g_coll_slot_in_use = nullptr;
-std::vector<uint32_t>* g_coll_end_labels = nullptr;
 // Messages MPI_Mprobe/MPI_Improbe matched, until MPI_Mrecv/MPI_Imrecv receives them.
 std::unordered_map<MPI_Message, MPI_Comm>* g_probed = nullptr;
 
@@ -51,22 +48,9 @@ void TrackPersistentLocked(MPI_Request request, const PersistentRequest& p) {
   (*g_persistent)[request] = p;
 }
 
-// The end marker of the collective in `slot`, then the slot is free again.
+// The end record of the collective in `slot`, then the slot is free again.
 void EndNonBlockingCollective(uint32_t slot) {
-  uint32_t label = 0;
-  {
-    std::lock_guard<std::mutex> lock(g_request_mutex);
-    if (g_coll_end_labels == nullptr) g_coll_end_labels = new std::vector<uint32_t>();
-    std::vector<uint32_t>& labels = *g_coll_end_labels;
-    if (labels.size() < slot) labels.resize(slot, 0);
-    if (labels[slot - 1] == 0) {
-      char text[32];
-      std::snprintf(text, sizeof text, "mpi.icoll_end %u", slot);
-      labels[slot - 1] = gs_intern(text);
-    }
-    label = labels[slot - 1];
-  }
-  if (Recording()) rec::MarkerTimed(label);
+  if (Recording()) rec::MpiCollectiveEnd(slot);
   std::lock_guard<std::mutex> lock(g_request_mutex);
   (*g_coll_slot_in_use)[slot - 1] = false;
 }

@@ -326,8 +326,9 @@ void RecordSend(MPI_Comm comm, int dest, int tag, uint64_t bytes) {
   const CommInfo* info = LookupComm(comm);
   if (info == nullptr) return;
   const int to = WorldRank(comm, dest);
-  const uint32_t name = MessageName(*info, g_world_rank, to, tag);
-  const uint64_t t = rec::CarriedSend(name, bytes, to);
+  const uint32_t key = CommKey(*info);
+  if (key == 0) return;
+  const uint64_t t = rec::CarriedMpiSend(key, bytes, to, tag);
   if (t == 0 || info->shadow == MPI_COMM_NULL) return;
   // Before the user's message: 24 bytes go eagerly, so this never waits for the receiver.
   rec::Piggyback p = rec::PiggybackForSend(t);
@@ -359,8 +360,10 @@ void RecordRecv(MPI_Comm comm, const MPI_Status& status) {
   int bytes = 0;
   PMPI_Get_count(&status, MPI_BYTE, &bytes);
   const int from = WorldRank(comm, status.MPI_SOURCE);
-  const uint32_t name = MessageName(*info, from, g_world_rank, status.MPI_TAG);
-  const rec::CarriedTimes times = rec::CarriedReceive(name, bytes < 0 ? 0 : static_cast<uint64_t>(bytes), from);
+  const uint32_t key = CommKey(*info);
+  if (key == 0) return;
+  const rec::CarriedTimes times =
+      rec::CarriedMpiReceive(key, bytes < 0 ? 0 : static_cast<uint64_t>(bytes), from, status.MPI_TAG);
   if (times.time == 0 || info->shadow == MPI_COMM_NULL) return;
   rec::Piggyback p;
   const bool found = ReceivePiggyback(info->shadow, status.MPI_SOURCE, status.MPI_TAG, &p);
@@ -431,8 +434,10 @@ void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, ui
   if (!Recording()) return;
   const CommInfo* info = LookupComm(comm);
   if (info == nullptr) return;
-  const uint32_t label = CollectiveLabel(op, *info, root >= 0 ? WorldRank(comm, root) : -1, sent, received, 0);
-  const uint64_t t = rec::MarkerTimed(label);
+  const uint32_t key = CommKey(*info);
+  if (key == 0) return;
+  const int root_world = root >= 0 ? WorldRank(comm, root) : -1;
+  const uint64_t t = rec::MpiCollectiveTimed({gst::MpiCollOpNumberOf(op), key, root_world, sent, received, 0});
   // One-to-all operations (the reader's shape for bcast and scatter) are fed by their root alone.
   const bool one_to_all = std::strcmp(op, "bcast") == 0 || std::strcmp(op, "scatter") == 0;
   if (t != 0 && info->shadow != MPI_COMM_NULL) t_collective = PendingCollective{info->shadow, one_to_all ? root : -1, t};
@@ -444,8 +449,10 @@ uint32_t BeginNonBlockingCollective(const char* op, MPI_Comm comm, int root, uin
   if (!Recording()) return 0;
   const CommInfo* info = LookupComm(comm);
   if (info == nullptr) return 0;
+  const uint32_t key = CommKey(*info);
+  if (key == 0) return 0;
   const uint32_t slot = TakeCollectiveSlot();
-  rec::MarkerTimed(CollectiveLabel(op, *info, root >= 0 ? WorldRank(comm, root) : -1, sent, received, slot));
+  rec::MpiCollectiveTimed({gst::MpiCollOpNumberOf(op), key, root >= 0 ? WorldRank(comm, root) : -1, sent, received, slot});
   return slot;
 }
 
@@ -477,7 +484,7 @@ void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant)
   GS_MPI_REGION(r_init_thread, "MPI_Init_thread");
   gs_region* init_region = thread_variant ? &r_init_thread : &r_init;
   const uint64_t entry = rec::RegionBeginAt(init_region, rec::RawClockAt(entry_monotonic_ns));
-  const uint64_t init_begin = rec::MarkerAt(gs_intern("mpi.coll init w -1 0 0"), entry);
+  const uint64_t init_begin = rec::MpiCollectiveAt({gst::kMpiOpInit, gs_intern("w"), -1, 0, 0, 0}, entry);
   // The on-the-fly compensation counts rank 0's calibrated overhead on every rank: the directory
   // reader keeps rank 0's metadata, so that is the value the post-mortem compensation uses.
   double overhead_ns = rec::AnalysisOverheadNs();

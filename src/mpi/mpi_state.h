@@ -2,19 +2,19 @@
 // communicators (id, members as world ranks), its pending non-blocking requests, and the helpers
 // every wrapper uses to write MPI events through the recording API (include/grainscope/trace.h).
 //
-// How MPI events are written into the rank's .gst stream (docs/recording.md, "MPI tracing"):
+// How MPI events are written into the rank's .gst stream (docs/recording.md, "MPI tracing"; the
+// records are gst_format.h's, version 2.5):
 //   * every MPI call is a region of role communication named after the call ("MPI_Send");
-//   * a message is a send/receive pair whose name encodes the matching key,
-//     "mpi.msg <communicator> <sender world rank> <receiver world rank> <tag>", so that the
-//     directory reader can match the k-th send with the k-th receive of that key (MPI's
-//     non-overtaking rule per communicator, sender, receiver and tag);
-//   * a collective is a marker "mpi.coll <op> <communicator> <root world rank|-1> <bytes sent>
-//     <bytes received>" right after its region's begin; the region's end ends it;
+//   * a message is a kRecordMpiSend on the sender and a kRecordMpiRecv on the receiver, each naming
+//     the communicator (its interned key), the peer's world rank, the tag and the size, so that the
+//     directory reader matches the k-th send with the k-th receive of one (communicator, sender,
+//     receiver, tag) (MPI's non-overtaking rule);
+//   * a collective is a kRecordMpiCollective (operation, communicator, root world rank or -1, bytes
+//     sent and received) right after its region's begin; the region's end ends it;
 //   * a non-blocking collective (MPI_Ibarrier, ...; a started persistent one, MPIX_*_init and
-//     MPI_Start) is a marker "mpi.icoll <op> <communicator> <root> <sent> <received> <slot>" in
-//     the call that starts it and "mpi.icoll_end <slot>" in the Wait/Test call that completes
-//     it; the slot is the smallest number (from 1) no other collective in flight on the rank
-//     has, so a program makes a few distinct labels however many collectives it starts;
+//     MPI_Start) is a kRecordMpiCollective with a slot in the call that starts it and a
+//     kRecordMpiCollectiveEnd of that slot in the Wait/Test call that completes it; the slot is
+//     the smallest number (from 1) no other collective in flight on the rank has;
 //   * every message and collective carries the on-the-fly state (record/onthefly.h: the running
 //     critical-path length and the overhead delay) on a shadow duplicate of its communicator: a
 //     24-byte PMPI_Send before the user's send, received after the user's receive completed (a
@@ -23,7 +23,7 @@
 //     rank's metadata;
 //   * MPI_Init (MPI_Init_thread) is a region from the wrapper's entry (read before PMPI_Init,
 //     written once recording is open) to the end of the wrapper's own start-up, holding a
-//     collective "mpi.coll init w -1 0 0" over MPI_COMM_WORLD: every rank's first events;
+//     collective of operation "init" over MPI_COMM_WORLD: every rank's first events;
 //   * communicators are markers "mpi.comm <id> <world ranks as ranges>", the rank and world size a
 //     marker "mpi.rank <rank> <size>", the clock offsets "mpi.clock <init|finalize> <offset ns>
 //     <local CLOCK_MONOTONIC ns> <best round trip ns> <measured offset ns>" (the offset is 0 for
@@ -62,8 +62,8 @@ int MyWorldRank();
 void RegisterDerivedComm(MPI_Comm parent, MPI_Comm created);
 void ForgetComm(MPI_Comm comm);
 
-// Interned name of the message key; 0 when not recording.
-uint32_t MessageName(const CommInfo& comm, int sender_world, int receiver_world, int tag);
+// The communicator's key ("w", "w.0.1") interned, as the MPI records name it; 0 when not recording.
+uint32_t CommKey(const CommInfo& comm);
 
 // A send of `bytes` to `dest` (a rank of `comm`): send begin and end at once, inside the
 // enclosing call's region.
@@ -89,10 +89,10 @@ void ForgetRequest(MPI_Request request);  // MPI_Request_free
 void TrackMessage(MPI_Message message, MPI_Comm comm);
 MPI_Comm TakeMessageComm(MPI_Message message);  // MPI_COMM_NULL when not tracked
 
-// A collective's begin marker (after the region's begin). The call's region end (CallRegion)
+// A collective's begin record (after the region's begin). The call's region end (CallRegion)
 // then exchanges the on-the-fly state over the collective's members.
 void RecordCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received);
-// A non-blocking collective's begin marker (inside its call's region): its slot, or 0 when
+// A non-blocking collective's begin record (inside its call's region): its slot, or 0 when
 // nothing was recorded. TrackCollectiveRequest then ties the slot to the request the call made;
 // with MPI_REQUEST_NULL (the call failed) the collective ends at once.
 uint32_t BeginNonBlockingCollective(const char* op, MPI_Comm comm, int root, uint64_t sent, uint64_t received);
@@ -111,11 +111,9 @@ void AfterInit(int init_result, int64_t entry_monotonic_ns, bool thread_variant)
 void BeforeFinalize();
 
 // Shared by the library's own files. The smallest slot no collective in flight has
-// (mpi_requests.cc); a collective's interned begin label (mpi_labels.cc); the library's eager
-// limit as the "mpi.eager_limit" label, or "" (mpi_eager_limit.cc).
+// (mpi_requests.cc); the library's eager limit as the "mpi.eager_limit" label, or ""
+// (mpi_eager_limit.cc).
 uint32_t TakeCollectiveSlot();
-uint32_t CollectiveLabel(const char* op, const CommInfo& info, int root_world, uint64_t sent, uint64_t received,
-                         uint32_t slot);
 std::string EagerLimitLabel();
 
 // Region scope of one MPI call.

@@ -45,7 +45,7 @@ GS_NOINLINE void EmitGrainSlow(gs_region* site, uint8_t kind, int64_t grain_id) 
   // One event in two slots: the on-the-fly analyses count events by slots (record/onthefly.h).
   LocationAnalysis& a = t_stream->analysis;
   ++a.non_events;
-  a.pair_end = p + 2;
+  AnalysisWideRecord(a, p, 2);
 }
 
 template <ClockAt kAt>
@@ -70,7 +70,7 @@ GS_ALWAYS_INLINE void EmitSync(uint16_t kind, uint64_t object, uint32_t arg = 0)
   Commit(p, 2);
   LocationAnalysis& a = t_stream->analysis;
   ++a.non_events;
-  a.pair_end = p + 2;
+  AnalysisWideRecord(a, p, 2);
 }
 
 uint64_t Object(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }

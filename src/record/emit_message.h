@@ -22,7 +22,7 @@ GS_ALWAYS_INLINE uint64_t EmitMessageTimed(uint8_t kind, uint32_t name, uint64_t
   StoreMessageRecord(p, t, kind, name, bytes, peer, grain);
   Commit(p, 2);
   LocationAnalysis& a = t_stream->analysis;
-  a.pair_end = p + 2;
+  AnalysisWideRecord(a, p, 2);
   ++a.zero_segments;  // the reader makes two events of it at one time
   return t;
 }

@@ -74,9 +74,9 @@ void AnalysisBlockPublished(LocationAnalysis& a, const gst::Record* data, const 
 void AnalysisFinishLocation(LocationAnalysis& a, const gst::Record* block_data, const gst::Record* cur) {
   ResolveFirst(a);
   if (!a.have_first) return;
-  // The last event: a two-slot message record if one ends the stream, else the last slot.
+  // The last event: the last record (a record with continuation slots: its first slot).
   const gst::Record* last = nullptr;
-  if (cur != nullptr && cur > block_data) last = cur == a.pair_end ? cur - 2 : cur - 1;
+  if (cur != nullptr && cur > block_data) last = AnalysisLastRecord(a, block_data, cur);
   const uint64_t last_time = last != nullptr ? last->time : a.first_time;
   const uint64_t slots = a.slots_before + (cur > block_data ? static_cast<uint64_t>(cur - block_data) : 0);
   const int64_t cp = static_cast<int64_t>(last_time - a.first_time) - a.lag_ticks;

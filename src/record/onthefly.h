@@ -46,7 +46,8 @@ struct LocationAnalysis {
   const gst::Record* first_record = nullptr;  // where the location's first event was stored
   uint64_t first_time = 0;                    // its time, once read (have_first)
   bool have_first = false;
-  const gst::Record* pair_end = nullptr;      // end of the last two-slot record (a message)
+  const gst::Record* wide_end = nullptr;      // end of the last record with continuation slots
+  uint32_t wide_slots = 0;                    // and its slots, the record's own included
   uint64_t slots_before = 0;   // records in blocks this location already published
   uint64_t non_events = 0;     // records that are not events of the model (processor changes)
   uint64_t zero_segments = 0;  // events at the same time as their predecessor (see onthefly.cc)
@@ -55,6 +56,18 @@ struct LocationAnalysis {
   uint64_t recv_begin_time = 0;
   uint64_t unmatched = 0;      // receives with no piggybacked sender state
 };
+
+// The record at `p` has `slots` slots with its continuation slots (a message, a sync, an MPI
+// collective): while it is the location's last, the last time is its first slot's.
+inline void AnalysisWideRecord(LocationAnalysis& a, const gst::Record* p, uint32_t slots) {
+  a.wide_end = p + slots;
+  a.wide_slots = slots;
+}
+// The location's last record when `cur` ends its records in the block starting at `data`.
+inline const gst::Record* AnalysisLastRecord(const LocationAnalysis& a, const gst::Record* data, const gst::Record* cur) {
+  if (cur == a.wide_end && cur - a.wide_slots >= data) return cur - a.wide_slots;
+  return cur - 1;
+}
 
 // A record at `p` that is not an event of the model (a processor change, the seed's origin): not
 // counted, and not the location's first event.
@@ -88,30 +101,41 @@ GS_EXPORT void NoteReceiveBegin(uint64_t recv_begin_time);
 GS_EXPORT void ApplyReceivedPiggyback(const Piggyback* message, uint64_t recv_end_time);
 
 // --- carried messages (record/carried.cc): for a layer that moves the Piggyback itself between
-// processes (libgrainscope-mpi). The records are the thread API's; the bookkeeping follows the
-// .gst directory reader, which makes one event of a send and of a receive and consumes labels.
+// processes (libgrainscope-mpi). It writes the MPI records of gst_format.h (version 2.5), each one
+// event of the .gst directory reader's model, and labels the reader consumes.
 struct CarriedTimes {
   uint64_t segment_begin = 0;  // time of the location's previous event (where the blocking began)
   uint64_t time = 0;           // the record's time; 0: nothing was recorded
 };
-// Send begin + end at one time (a kSend event); returns the time for PiggybackForSend, or 0.
-GS_EXPORT uint64_t CarriedSend(uint32_t name, uint64_t bytes, int32_t peer);
-// Receive begin + end at one time (a kRecv event); then NoteReceiveBegin(segment_begin) and
+// A message on communicator `comm` (the interned text of its key) to or from world rank `peer`.
+// A send (kRecordMpiSend, a kSend event); returns the time for PiggybackForSend, or 0.
+GS_EXPORT uint64_t CarriedMpiSend(uint32_t comm, uint64_t bytes, int32_t peer, int32_t tag);
+// A completed receive (kRecordMpiRecv, a kRecv event); then NoteReceiveBegin(segment_begin) and
 // ApplyReceivedPiggyback(..., time) once the sender's Piggyback has arrived.
-GS_EXPORT CarriedTimes CarriedReceive(uint32_t name, uint64_t bytes, int32_t peer);
-// A marker the reader consumes (not an event), stamped with the previous record's time.
+GS_EXPORT CarriedTimes CarriedMpiReceive(uint32_t comm, uint64_t bytes, int32_t peer, int32_t tag);
+// A collective's begin (kRecordMpiCollective, an event), now or (At) at an earlier raw time but
+// never before the thread's previous record; both return the time written, or 0.
+struct MpiCollectiveBegin {
+  uint16_t op = 0;      // gst::MpiCollOpNumber
+  uint32_t comm = 0;    // interned communicator key
+  int32_t root = -1;    // world rank, or -1
+  uint64_t sent = 0, received = 0;
+  uint32_t slot = 0;    // 0: blocking; else the non-blocking collective's slot
+};
+GS_EXPORT uint64_t MpiCollectiveTimed(const MpiCollectiveBegin& c);
+GS_EXPORT uint64_t MpiCollectiveAt(const MpiCollectiveBegin& c, uint64_t time);
+// The end of the non-blocking collective in `slot` (kRecordMpiCollectiveEnd, an event).
+GS_EXPORT void MpiCollectiveEnd(uint32_t slot);
+// A label the reader consumes (not an event), stamped with the previous record's time.
 GS_EXPORT void CarriedLabel(uint32_t label);
-// A marker that is an event (a collective's begin), and a region end; both return their time.
-GS_EXPORT uint64_t MarkerTimed(uint32_t label);
+// A region end; returns its time.
 GS_EXPORT uint64_t RegionEndTimed(struct gs_region* region);
 // Records of a call that began before recording was open (the MPI_Init wrapper's entry, so that a
 // rank's timeline starts at its program's begin): the raw clock value of an earlier
-// CLOCK_MONOTONIC reading, then a region begin and a marker (an event: a collective's begin) at
-// such a time, never before the thread's previous record; both return the time written. Write
-// them before the thread records anything else.
+// CLOCK_MONOTONIC reading, then a region begin at such a time, never before the thread's previous
+// record; returns the time written. Write them before the thread records anything else.
 GS_EXPORT uint64_t RawClockAt(int64_t monotonic_ns);
 GS_EXPORT uint64_t RegionBeginAt(struct gs_region* region, uint64_t time);
-GS_EXPORT uint64_t MarkerAt(uint32_t label, uint64_t time);
 
 // The on-the-fly totals of one process before conversion to ns, and a hook that combines them
 // with other processes' (libgrainscope-mpi: over all ranks) at close, before they are written.

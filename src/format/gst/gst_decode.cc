@@ -79,7 +79,7 @@ Status GstTraceBuilder::DecodeBlock(Stream& s, uint32_t b) {
   uint32_t last_region = UINT32_MAX;  // regions repeat: look each up once per run of them
   for (size_t i = 0; i < count; ++i) {
     const auto r = gst::Load<gst::Record>(base + i * sizeof(gst::Record));
-    Event e{0, r.kind, r.id, 0, gst::kNoPeer, gst::kNoRegion, b, static_cast<uint32_t>(i)};
+    Event e{0, r.kind, 0, r.id, 0, gst::kNoPeer, gst::kNoRegion, b, static_cast<uint32_t>(i)};
     if (r.extra >= count - i) {
       return ErrorAt(s, e, "record of kind {} claims {} continuation slots, only {} remain in its block", r.kind,
                      r.extra, count - i - 1);
@@ -124,6 +124,9 @@ Status GstTraceBuilder::DecodeBlock(Stream& s, uint32_t b) {
       e.bytes = gst::Load<gst::SyncSlot>(base + first_extra * sizeof(gst::Record)).object;  // the object
       e.peer = static_cast<int32_t>(kind);                                                   // the model's SyncKind
     }
+    if (r.kind >= gst::kRecordMpiSend && r.kind <= gst::kRecordMpiCollective) {
+      GS_RETURN_IF_ERROR(DecodeMpiSlots(s, e, r, base + first_extra * sizeof(gst::Record)));
+    }
     if (r.kind == gst::kRecordGrainBegin || r.kind == gst::kRecordGrainEnd) {
       if (r.extra == 0) {  // packed: the site in `reserved`, the grain id in `id`
         e.id = r.reserved;
@@ -151,6 +154,12 @@ Status GstTraceBuilder::DecodeBlock(Stream& s, uint32_t b) {
       case gst::kRecordMarker:
         if (!chunks_.strings.count(r.id)) return ErrorAt(s, e, "{} names string {}, which has no definition", KindName(r.kind), r.id);
         break;
+      case gst::kRecordMpiSend:
+      case gst::kRecordMpiRecv:
+      case gst::kRecordMpiCollective:
+        if (!chunks_.strings.count(r.id))
+          return ErrorAt(s, e, "{} names communicator string {}, which has no definition", KindName(r.kind), r.id);
+        break;
       case gst::kRecordProcessor:
         s.processors.insert(static_cast<int32_t>(r.id));
         break;
@@ -162,6 +171,27 @@ Status GstTraceBuilder::DecodeBlock(Stream& s, uint32_t b) {
     }
     s.events.push_back(e);
   }
+  return OkStatus();
+}
+
+// The continuation slots of an MPI message or collective record (`slots`: its first one) into `e`.
+Status GstTraceBuilder::DecodeMpiSlots(const Stream& s, Event& e, const gst::Record& r, const unsigned char* slots) {
+  if (r.kind == gst::kRecordMpiCollective) {
+    if (r.extra < 2) return ErrorAt(s, e, "MPI collective record with {} of its 2 slots", r.extra);
+    const auto sizes = gst::Load<gst::MpiCollSizes>(slots);
+    const auto root = gst::Load<gst::MpiCollRoot>(slots + sizeof(gst::Record));
+    e.sub = r.reserved <= gst::kLastMpiCollOp ? r.reserved : uint16_t{gst::kMpiOpOther};
+    e.bytes = sizes.sent;
+    e.grain_id = static_cast<int64_t>(sizes.received);
+    e.peer = root.root;
+    e.grain = root.slot;
+    return OkStatus();
+  }
+  if (r.extra < 1) return ErrorAt(s, e, "{} record without its message slot", KindName(r.kind));
+  const auto m = gst::Load<gst::MpiMessageSlot>(slots);
+  e.bytes = m.bytes;
+  e.peer = m.peer;
+  e.grain_id = m.tag;
   return OkStatus();
 }
 
@@ -194,6 +224,10 @@ std::string_view GstTraceBuilder::KindName(uint8_t kind) {
     case gst::kRecordRecvEnd: return "receive end";
     case gst::kRecordMarker: return "marker";
     case gst::kRecordSync: return "sync";
+    case gst::kRecordMpiSend: return "MPI send";
+    case gst::kRecordMpiRecv: return "MPI receive";
+    case gst::kRecordMpiCollective: return "MPI collective";
+    case gst::kRecordMpiCollectiveEnd: return "MPI collective end";
     default: return "record";
   }
 }
@@ -267,7 +301,7 @@ void GstTraceBuilder::CloseUnended(Stream& s, std::vector<uint32_t>& open) {
                                     "closed at the stream's last event", file_, s.chunks->blocks[begin.block].Where(begin.index),
                                     s.id, KindName(begin.kind), What(begin));
     }
-    Event end{last, 0, begin.id, 0, gst::kNoPeer, gst::kNoRegion, 0, 0};
+    Event end{last, 0, 0, begin.id, 0, gst::kNoPeer, gst::kNoRegion, 0, 0};
     end.grain_id = begin.grain_id;
     if (begin.kind == gst::kRecordRegionBegin) end.kind = gst::kRecordRegionEnd;
     if (begin.kind == gst::kRecordGrainBegin) end.kind = gst::kRecordGrainEnd;

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 #include "format/gst/gst_checksum.h"
 #include "format/limits.h"
@@ -34,8 +35,9 @@ inline constexpr uint16_t kVersionMajor = 2;  // incompatible changes
 // 1: delta-coded event blocks (a 2.0 reader refuses them); 2: grain records with an id per
 // instance (kinds 10 and 11; a 2.1 reader skips them and counts them as skipped records); 3: sync
 // records (kind 12; a 2.2 reader skips them); 4: region roles 4 to 19 (a 2.3 reader reads them as
-// functions)
-inline constexpr uint16_t kVersionMinor = 4;
+// functions); 5: MPI records (kinds 13 to 16: messages and collectives of libgrainscope-mpi, which
+// 2.4 and older wrote as "mpi.msg" message names and "mpi.coll" labels; a 2.4 reader skips them)
+inline constexpr uint16_t kVersionMinor = 5;
 inline constexpr uint16_t kOldestReadableMajor = 1;
 
 struct FileHeader {
@@ -107,8 +109,15 @@ enum RecordKind : uint8_t {
                            // (see PackGrain below) or with extra = 1: GrainSlot
   kRecordSync = 12,        // a thread synchronises (version 2.3): reserved = its SyncRecordKind,
                            // id = its argument (a barrier's participants), extra = 1: SyncSlot
+  // MPI (version 2.5), what libgrainscope-mpi writes. `id` names the communicator: a string whose
+  // text is the key the rank's "mpi.comm <key> <members>" label defines ("w" is MPI_COMM_WORLD).
+  kRecordMpiSend = 13,       // a message sent: extra = 1: MpiMessageSlot (peer = the receiver)
+  kRecordMpiRecv = 14,       // a message received (completed): extra = 1: MpiMessageSlot (peer = the sender)
+  kRecordMpiCollective = 15, // a collective begins: reserved = its MpiCollOpNumber, extra = 2: MpiCollSizes,
+                             // MpiCollRoot. A blocking one (slot 0) ends with the call's region.
+  kRecordMpiCollectiveEnd = 16,  // the non-blocking collective in flight in slot `id` ends
 };
-inline constexpr uint8_t kLastKnownRecordKind = kRecordSync;
+inline constexpr uint8_t kLastKnownRecordKind = kRecordMpiCollectiveEnd;
 
 // What a sync record says happened (model/sync_table.h says what each means; gst_model_numbers.h
 // maps them). The runtime's gs_lock_request() and the like write these numbers.
@@ -194,6 +203,61 @@ static_assert(sizeof(SyncSlot) == sizeof(Record));
 constexpr uint64_t PackSync(uint16_t sync_kind, uint32_t arg) {
   return uint64_t{kRecordSync} | (uint64_t{1} << 8) | (uint64_t{sync_kind} << 16) | (uint64_t{arg} << 32);
 }
+
+// The continuation slot of kRecordMpiSend and kRecordMpiRecv. A message's channel is (communicator,
+// sender, receiver, tag) with world ranks: the k-th send and the k-th receive of a channel are one
+// message (MPI's non-overtaking rule).
+struct MpiMessageSlot {
+  uint64_t bytes;  // the payload's size
+  int32_t peer;    // world rank of the receiver (a send) or the sender (a receive)
+  int32_t tag;
+};
+static_assert(sizeof(MpiMessageSlot) == sizeof(Record));
+
+// What kind of collective a kRecordMpiCollective record begins (its `reserved`); a number this
+// version does not know is read as kMpiOpOther.
+enum MpiCollOpNumber : uint16_t {
+  kMpiOpOther = 0,
+  kMpiOpBarrier = 1,
+  kMpiOpBcast = 2,
+  kMpiOpReduce = 3,
+  kMpiOpAllreduce = 4,
+  kMpiOpGather = 5,
+  kMpiOpScatter = 6,
+  kMpiOpAllgather = 7,
+  kMpiOpAlltoall = 8,
+  kMpiOpScan = 9,
+  kMpiOpReduceScatter = 10,
+  kMpiOpInit = 11,  // MPI_Init's synchronisation of all ranks (all-to-all, as kMpiOpOther)
+};
+inline constexpr uint16_t kLastMpiCollOp = kMpiOpInit;
+// Each number's name, as libgrainscope-mpi's wrappers and the 2.4 labels ("mpi.coll bcast ...") say it.
+inline constexpr const char* kMpiCollOpNames[] = {"other",  "barrier", "bcast",     "reduce", "allreduce",      "gather",
+                                                  "scatter", "allgather", "alltoall", "scan", "reduce_scatter", "init"};
+static_assert(sizeof kMpiCollOpNames / sizeof kMpiCollOpNames[0] == kLastMpiCollOp + 1);
+constexpr uint16_t MpiCollOpNumberOf(std::string_view name) {
+  for (uint16_t n = 0; n <= kLastMpiCollOp; ++n)
+    if (name == kMpiCollOpNames[n]) return n;
+  return kMpiOpOther;
+}
+constexpr std::string_view MpiCollOpNameOf(uint16_t number) {
+  return number <= kLastMpiCollOp ? kMpiCollOpNames[number] : kMpiCollOpNames[kMpiOpOther];
+}
+
+// The two continuation slots of kRecordMpiCollective.
+struct MpiCollSizes {
+  uint64_t sent;      // bytes this rank sends in the operation
+  uint64_t received;  // bytes it receives
+};
+static_assert(sizeof(MpiCollSizes) == sizeof(Record));
+struct MpiCollRoot {
+  int32_t root;       // world rank of the root, or -1 (rootless)
+  uint32_t slot;      // 0: blocking; else a non-blocking collective, ended by the
+                      // kRecordMpiCollectiveEnd of this slot that follows on its thread. The slot is
+                      // the smallest number (from 1) no other collective in flight on the rank has.
+  uint64_t reserved;  // 0
+};
+static_assert(sizeof(MpiCollRoot) == sizeof(Record));
 
 // ---- Definitions ----------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 // The .gst format's numbers for the model's enums: region roles (gst_format.h RegionRole) and
-// sync kinds (SyncRecordKind). One table each for the reader and the writer.
+// sync kinds (SyncRecordKind), MPI collective operations (MpiCollOpNumber). One table each for the reader and the writer.
 #pragma once
 
 #include <array>
@@ -9,6 +9,7 @@
 #include "format/gst/gst_format.h"
 #include "model/region_roles.h"
 #include "model/sync_table.h"
+#include "model/trace.h"
 
 namespace grainscope::gst {
 
@@ -84,5 +85,32 @@ inline bool ModelSyncKind(uint16_t number, grainscope::SyncKind* kind) {
 }
 
 inline uint16_t SyncNumber(grainscope::SyncKind kind) { return kSyncNumbers[static_cast<size_t>(kind)].first; }
+
+// The model's operation of an MPI collective's number (MpiCollOpNumber: MPI_Init's and a later
+// version's numbers are kOther), and the number of an operation (kOther: kMpiOpOther).
+inline constexpr std::array<std::pair<uint16_t, grainscope::CollectiveOp>, 10> kMpiCollOps = {{
+    {kMpiOpBarrier, grainscope::CollectiveOp::kBarrier},
+    {kMpiOpBcast, grainscope::CollectiveOp::kBroadcast},
+    {kMpiOpReduce, grainscope::CollectiveOp::kReduce},
+    {kMpiOpAllreduce, grainscope::CollectiveOp::kAllreduce},
+    {kMpiOpGather, grainscope::CollectiveOp::kGather},
+    {kMpiOpScatter, grainscope::CollectiveOp::kScatter},
+    {kMpiOpAllgather, grainscope::CollectiveOp::kAllgather},
+    {kMpiOpAlltoall, grainscope::CollectiveOp::kAlltoall},
+    {kMpiOpScan, grainscope::CollectiveOp::kScan},
+    {kMpiOpReduceScatter, grainscope::CollectiveOp::kReduceScatter},
+}};
+
+inline grainscope::CollectiveOp ModelCollectiveOp(uint16_t number) {
+  for (const auto& [n, op] : kMpiCollOps)
+    if (n == number) return op;
+  return grainscope::CollectiveOp::kOther;
+}
+
+inline uint16_t MpiCollOpNumber(grainscope::CollectiveOp op) {
+  for (const auto& [n, o] : kMpiCollOps)
+    if (o == op) return n;
+  return kMpiOpOther;
+}
 
 }  // namespace grainscope::gst

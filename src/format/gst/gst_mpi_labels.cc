@@ -3,6 +3,10 @@
 #include <charconv>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "format/gst/gst_model_numbers.h"
+
 namespace grainscope::gst {
 namespace {
 
@@ -122,29 +126,20 @@ std::optional<MpiMessageName> ParseMpiMessageName(std::string_view name) {
   return m;
 }
 
-namespace {
-
-constexpr std::pair<std::string_view, CollectiveOp> kCollOps[] = {
-    {"barrier", CollectiveOp::kBarrier},     {"bcast", CollectiveOp::kBroadcast}, {"reduce", CollectiveOp::kReduce},
-    {"allreduce", CollectiveOp::kAllreduce}, {"gather", CollectiveOp::kGather},   {"scatter", CollectiveOp::kScatter},
-    {"allgather", CollectiveOp::kAllgather}, {"alltoall", CollectiveOp::kAlltoall}, {"scan", CollectiveOp::kScan},
-    {"reduce_scatter", CollectiveOp::kReduceScatter},
-};
-
-}  // namespace
-
-CollectiveOp MpiCollOp(std::string_view name) {
-  for (const auto& [n, op] : kCollOps) {
-    if (n == name) return op;
-  }
-  return CollectiveOp::kOther;
+std::optional<NonBlockingMark> NonBlockingMarkOf(std::string_view label) {
+  if (!label.starts_with("mpi.icoll")) return std::nullopt;
+  if (auto slot = ParseMpiCollEnd(label)) return NonBlockingMark{*slot, true};
+  if (auto coll = ParseMpiColl(label); coll && coll->slot != 0) return NonBlockingMark{coll->slot, false};
+  return std::nullopt;
 }
 
-std::string_view MpiCollOpName(CollectiveOp op) {
-  for (const auto& [n, o] : kCollOps) {
-    if (o == op) return n;
-  }
-  return "other";
+std::string MpiCollLabelText(const MpiCollLabel& c) {
+  if (c.slot == 0) return fmt::format("mpi.coll {} {} {} {} {}", c.op, c.comm, c.root, c.sent, c.received);
+  return fmt::format("mpi.icoll {} {} {} {} {} {}", c.op, c.comm, c.root, c.sent, c.received, c.slot);
 }
+
+CollectiveOp MpiCollOp(std::string_view name) { return ModelCollectiveOp(MpiCollOpNumberOf(name)); }
+
+std::string_view MpiCollOpName(CollectiveOp op) { return MpiCollOpNameOf(MpiCollOpNumber(op)); }
 
 }  // namespace grainscope::gst

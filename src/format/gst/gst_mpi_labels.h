@@ -1,13 +1,17 @@
 // The MPI labels libgrainscope-mpi writes into a rank's .gst stream (src/mpi/mpi_state.h), parsed.
+// Since version 2.5 messages and collectives are records of their own (kRecordMpiSend and the
+// like, gst_format.h) and the labels say what is defined once: rank, communicators, clocks and the
+// eager limit. The message names and collective labels of 2.4 files are still read.
 // Samples:
 //   mpi.rank 2 4
 //   mpi.comm w 0-3                      mpi.comm w.0.1 1,3
 //   mpi.clock init 0 81234567890 4100 -1520    (phase, offset to rank 0 ns: 0 on the same kernel,
 //                                               local monotonic ns, best round trip, measured offset)
-//   mpi.coll bcast w.0.0 0 16 0                 (op, communicator, root world rank or -1, sent, received)
-//   mpi.icoll allreduce w -1 8 8 2              (a non-blocking collective begins: the same, and its slot)
-//   mpi.icoll_end 2                             (the non-blocking collective in slot 2 ends)
-//   mpi.msg w 0 1 5                             (a message name: communicator, sender, receiver, tag)
+//   mpi.coll bcast w.0.0 0 16 0                 (2.4: op, communicator, root world rank or -1, sent, received)
+//   mpi.icoll allreduce w -1 8 8 2              (2.4: a non-blocking collective begins: the same, and its slot)
+//   mpi.icoll_end 2                             (2.4: the non-blocking collective in slot 2 ends)
+//   mpi.msg w 0 1 5                             (a message's channel: communicator, sender, receiver, tag;
+//                                                the reader's name for it, 2.4's message name)
 //   mpi.eager_limit 4096 btl_vader_eager_limit  (the library's eager limit in bytes, and its control variable)
 #pragma once
 
@@ -49,8 +53,19 @@ std::optional<uint32_t> ParseMpiCollEnd(std::string_view label);     // the slot
 std::optional<MpiMessageName> ParseMpiMessageName(std::string_view name);
 std::optional<MpiEagerLimitLabel> ParseMpiEagerLimit(std::string_view label);
 
+// A non-blocking collective's begin (end = false) or end in its slot, from a 2.4 label or a 2.5
+// record: which of a location's non-blocking collectives end on it.
+struct NonBlockingMark {
+  uint32_t slot = 0;
+  bool end = false;
+};
+// The mark an "mpi.icoll" or "mpi.icoll_end" label makes, or nullopt.
+std::optional<NonBlockingMark> NonBlockingMarkOf(std::string_view label);
+// The "mpi.coll ..." (slot 0) or "mpi.icoll ..." label of a collective: ParseMpiColl's inverse.
+std::string MpiCollLabelText(const MpiCollLabel& coll);
+
 // The operation names of "mpi.coll" labels ("bcast", "allreduce", ...) and the model's operations,
-// both ways (unknown names are kOther, kOther and kReduceScatter are "other").
+// both ways (gst_model_numbers.h; unknown names and "init" are kOther, which is "other").
 CollectiveOp MpiCollOp(std::string_view name);
 std::string_view MpiCollOpName(CollectiveOp op);
 

@@ -9,20 +9,19 @@
 
 namespace grainscope::gst {
 
-void MpiLabelTranslator::StartLocation(const std::vector<std::string_view>& labels) {
-  // Per non-blocking collective begun here ("mpi.icoll", in order): does a matching
-  // "mpi.icoll_end" follow? (One freed while in flight, or a rank that died, has none.)
+void MpiLabelTranslator::StartLocation(const std::vector<NonBlockingMark>& marks) {
+  // Per non-blocking collective begun here (in order): does an end of its slot follow? (One freed
+  // while in flight, or a rank that died, has none.)
   finished_.clear();
   std::unordered_map<uint32_t, size_t> in_slot;  // slot -> its collective's place in finished_
-  for (std::string_view label : labels) {
-    if (!label.starts_with("mpi.icoll")) continue;
-    if (auto slot = ParseMpiCollEnd(label)) {
-      if (auto it = in_slot.find(*slot); it != in_slot.end()) {
+  for (const NonBlockingMark& mark : marks) {
+    if (mark.end) {
+      if (auto it = in_slot.find(mark.slot); it != in_slot.end()) {
         finished_[it->second] = true;
         in_slot.erase(it);
       }
-    } else if (auto coll = ParseMpiColl(label); coll && coll->slot != 0) {
-      in_slot[coll->slot] = finished_.size();
+    } else {
+      in_slot[mark.slot] = finished_.size();
       finished_.push_back(false);
     }
   }
@@ -61,25 +60,28 @@ void MpiLabelTranslator::Label(TraceBuilder& b, LocationId loc, TimeNs t, std::s
       comms.push_back({comm->id, comm->id == "w" ? "MPI_COMM_WORLD" : "comm " + comm->id, std::move(members)});
     }
   } else if (auto slot = ParseMpiCollEnd(label)) {
-    if (auto it = in_slot_.find(*slot); it != in_slot_.end()) {
-      b.CollEnd(loc, t, it->second);
-      in_slot_.erase(it);
-    }
+    CollectiveEnd(b, loc, t, *slot);
   } else if (auto coll = ParseMpiColl(label)) {
-    Collective(b, loc, t, label, *coll);
+    Collective(b, loc, t, *coll);
+  }
+}
+
+void MpiLabelTranslator::CollectiveEnd(TraceBuilder& b, LocationId loc, TimeNs t, uint32_t slot) {
+  if (auto it = in_slot_.find(slot); it != in_slot_.end()) {
+    b.CollEnd(loc, t, it->second);
+    in_slot_.erase(it);
   }
 }
 
 // A collective's begin: it takes the next sequence number on its communicator (the rank is the
 // participant: its threads share its sequence), also when it never completes.
-void MpiLabelTranslator::Collective(TraceBuilder& b, LocationId loc, TimeNs t, std::string_view label,
-                                    const MpiCollLabel& coll) {
+void MpiLabelTranslator::Collective(TraceBuilder& b, LocationId loc, TimeNs t, const MpiCollLabel& coll) {
   const bool ends = coll.slot == 0 || (nonblocking_begun_ < finished_.size() && finished_[nonblocking_begun_]);
   if (coll.slot != 0) ++nonblocking_begun_;
   const uint32_t sequence = sequence_.Next(communicator_ids_.Id(coll.comm), 0);
   if (!ends) {
     out_.part.collective_notes.Add(Diag::kUnfinishedCollectives,
-                                   fmt::format("{}: {} (slot {}) begins but never completes", file_, label, coll.slot));
+                                   fmt::format("{}: {} (slot {}) begins but never completes", file_, MpiCollLabelText(coll), coll.slot));
     return;
   }
   const CollectiveId c = b.AddCollective(MpiCollOp(coll.op), PartCommunicator(b, coll.comm), LocationId());

@@ -1,5 +1,6 @@
 // One rank file of a .gst rank directory (gst_dir_reader.h) read as a part of the run
-// (model/trace_parts.h): the reader translates libgrainscope-mpi's labels (gst_mpi_labels.h) while
+// (model/trace_parts.h): the reader translates libgrainscope-mpi's MPI records and labels
+// (gst_format.h, gst_mpi_labels.h) while
 // it appends the file's events, once, into the part's own model rows — communicators, collective
 // members with their sequence numbers, the clock offsets and the eager limit — so nothing is
 // re-read from markers afterwards. The per-file "send"/"receive" helper regions around message
@@ -48,18 +49,20 @@ class MpiLabelTranslator {
  public:
   MpiLabelTranslator(std::string_view file, RankPart& out) : file_(file), out_(out) {}
 
-  // A location begins; `labels` are its markers' texts in order (to tell which non-blocking
-  // collectives end on it).
-  void StartLocation(const std::vector<std::string_view>& labels);
+  // A location begins; `marks` are its non-blocking collectives' begins and ends in order (to tell
+  // which end on it).
+  void StartLocation(const std::vector<NonBlockingMark>& marks);
   void Enter() { ++depth_; }
   // Before the Leave of the innermost open region at `t`: ends the blocking collective its call
   // holds.
   void BeforeLeave(TraceBuilder& b, LocationId loc, TimeNs t);
   // An "mpi." label at `t` on `loc`.
   void Label(TraceBuilder& b, LocationId loc, TimeNs t, std::string_view label);
+  // A collective's begin (a 2.5 record or a 2.4 label) and a non-blocking one's end.
+  void Collective(TraceBuilder& b, LocationId loc, TimeNs t, const MpiCollLabel& coll);
+  void CollectiveEnd(TraceBuilder& b, LocationId loc, TimeNs t, uint32_t slot);
 
  private:
-  void Collective(TraceBuilder& b, LocationId loc, TimeNs t, std::string_view label, const MpiCollLabel& coll);
   CommunicatorId PartCommunicator(TraceBuilder& b, const std::string& key);
 
   std::string_view file_;

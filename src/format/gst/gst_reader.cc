@@ -47,6 +47,7 @@ Result<Trace> GstTraceBuilder::Run() {
   }
   if (!origin_) origin_ = FirstEventTime();
   for (Stream& s : streams_) GS_RETURN_IF_ERROR(CheckNesting(s));
+  self_rank_ = SelfRank().value_or(-1);
   AddLocations();
   AddRegions();
   MatchMessages();
@@ -109,16 +110,45 @@ void GstTraceBuilder::AddRegions() {
   recv_region_ = builder_.AddRegion("receive", RegionRole::kPointToPoint, -1);
 }
 
-// FIFO per name, in order of completion (see gst_reader.h).
+// A rank file's world rank, from its "mpi.rank" label (the sender of its MPI sends, the receiver
+// of its receives).
+std::optional<int> GstTraceBuilder::SelfRank() const {
+  for (const auto& [id, text] : chunks_.strings) {
+    if (!text.starts_with("mpi.rank ")) continue;
+    if (auto r = gst::ParseMpiRank(text)) return r->rank;
+  }
+  return std::nullopt;
+}
+
+// A send's or receive's channel: its name, or an MPI record's (communicator, sender, receiver, tag).
+ChannelKey GstTraceBuilder::ChannelOf(const Event& e) const {
+  if (e.kind == gst::kRecordMpiSend) return {e.id, self_rank_, e.peer, static_cast<int32_t>(e.grain_id)};
+  if (e.kind == gst::kRecordMpiRecv) return {e.id, e.peer, self_rank_, static_cast<int32_t>(e.grain_id)};
+  return {e.id};
+}
+
+// A channel's name, the name its messages get: an MPI channel's is the one 2.4 files wrote
+// ("mpi.msg <communicator> <sender> <receiver> <tag>"), which the directory reader's merge pairs by.
+std::string GstTraceBuilder::ChannelName(const ChannelKey& key) const {
+  if (key.sender == ChannelKey::kNamed) return StringText(key.string);
+  return fmt::format("mpi.msg {} {} {} {}", StringText(key.string), key.sender, key.receiver, key.tag);
+}
+
+// FIFO per channel, in order of completion (see gst_reader.h).
 void GstTraceBuilder::MatchMessages() {
-  ChannelIds<uint32_t> names;  // string id -> channel
+  ChannelIds<ChannelKey, ChannelKeyHash> channels;
   FifoMessageMatcher<MessageEnd> matcher;
   for (uint32_t si = 0; si < streams_.size(); ++si) {
     const Stream& s = streams_[si];
     for (uint32_t i = 0; i < s.events.size(); ++i) {
       const Event& e = s.events[i];
-      if (e.kind == gst::kRecordSendBegin) matcher.AddSend(names.Id(e.id), {e.end_time, si, i});
-      if (e.kind == gst::kRecordRecvEnd) matcher.AddReceive(names.Id(e.id), {e.time, si, i});
+      switch (e.kind) {
+        case gst::kRecordSendBegin: matcher.AddSend(channels.Id(ChannelOf(e)), {e.end_time, si, i}); break;
+        case gst::kRecordMpiSend: matcher.AddSend(channels.Id(ChannelOf(e)), {e.time, si, i}); break;
+        case gst::kRecordRecvEnd:
+        case gst::kRecordMpiRecv: matcher.AddReceive(channels.Id(ChannelOf(e)), {e.time, si, i}); break;
+        default: break;
+      }
     }
   }
   matcher.Group();
@@ -132,14 +162,15 @@ void GstTraceBuilder::MatchMessages() {
     TimeNs time;
     uint32_t stream_id;
     uint32_t event;
+    uint32_t channel;
     const MessageEnd* send;
     const MessageEnd* recv;
   };
   std::vector<Pair> pairs;
-  matcher.MatchAll([&](uint32_t, const MessageEnd* send, const MessageEnd* recv) {
+  matcher.MatchAll([&](uint32_t channel, const MessageEnd* send, const MessageEnd* recv) {
     const MessageEnd& any = send != nullptr ? *send : *recv;
     const Event& e = streams_[any.stream].events[any.event];
-    pairs.push_back({e.time, streams_[any.stream].id, any.event, send, recv});
+    pairs.push_back({e.time, streams_[any.stream].id, any.event, channel, send, recv});
   });
   // Message ids in order of the send (or, unsent, the receive), ties by stream and position.
   std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
@@ -147,50 +178,65 @@ void GstTraceBuilder::MatchMessages() {
     if (a.stream_id != b.stream_id) return a.stream_id < b.stream_id;
     return a.event < b.event;
   });
-  for (const Pair& p : pairs) AddMessage(p.send, p.recv);
+  std::vector<std::string> names(channels.size());  // made once per channel
+  for (const Pair& p : pairs) {
+    std::string& name = names[p.channel];
+    if (name.empty()) name = ChannelName(channels.key(p.channel));
+    AddMessage(name, p.send, p.recv);
+  }
+  for (Stream& s : streams_) std::sort(s.messages.begin(), s.messages.end());
 }
 
 // A message from its matched ends (either may be missing: counted).
-void GstTraceBuilder::AddMessage(const MessageEnd* send_end, const MessageEnd* recv_end) {
+void GstTraceBuilder::AddMessage(const std::string& name, const MessageEnd* send_end, const MessageEnd* recv_end) {
   MessageInfo info;
   const Event* send = send_end ? &streams_[send_end->stream].events[send_end->event] : nullptr;
   const Event* recv = recv_end ? &streams_[recv_end->stream].events[recv_end->event] : nullptr;
-  const Event& any = send ? *send : *recv;
-  const std::string name = StringText(any.id);
   info.name = name;
   if (send) {
     info.sender = streams_[send_end->stream].location;
     info.bytes = send->bytes;
-    if (send->grain != gst::kNoRegion) info.send_grain = regions_.at(send->grain);
+    if (send->kind == gst::kRecordSendBegin && send->grain != gst::kNoRegion) info.send_grain = regions_.at(send->grain);
   }
   if (recv) {
     info.receiver = streams_[recv_end->stream].location;
     if (info.bytes == 0) info.bytes = recv->bytes;
-    if (recv->grain != gst::kNoRegion) info.recv_grain = regions_.at(recv->grain);
+    if (recv->kind == gst::kRecordRecvEnd && recv->grain != gst::kNoRegion) info.recv_grain = regions_.at(recv->grain);
   }
   const MessageId m = builder_.AddMessage(info);
-  if (send) message_of_[{send_end->stream, send_end->event}] = m;
-  if (recv) message_of_[{recv_end->stream, recv_end->event}] = m;
+  if (send) streams_[send_end->stream].messages.emplace_back(send_end->event, m);
+  if (recv) streams_[recv_end->stream].messages.emplace_back(recv_end->event, m);
   if (!send) unmatched_.NoSend([&] { return fmt::format("{}: message '{}' is received but never sent", file_, name); });
   if (!recv) unmatched_.NoReceive([&] { return fmt::format("{}: message '{}' is sent but never received", file_, name); });
 }
 
-// A rank file read as a part (mpi_, gst_rank_part.h) has its "mpi." labels translated and no
-// helper regions around its message events (the MPI call's region is the call).
+// The begins and ends of the stream's non-blocking collectives, in order: 2.5's records and 2.4's
+// labels.
+std::vector<gst::NonBlockingMark> GstTraceBuilder::NonBlockingMarks(const Stream& s) const {
+  std::vector<gst::NonBlockingMark> marks;
+  for (const Event& e : s.events) {
+    if (e.kind == gst::kRecordMpiCollective && e.grain != 0) marks.push_back({e.grain, false});
+    if (e.kind == gst::kRecordMpiCollectiveEnd) marks.push_back({e.id, true});
+    if (e.kind != gst::kRecordMarker) continue;
+    auto it = chunks_.strings.find(e.id);
+    if (it == chunks_.strings.end()) continue;
+    if (auto mark = gst::NonBlockingMarkOf(it->second)) marks.push_back(*mark);
+  }
+  return marks;
+}
+
+// A rank file read as a part (mpi_, gst_rank_part.h) has its MPI records and "mpi." labels
+// translated and no helper regions around its message events (the MPI call's region is the call).
 void GstTraceBuilder::AppendEvents(const Stream& s) {
   const LocationId loc = s.location;
   const bool helpers = mpi_ == nullptr;
-  if (mpi_ != nullptr) {
-    std::vector<std::string_view> labels;
-    for (const Event& e : s.events) {
-      if (e.kind != gst::kRecordMarker) continue;
-      auto it = chunks_.strings.find(e.id);
-      labels.push_back(it != chunks_.strings.end() ? std::string_view(it->second) : std::string_view());
-    }
-    mpi_->StartLocation(labels);
-  }
+  if (mpi_ != nullptr) mpi_->StartLocation(NonBlockingMarks(s));
   builder_.Reserve(loc, s.events.size() + (helpers ? s.events.size() / 4 : 0));
-  const uint32_t si = static_cast<uint32_t>(&s - streams_.data());
+  auto message = s.messages.begin();  // the stream's messages, in event order
+  auto message_at = [&](uint32_t i) {
+    while (message != s.messages.end() && message->first < i) ++message;
+    return message->second;  // every send and receive has one (MatchMessages)
+  };
   for (uint32_t i = 0; i < s.events.size(); ++i) {
     const Event& e = s.events[i];
     switch (e.kind) {
@@ -207,7 +253,7 @@ void GstTraceBuilder::AppendEvents(const Stream& s) {
         break;
       case gst::kRecordSendBegin:
         if (helpers) builder_.Enter(loc, e.time, send_region_);
-        builder_.Send(loc, e.time, message_of_.at({si, i}));
+        builder_.Send(loc, e.time, message_at(i));
         break;
       case gst::kRecordSendEnd:
         if (helpers) builder_.Leave(loc, e.time, send_region_);
@@ -216,12 +262,16 @@ void GstTraceBuilder::AppendEvents(const Stream& s) {
         if (helpers) builder_.Enter(loc, e.time, recv_region_);
         break;
       case gst::kRecordRecvEnd:
-        builder_.Recv(loc, e.time, message_of_.at({si, i}));
+        builder_.Recv(loc, e.time, message_at(i));
         if (helpers) builder_.Leave(loc, e.time, recv_region_);
         break;
       case kSyntheticRecvClose:
         if (helpers) builder_.Leave(loc, e.time, recv_region_);
         break;
+      case gst::kRecordMpiSend: builder_.Send(loc, e.time, message_at(i)); break;
+      case gst::kRecordMpiRecv: builder_.Recv(loc, e.time, message_at(i)); break;
+      case gst::kRecordMpiCollective:
+      case gst::kRecordMpiCollectiveEnd: AppendMpiCollective(e, loc); break;
       case gst::kRecordMarker: {
         const std::string text = StringText(e.id);
         if (mpi_ != nullptr && std::string_view(text).starts_with(gst::kMpiLabelPrefix)) {
@@ -235,6 +285,20 @@ void GstTraceBuilder::AppendEvents(const Stream& s) {
       default: break;  // processor and origin records are not events of the model
     }
   }
+}
+
+// An MPI collective's begin or a non-blocking one's end: translated in a rank directory's part; in
+// a rank file read alone, the marker a 2.4 file held instead ("mpi.coll ...", "mpi.icoll_end ...").
+void GstTraceBuilder::AppendMpiCollective(const Event& e, LocationId loc) {
+  if (e.kind == gst::kRecordMpiCollectiveEnd) {
+    if (mpi_ != nullptr) return mpi_->CollectiveEnd(builder_, loc, e.time, e.id);
+    builder_.Marker(loc, e.time, builder_.Intern(fmt::format("mpi.icoll_end {}", e.id)));
+    return;
+  }
+  gst::MpiCollLabel coll{std::string(gst::MpiCollOpNameOf(e.sub)), StringText(e.id), e.peer, e.bytes,
+                         static_cast<uint64_t>(e.grain_id), e.grain};
+  if (mpi_ != nullptr) return mpi_->Collective(builder_, loc, e.time, coll);
+  builder_.Marker(loc, e.time, builder_.Intern(gst::MpiCollLabelText(coll)));
 }
 
 // "; it held events of location 'worker 2'" when the file ends inside an event block: the note

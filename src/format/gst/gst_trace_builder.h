@@ -19,6 +19,7 @@
 #include "format/gst/gst_chunks.h"
 #include "format/gst/gst_clock.h"
 #include "format/gst/gst_format.h"
+#include "format/gst/gst_mpi_labels.h"
 #include "model/message_matcher.h"
 #include "model/trace_builder.h"
 
@@ -30,10 +31,14 @@ namespace grainscope::gst_reader {
 
 using gst::Chunks;
 
-// One decoded record of a stream.
+// One decoded record of a stream. MPI records (version 2.5): `id` is the communicator's key (a
+// string); a message's peer, size and tag are `peer`, `bytes` and `grain_id`; a collective's op is
+// `sub`, its root, bytes sent and received and slot are `peer`, `bytes`, `grain_id` and `grain`; a
+// collective end's slot is `id`.
 struct Event {
   TimeNs time;
   uint8_t kind;
+  uint16_t sub;  // an MPI collective's operation (gst::MpiCollOpNumber)
   uint32_t id;
   uint64_t bytes = 0;
   int32_t peer = gst::kNoPeer;
@@ -44,12 +49,30 @@ struct Event {
   int64_t grain_id = 0;  // grain begin/end: the grain id (the site is `id`)
 };
 
+// A message's channel in a file: its name (a string id; sender = kNamed), or an MPI record's
+// communicator key (a string id) with the sender's and receiver's world ranks and the tag.
+struct ChannelKey {
+  static constexpr int32_t kNamed = INT32_MIN;
+  uint32_t string = 0;
+  int32_t sender = kNamed, receiver = 0, tag = 0;
+  bool operator==(const ChannelKey&) const = default;
+};
+struct ChannelKeyHash {
+  size_t operator()(const ChannelKey& k) const {
+    uint64_t h = k.string * 0x9E3779B97F4A7C15ull;
+    h ^= (static_cast<uint64_t>(static_cast<uint32_t>(k.sender)) << 32 | static_cast<uint32_t>(k.receiver)) * 0xC2B2AE3D27D4EB4Full;
+    h ^= static_cast<uint32_t>(k.tag) * 0x165667B19E3779F9ull;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+
 struct Stream {
   uint32_t id;
   gst::StreamChunks* chunks;
   std::vector<Event> events;
   std::set<int64_t> processors;
   LocationId location;
+  std::vector<std::pair<uint32_t, MessageId>> messages;  // (event, message) of its sends and receives, by event
 };
 
 // A message end taking part in name matching: stream index, event index.
@@ -96,6 +119,7 @@ class GstTraceBuilder {
   Status Decode(Stream& s);
   void EndStreamAt(Stream& s, size_t b, uint32_t expected);
   Status DecodeBlock(Stream& s, uint32_t b);
+  Status DecodeMpiSlots(const Stream& s, Event& e, const gst::Record& r, const unsigned char* slots);
   std::optional<TimeNs> FirstEventTime() const;
   static std::string_view KindName(uint8_t kind);
   std::string What(const Event& e) const;
@@ -105,9 +129,14 @@ class GstTraceBuilder {
   // Assembling the trace (gst_reader.cc).
   void AddLocations();
   void AddRegions();
+  ChannelKey ChannelOf(const Event& e) const;
+  std::string ChannelName(const ChannelKey& key) const;
   void MatchMessages();
-  void AddMessage(const MessageEnd* send_end, const MessageEnd* recv_end);
+  void AddMessage(const std::string& name, const MessageEnd* send_end, const MessageEnd* recv_end);
   void AppendEvents(const Stream& s);
+  void AppendMpiCollective(const Event& e, LocationId loc);
+  std::vector<gst::NonBlockingMark> NonBlockingMarks(const Stream& s) const;
+  std::optional<int> SelfRank() const;
   void AddMetadataAndDiagnostics();
   std::string TruncatedLocation() const;
 
@@ -122,7 +151,7 @@ class GstTraceBuilder {
   std::vector<Stream> streams_;
   std::map<uint32_t, RegionId> regions_;
   RegionId send_region_, recv_region_;
-  std::map<std::pair<uint32_t, uint32_t>, MessageId> message_of_;  // (stream index, event) -> message
+  int32_t self_rank_ = -1;  // a rank file's world rank ("mpi.rank"), for its MPI records' channels
   std::optional<TimeNs> origin_;
   uint64_t skipped_records_ = 0, missing_blocks_ = 0, backwards_ = 0, unclosed_ = 0;
   UnmatchedEnds unmatched_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -102,6 +103,21 @@ class GstImage {
     }
   }
 
+  // A record and its continuation slots, in one block.
+  void Wide(uint32_t stream, const g::Record& head, std::initializer_list<g::Record> slots) {
+    Stream& s = streams_[stream];
+    if (s.block.size() + 1 + slots.size() > kBlockRecords) Flush(stream);
+    s.block.push_back(head);
+    s.block.insert(s.block.end(), slots);
+  }
+  template <typename T>
+  static g::Record Slot(const T& slot) {
+    static_assert(sizeof(T) == sizeof(g::Record));
+    g::Record r;
+    std::memcpy(&r, &slot, sizeof r);
+    return r;
+  }
+
   // A grain begin or end with its per-instance id: packed when site and id fit, else with a
   // GrainSlot (gst_format.h).
   void Grain(uint32_t stream, uint64_t raw, uint8_t kind, uint32_t site, int64_t grain) {
@@ -128,6 +144,15 @@ class GstImage {
     const g::SyncSlot slot{object, 0};
     std::memcpy(&r, &slot, sizeof r);
     s.block.push_back(r);
+  }
+
+  // An MPI message record (kRecordMpiSend, kRecordMpiRecv) naming communicator key `comm`.
+  void MpiMessage(uint32_t stream, uint64_t raw, uint8_t kind, uint32_t comm, const g::MpiMessageSlot& slot) {
+    Wide(stream, g::Record{raw, kind, 1, 0, comm}, {Slot(slot)});
+  }
+  void MpiCollective(uint32_t stream, uint64_t raw, uint16_t op, uint32_t comm, const g::MpiCollSizes& sizes,
+                     const g::MpiCollRoot& root) {
+    Wide(stream, g::Record{raw, g::kRecordMpiCollective, 2, op, comm}, {Slot(sizes), Slot(root)});
   }
 
   // Flushes every stream's last block and ends the file.
@@ -203,12 +228,12 @@ class Encoder {
     }
     for (uint32_t c = 0; c < t.communicators().size(); ++c) {
       const std::string_view name = t.str(t.communicators()[c].name);
-      std::string id = fmt::format("c{}", c);
-      if (name == "MPI_COMM_WORLD") id = "w";
-      if (name.starts_with("comm ") && name.size() > 5 && name.find_first_of(" \t", 5) == std::string_view::npos) {
-        id = std::string(name.substr(5));
+      const bool keyed = name.starts_with("comm ") && name.size() > 5 && name.find_first_of(" \t", 5) == std::string_view::npos;
+      if (name == "MPI_COMM_WORLD") {
+        comm_id_.emplace_back("w");
+      } else {
+        comm_id_.push_back(keyed ? std::string(name.substr(5)) : fmt::format("c{}", c));
       }
-      comm_id_.push_back(std::move(id));
     }
   }
 
@@ -249,7 +274,9 @@ class Encoder {
       const uint32_t arg = ev.arg[i];
       switch (ev.kind[i]) {
         case EventKind::kEnter:
-          if (IsHelper(t_, arg, "send")) {
+          if (rank_directory_ && (IsHelper(t_, arg, "send") || IsHelper(t_, arg, "receive"))) {
+            open.push_back({Open::kDropped, 0});  // MPI records are the call's, without helpers
+          } else if (IsHelper(t_, arg, "send")) {
             open.push_back({Open::kSendHelper, 0});
           } else if (IsHelper(t_, arg, "receive")) {
             const uint32_t m = ReceiveInside(ev, i);
@@ -276,6 +303,10 @@ class Encoder {
           break;
         }
         case EventKind::kSend: {
+          if (rank_directory_) {
+            MpiMessage(img, stream, raw, g::kRecordMpiSend, arg);
+            break;
+          }
           const uint32_t name = Name(img, arg);
           const g::MessageSlot slot = Slot(arg, true);
           img.Record(stream, raw, g::kRecordSendBegin, name, &slot);
@@ -287,6 +318,10 @@ class Encoder {
           break;
         }
         case EventKind::kRecv: {
+          if (rank_directory_) {
+            MpiMessage(img, stream, raw, g::kRecordMpiRecv, arg);
+            break;
+          }
           const uint32_t name = Name(img, arg);
           const g::MessageSlot slot = Slot(arg, false);
           const bool began = !open.empty() && open.back().what == Open::kRecvHelper && open.back().pending == arg;
@@ -315,14 +350,14 @@ class Encoder {
               slot = TakeSlot(slots_in_use);
               open_slots[arg] = slot;
             }
-            img.Record(stream, raw, g::kRecordMarker, img.String(CollLabel(arg, row, slot)));
+            MpiCollective(img, stream, raw, arg, row, slot);
           }
           break;
         case EventKind::kCollEnd:
           if (const std::optional<uint64_t> barrier = ThreadBarrier(arg)) {
             img.Sync(stream, raw, SyncKind::kBarrierLeave, *barrier, 0);
           } else if (auto it = open_slots.find(arg); it != open_slots.end()) {
-            img.Record(stream, raw, g::kRecordMarker, img.String(fmt::format("mpi.icoll_end {}", it->second)));
+            img.Record(stream, raw, g::kRecordMpiCollectiveEnd, it->second);
             slots_in_use[it->second - 1] = false;
             open_slots.erase(it);
           }
@@ -350,17 +385,24 @@ class Encoder {
     return kNone;
   }
 
-  // The file shape pairs messages by name (FIFO per name), the directory shape by its key.
+  // The file shape pairs messages by name (FIFO per name).
   uint32_t Name(GstImage& img, uint32_t m) const {
     const MessageTable& mt = t_.messages();
-    if (!rank_directory_) {
-      const std::string_view name = t_.str(mt.name[m]);
-      if (!name.empty()) return img.String(name);
-      return img.String(fmt::format("msg {} {} {}", mt.sender[m].value, mt.receiver[m].value, mt.tag[m]));
-    }
-    auto rank = [&](LocationId l) { return l.valid() ? static_cast<int64_t>(rank_[l.value]) : -1; };
-    const std::string_view comm = mt.communicator[m].valid() ? std::string_view(comm_id_[mt.communicator[m].value]) : "-";
-    return img.String(fmt::format("mpi.msg {} {} {} {}", comm, rank(mt.sender[m]), rank(mt.receiver[m]), mt.tag[m]));
+    const std::string_view name = t_.str(mt.name[m]);
+    if (!name.empty()) return img.String(name);
+    return img.String(fmt::format("msg {} {} {}", mt.sender[m].value, mt.receiver[m].value, mt.tag[m]));
+  }
+
+  // The directory shape: an MPI record naming the communicator's key and the peer's rank.
+  void MpiMessage(GstImage& img, uint32_t stream, uint64_t raw, uint8_t kind, uint32_t m) const {
+    const MessageTable& mt = t_.messages();
+    const LocationId peer = kind == g::kRecordMpiSend ? mt.receiver[m] : mt.sender[m];
+    const int32_t p = peer.valid() ? static_cast<int32_t>(rank_[peer.value]) : -1;
+    img.MpiMessage(stream, raw, kind, CommKey(img, mt.communicator[m]), {mt.bytes[m], p, mt.tag[m]});
+  }
+
+  uint32_t CommKey(GstImage& img, CommunicatorId c) const {
+    return img.String(c.valid() ? std::string_view(comm_id_[c.value]) : std::string_view("-"));
   }
 
   g::MessageSlot Slot(uint32_t m, bool send) const {
@@ -385,16 +427,14 @@ class Encoder {
     return static_cast<uint32_t>(s + 1);
   }
 
-  // "mpi.coll ..." of a blocking collective (slot 0), "mpi.icoll ... <slot>" of a non-blocking one.
-  std::string CollLabel(uint32_t c, uint32_t row, uint32_t slot) const {
+  // A collective's begin record: blocking (slot 0) or non-blocking.
+  void MpiCollective(GstImage& img, uint32_t stream, uint64_t raw, uint32_t c, uint32_t row, uint32_t slot) const {
     const CollectiveTable& ct = t_.collectives();
     const uint64_t sent = row != kNone ? ct.member_bytes_sent[row] : 0;
     const uint64_t received = row != kNone ? ct.member_bytes_received[row] : 0;
-    const int64_t root = ct.root[c].valid() ? static_cast<int64_t>(rank_[ct.root[c].value]) : -1;
-    const std::string_view comm = ct.communicator[c].valid() ? std::string_view(comm_id_[ct.communicator[c].value]) : "-";
-    const std::string_view op = gst::MpiCollOpName(ct.op[c]);
-    if (slot == 0) return fmt::format("mpi.coll {} {} {} {} {}", op, comm, root, sent, received);
-    return fmt::format("mpi.icoll {} {} {} {} {} {}", op, comm, root, sent, received, slot);
+    const int32_t root = ct.root[c].valid() ? static_cast<int32_t>(rank_[ct.root[c].value]) : -1;
+    img.MpiCollective(stream, raw, g::MpiCollOpNumber(ct.op[c]), CommKey(img, ct.communicator[c]), {sent, received},
+                      {root, slot, 0});
   }
 
   const Trace& t_;
