@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -112,6 +113,27 @@ TEST(TextSink, AppendInOrderWritesTheSameBytesOnAnyNumberOfThreads) {
   EXPECT_EQ(one.size(), three.size());
   EXPECT_TRUE(one == three);
   EXPECT_TRUE(one.starts_with("0,\n7919,15838,23757,\n"));
+}
+
+// After a write fails (a full disk: /dev/full), the rest of a long output is not formatted, and
+// Close says why.
+TEST(TextSink, AFailedWriteStopsTheFormatting) {
+  const int fd = ::open("/dev/full", O_WRONLY);
+  if (fd < 0) GTEST_SKIP() << "/dev/full is absent";
+  for (unsigned threads : {1u, 3u}) {
+    SCOPED_TRACE(threads);
+    std::atomic<size_t> formatted{0};
+    TextSink sink(fd, "/dev/full");
+    constexpr size_t kPieces = 2'000'000;  // 100 B each: 200 MB, 200 drains
+    AppendInOrder(sink, kPieces, threads, [&](size_t, std::string& text) {
+      text.append(100, 'x');
+      ++formatted;
+    });
+    EXPECT_TRUE(sink.failed());
+    EXPECT_LT(formatted.load(), kPieces / 4);
+    EXPECT_THAT(sink.Close(), StatusIs(StatusCode::kIoError, HasSubstr("/dev/full: write failed")));
+  }
+  ::close(fd);
 }
 
 TEST_F(OutputTargetTest, AnExistingFileIsReplacedOnlyWithForce) {

@@ -35,7 +35,7 @@ void AppendInOrder(TextSink& out, size_t n, unsigned threads,
                    const std::function<void(size_t i, std::string& text)>& piece) {
   constexpr size_t kChunk = 8192;  // pieces per task: a few hundred kB of text
   if (threads <= 1 || n <= kChunk) {
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < n && !out.failed(); ++i) {
       piece(i, out.text());
       out.Step();
     }
@@ -43,7 +43,7 @@ void AppendInOrder(TextSink& out, size_t n, unsigned threads,
   }
   const size_t wave = 2 * size_t{threads};
   std::vector<std::string> texts(wave);
-  for (size_t first = 0; first < n; first += wave * kChunk) {
+  for (size_t first = 0; first < n && !out.failed(); first += wave * kChunk) {
     const size_t chunks = std::min(wave, (n - first + kChunk - 1) / kChunk);
     ParallelFor(chunks, threads, [&](size_t c) {
       std::string& text = texts[c];

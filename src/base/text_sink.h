@@ -53,6 +53,9 @@ class TextSink {
   }
   // Writes the rest out. The first write error, if any: after one, nothing more is written.
   Status Close();
+  // A write has failed: what a writer formats from here on is thrown away, so a long one may stop
+  // (AppendInOrder does); Close says why.
+  bool failed() const { return !error_.ok(); }
 
  private:
   void Drain();
@@ -68,7 +71,8 @@ class TextSink {
 // elements of a long JSON array. With `threads` above 1 the pieces are formatted a chunk per task
 // on that many threads (base/parallel.h), a wave of a few chunks at a time, so a long output's
 // formatting uses every core while memory holds at most one wave; the bytes are the same on any
-// number of threads. `piece` must only read what it shares.
+// number of threads. `piece` must only read what it shares. Once `out` has failed, the rest is
+// not formatted.
 void AppendInOrder(TextSink& out, size_t n, unsigned threads,
                    const std::function<void(size_t i, std::string& text)>& piece);
 
