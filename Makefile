@@ -12,9 +12,10 @@ TSAN_BUILD ?= build-tsan
 FUZZ_BUILD ?= build-fuzz
 # Seconds per fuzz target: 11 targets x 8 s is the ~1.5 minutes `make test` spends fuzzing.
 FUZZ_SECONDS ?= 8
-# The threaded code: the recording runtime (its tests include the 8-thread stress test).
+# The threaded code: the recording runtime (its tests include the 8-thread stress test), the
+# readers of parts, and every command on four threads (gs_cli_threads_tests).
 TSAN_TARGETS = gs_record_tests gs_record_crash_child gs_record_stress_tests gs_onthefly_tests \
-  gs_format_gst_tests gs_otf2_tests gs_chrome_tests
+  gs_format_gst_tests gs_otf2_tests gs_chrome_tests gs_cli_threads_tests
 CMAKE_FLAGS ?=
 
 .PHONY: demo demo-deps demo-build test deps build package test-package asan test-fast test-asan tsan test-tsan fuzz-build fuzz fuzz-long golden-update clean browser-deps
@@ -70,9 +71,10 @@ test-asan: asan
 	  ctest --test-dir $(ASAN_BUILD) -j $(JOBS) --output-on-failure
 
 # ThreadSanitizer: only the recording runtime, the readers that read parts on several threads
-# (rank directories, OTF2 location batches) and what their tests need, so it stays quick. The
-# crash tests need their own SIGSEGV/SIGABRT handlers (handle_segv=0, as for ASan); the stress
-# test runs at a quarter of its default size (TSan slows recording and reading ~10x).
+# (rank directories, OTF2 location batches), every command's parallel parts on four threads
+# (CliThreads) and what their tests need, so it stays quick. The crash tests need their own
+# SIGSEGV/SIGABRT handlers (handle_segv=0, as for ASan); the stress test runs at a quarter of its
+# default size (TSan slows recording and reading ~10x).
 tsan: deps
 	@cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRAINSCOPE_TSAN=ON \
 	  -DGRAINSCOPE_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
@@ -80,7 +82,7 @@ tsan: deps
 
 test-tsan: tsan
 	@TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:handle_segv=0:handle_sigbus=0:handle_abort=0 \
-	  GRAINSCOPE_STRESS_EVENTS=100000 ctest --test-dir $(TSAN_BUILD) -j $(JOBS) --output-on-failure -R '^(RecordRuntime|Flush/RecordSettings|RecordCrash|SeedCompat|StressRecording|OnTheFly|GstDirectoryReader|Otf2Parallel|ChromeRankDirectory)\.'
+	  GRAINSCOPE_STRESS_EVENTS=100000 ctest --test-dir $(TSAN_BUILD) -j $(JOBS) --output-on-failure -R '^(RecordRuntime|Flush/RecordSettings|RecordCrash|SeedCompat|StressRecording|OnTheFly|GstDirectoryReader|Otf2Parallel|ChromeRankDirectory|CliThreads)\.'
 
 # libFuzzer targets (clang): built in their own directory, run for FUZZ_SECONDS each.
 fuzz-build: deps
