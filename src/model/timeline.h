@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -40,6 +41,15 @@ class Timeline {
   // Earliest and latest time over all locations; both 0 when there are no events.
   TimeNs start() const { return start_; }
   TimeNs end() const { return end_; }
+
+  // Location `loc`'s times taken out (not copied) when they came per location (FromLocations),
+  // else nullopt; the location has none afterwards (its count and bounds are not updated: for a
+  // merge that drops the trace next, TraceBuilder::TakeEvents).
+  std::optional<std::vector<TimeNs>> Take(LocationId loc) {
+    if (per_location_.size() <= loc.value) return std::nullopt;
+    at_[loc.value] = {};
+    return std::move(per_location_[loc.value]);
+  }
 
   // The first event at which the times decrease, as its index, or size() when they never do.
   static size_t FirstDecrease(std::span<const TimeNs> times);

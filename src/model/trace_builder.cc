@@ -80,25 +80,37 @@ MessageId TraceBuilder::AddMessage(const MessageInfo& info) {
 
 EventIndex TraceBuilder::Send(LocationId loc, TimeNs t, MessageId m) {
   EventIndex e = Append(loc, t, EventKind::kSend, m.value);
+  NoteSend(loc, e, m);
+  return e;
+}
+
+void TraceBuilder::NoteSend(LocationId loc, EventIndex e, MessageId m) {
   body_.messages.send_event[m.value] = e;
   if (!body_.messages.sender[m.value].valid()) body_.messages.sender[m.value] = loc;  // where its send is
-  return e;
 }
 
 EventIndex TraceBuilder::Recv(LocationId loc, TimeNs t, MessageId m) {
   EventIndex e = Append(loc, t, EventKind::kRecv, m.value);
-  body_.messages.recv_event[m.value] = e;
-  if (!body_.messages.receiver[m.value].valid()) body_.messages.receiver[m.value] = loc;
+  NoteRecv(loc, e, m);
   return e;
 }
 
+void TraceBuilder::NoteRecv(LocationId loc, EventIndex e, MessageId m) {
+  body_.messages.recv_event[m.value] = e;
+  if (!body_.messages.receiver[m.value].valid()) body_.messages.receiver[m.value] = loc;
+}
+
 EventIndex TraceBuilder::Sync(LocationId loc, TimeNs t, SyncKind kind, uint64_t object, uint32_t arg) {
+  return Append(loc, t, EventKind::kSync, AddSyncRow(kind, object, arg));
+}
+
+uint32_t TraceBuilder::AddSyncRow(SyncKind kind, uint64_t object, uint32_t arg) {
   SyncTable& s = body_.syncs;
   const uint32_t row = static_cast<uint32_t>(s.size());
   s.kind.push_back(kind);
   s.object.push_back(object);
   s.arg.push_back(arg);
-  return Append(loc, t, EventKind::kSync, row);
+  return row;
 }
 
 EventIndex TraceBuilder::MarkerOrSync(LocationId loc, TimeNs t, std::string_view label) {
@@ -126,21 +138,30 @@ CollectiveId TraceBuilder::AddCollective(CollectiveOp op, CommunicatorId comm, L
 EventIndex TraceBuilder::CollBegin(LocationId loc, TimeNs t, CollectiveId c, uint64_t bytes_sent,
                                    uint64_t bytes_received) {
   EventIndex e = Append(loc, t, EventKind::kCollBegin, c.value);
-  members_.push_back(CollectiveMember{c, loc, e, kNoEvent, bytes_sent, bytes_received});
+  NoteCollBegin(loc, e, c, bytes_sent, bytes_received);
   return e;
+}
+
+void TraceBuilder::NoteCollBegin(LocationId loc, EventIndex e, CollectiveId c, uint64_t bytes_sent,
+                                 uint64_t bytes_received) {
+  members_.push_back(CollectiveMember{c, loc, e, kNoEvent, bytes_sent, bytes_received});
 }
 
 EventIndex TraceBuilder::CollEnd(LocationId loc, TimeNs t, CollectiveId c) {
   EventIndex e = Append(loc, t, EventKind::kCollEnd, c.value);
+  NoteCollEnd(loc, e, c);
+  return e;
+}
+
+void TraceBuilder::NoteCollEnd(LocationId loc, EventIndex e, CollectiveId c) {
   // The open membership is almost always among the last few rows.
   for (auto it = members_.rbegin(); it != members_.rend(); ++it) {
     if (it->collective == c && it->location == loc && it->end == kNoEvent) {
       it->end = e;
-      return e;
+      return;
     }
   }
   members_.push_back(CollectiveMember{c, loc, kNoEvent, e, 0, 0});
-  return e;
 }
 
 DependencyId TraceBuilder::AddDependency(DependencyKind kind, LocationId from, EventIndex from_event, LocationId to,
@@ -189,10 +210,29 @@ Status TraceBuilder::CheckDependencies() {
 
 EventIndex TraceBuilder::EnterInstance(LocationId loc, TimeNs t, RegionId r, int64_t id) {
   const EventIndex e = Enter(loc, t, r);
+  NoteInstance(loc, e, id);
+  return e;
+}
+
+void TraceBuilder::NoteInstance(LocationId loc, EventIndex e, int64_t id) {
   body_.instances.location.push_back(loc);
   body_.instances.enter.push_back(e);
   body_.instances.id.push_back(id);
-  return e;
+}
+
+void TraceBuilder::AdoptEvents(LocationId loc, LocationEvents events) {
+  times_[loc.value] = std::move(events.time);
+  body_.kinds[loc.value] = std::move(events.kind);
+  body_.args[loc.value] = std::move(events.arg);
+}
+
+std::optional<TraceBuilder::LocationEvents> TraceBuilder::TakeEvents(Trace& trace, LocationId loc) {
+  if (trace.body_.use_count() != 1) return std::nullopt;
+  std::optional<std::vector<TimeNs>> time = trace.timeline_.Take(loc);
+  if (!time) return std::nullopt;
+  TraceBody& body = const_cast<TraceBody&>(*trace.body_);
+  trace.columns_[loc.value] = EventColumns();
+  return LocationEvents{std::move(*time), std::move(body.kinds[loc.value]), std::move(body.args[loc.value])};
 }
 
 // Readers append instances in their own order (location by location, or interleaved): the table's

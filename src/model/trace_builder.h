@@ -126,6 +126,26 @@ class TraceBuilder {
   DependencyId AddDependency(DependencyKind kind, LocationId from, EventIndex from_event, LocationId to,
                              EventIndex to_event);
 
+  // A merge of traces read apart (model/trace_parts.h) moves whole locations in: the events of
+  // location `loc` of `trace`, taken out (not copied) when `trace` owns its body alone (just read)
+  // and its times per location, else nullopt; `trace`'s location is empty afterwards. In place,
+  // their args turned into this builder's ids, AdoptEvents makes them `loc`'s events (it has none
+  // yet), and the Note* calls register what Send, Recv, CollBegin, CollEnd and EnterInstance
+  // would for the event at `e`, AddSyncRow what Sync would (its row is the event's arg).
+  struct LocationEvents {
+    std::vector<TimeNs> time;
+    std::vector<EventKind> kind;
+    std::vector<uint32_t> arg;
+  };
+  static std::optional<LocationEvents> TakeEvents(Trace& trace, LocationId loc);
+  void AdoptEvents(LocationId loc, LocationEvents events);
+  void NoteSend(LocationId loc, EventIndex e, MessageId m);
+  void NoteRecv(LocationId loc, EventIndex e, MessageId m);
+  void NoteCollBegin(LocationId loc, EventIndex e, CollectiveId c, uint64_t bytes_sent, uint64_t bytes_received);
+  void NoteCollEnd(LocationId loc, EventIndex e, CollectiveId c);
+  void NoteInstance(LocationId loc, EventIndex e, int64_t id);
+  uint32_t AddSyncRow(SyncKind kind, uint64_t object, uint32_t arg);
+
   // Checks the invariants, makes location ids unique (ranks and processors keep theirs; a thread
   // whose id another location has takes the next id above them all) and returns the Trace; the
   // builder is empty afterwards.

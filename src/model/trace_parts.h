@@ -30,6 +30,9 @@
 // instance, on one communicator per key whose members are the locations of all parts' rows of
 // that key (NCCL's process groups in a PyTorch rank directory);
 // each part's metadata keys are prefixed "rank R "; clocks and diagnostics as above.
+// Memory: an MPI rank part's locations are moved into the merged trace, their columns rewritten in
+// place (TraceBuilder::TakeEvents), so a run's events are never held twice; a part is freed once
+// its events are in.
 #pragma once
 
 #include <cstdint>

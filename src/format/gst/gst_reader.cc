@@ -225,13 +225,26 @@ std::vector<gst::NonBlockingMark> GstTraceBuilder::NonBlockingMarks(const Stream
   return marks;
 }
 
+// At least as many events as AppendEvents appends for `s` (one more would double the columns): its
+// events, the helper regions' enters and leaves, and in a part the end of each blocking collective
+// a record or a 2.4 label begins (ended before its call's leave).
+size_t GstTraceBuilder::ModelEvents(const Stream& s) const {
+  const bool helpers = mpi_ == nullptr;
+  size_t extra = 0;
+  for (const Event& e : s.events) {
+    if (helpers) extra += e.kind == gst::kRecordSendBegin || e.kind == gst::kRecordRecvEnd;
+    else extra += e.kind == gst::kRecordMpiCollective || e.kind == gst::kRecordMarker;
+  }
+  return s.events.size() + extra;
+}
+
 // A rank file read as a part (mpi_, gst_rank_part.h) has its MPI records and "mpi." labels
 // translated and no helper regions around its message events (the MPI call's region is the call).
 void GstTraceBuilder::AppendEvents(const Stream& s) {
   const LocationId loc = s.location;
   const bool helpers = mpi_ == nullptr;
   if (mpi_ != nullptr) mpi_->StartLocation(NonBlockingMarks(s));
-  builder_.Reserve(loc, s.events.size() + (helpers ? s.events.size() / 4 : 0));
+  builder_.Reserve(loc, ModelEvents(s));
   auto message = s.messages.begin();  // the stream's messages, in event order
   auto message_at = [&](uint32_t i) {
     while (message != s.messages.end() && message->first < i) ++message;

@@ -136,6 +136,7 @@ class GstTraceBuilder {
   void AppendEvents(const Stream& s);
   void AppendMpiCollective(const Event& e, LocationId loc);
   std::vector<gst::NonBlockingMark> NonBlockingMarks(const Stream& s) const;
+  size_t ModelEvents(const Stream& s) const;
   std::optional<int> SelfRank() const;
   void AddMetadataAndDiagnostics();
   std::string TruncatedLocation() const;
