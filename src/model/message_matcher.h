@@ -57,6 +57,15 @@ class UnmatchedEnds {
   std::string first_no_send_, first_no_receive_;
 };
 
+// A hash of a channel key of four 32-bit fields (a string or text id, sender, receiver, tag: an MPI
+// channel), for ChannelIds' Hash.
+inline size_t HashChannelFields(uint32_t text, int32_t sender, int32_t receiver, int32_t tag) {
+  uint64_t h = text * 0x9E3779B97F4A7C15ull;
+  h ^= (static_cast<uint64_t>(static_cast<uint32_t>(sender)) << 32 | static_cast<uint32_t>(receiver)) * 0xC2B2AE3D27D4EB4Full;
+  h ^= static_cast<uint32_t>(tag) * 0x165667B19E3779F9ull;
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
 // Dense ids 0, 1, 2, ... for channel keys, in order of first appearance.
 template <typename Key, typename Hash = std::hash<Key>>
 class ChannelIds {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <compare>
+#include <deque>
 #include <limits>
 #include <cstdint>
 #include <map>
@@ -12,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -30,6 +32,17 @@ struct MessageEnd {
   EventIndex event = kNoEvent;
   uint32_t message = 0;  // the part's message row
   auto operator<=>(const MessageEnd&) const = default;
+};
+
+// A channel of the merged run: an MPI channel (text: its communicator key) or a named one (text:
+// its name, sender TracePart::kNamedChannel); text indexes PairMessages' table of texts.
+struct MergeChannel {
+  uint32_t text = 0;
+  int32_t sender = 0, receiver = 0, tag = 0;
+  bool operator==(const MergeChannel&) const = default;
+};
+struct MergeChannelHash {
+  size_t operator()(const MergeChannel& k) const { return HashChannelFields(k.text, k.sender, k.receiver, k.tag); }
 };
 
 class PartMerger {
@@ -172,8 +185,10 @@ class PartMerger {
   void CopyCommunicators(uint32_t p);
   void CopyMessages(uint32_t p);
   void CopyCollectives(uint32_t p);
+  MergeChannel ChannelOf(uint32_t p, uint32_t i, ChannelIds<std::string_view>& texts,
+                         std::unordered_map<std::string_view, MergeChannel>& named, std::deque<std::string>& owned);
   void PairMessages();
-  void AddMessage(std::string_view key, const std::optional<ChannelEnds>& ends, const MessageEnd* s, const MessageEnd* r);
+  void AddMessage(std::string_view name, const std::optional<ChannelEnds>& ends, const MessageEnd* s, const MessageEnd* r);
   void AppendEvents(uint32_t p);
   bool Adopt(uint32_t p, uint32_t l);
   void CopyEvents(uint32_t p, uint32_t l);

@@ -1,6 +1,7 @@
 #include "model/trace_parts.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -130,8 +131,36 @@ void PartMerger::CopyCollectives(uint32_t p) {
   }
 }
 
+// Part p's channel of message row i: an MPI channel (communicator key, ranks, tag) where the part
+// or describe_channel says it, else the row's name. `texts` holds views into the parts' strings
+// and `owned`'s; `named` caches the global channel of each distinct name.
+MergeChannel PartMerger::ChannelOf(uint32_t p, uint32_t i, ChannelIds<std::string_view>& texts,
+                                   std::unordered_map<std::string_view, MergeChannel>& named,
+                                   std::deque<std::string>& owned) {
+  const TracePart& part = parts_[p];
+  if (!part.message_channels.empty() && part.message_channels.size() == part.trace.messages().size()) {
+    const TracePart::Channel& c = part.message_channels[i];
+    return {texts.Id(part.channel_texts[c.text]), c.sender, c.receiver, c.tag};
+  }
+  const std::string_view name = part.trace.str(part.trace.messages().name[i]);
+  auto [it, added] = named.try_emplace(name);
+  if (!added) return it->second;
+  const std::optional<ChannelEnds> ends = options_.describe_channel ? options_.describe_channel(name) : std::nullopt;
+  if (ends) {
+    const std::string_view comm = owned.emplace_back(ends->communicator);
+    it->second = {texts.Id(comm), static_cast<int32_t>(ends->sender_rank), static_cast<int32_t>(ends->receiver_rank),
+                  ends->tag};
+  } else {
+    it->second = {texts.Id(name), TracePart::kNamedChannel, 0, 0};
+  }
+  return it->second;
+}
+
 void PartMerger::PairMessages() {
-  ChannelIds<std::string_view> keys;  // views into the parts' string pools
+  ChannelIds<std::string_view> texts;  // communicator keys and names
+  std::unordered_map<std::string_view, MergeChannel> named;
+  std::deque<std::string> owned;
+  ChannelIds<MergeChannel, MergeChannelHash> channels;
   FifoMessageMatcher<MessageEnd> matcher;
   send_id_.resize(parts_.size());
   recv_id_.resize(parts_.size());
@@ -144,7 +173,7 @@ void PartMerger::PairMessages() {
     }
     for (uint32_t i = 0; i < m.size(); ++i) {
       if (whole_files() && !PairedAcrossFiles(t, i)) continue;  // CopyMessages'
-      const uint32_t channel = keys.Id(t.str(m.name[i]));
+      const uint32_t channel = channels.Id(ChannelOf(p, i, texts, named, owned));
       if (m.send_event[i] != kNoEvent) {
         matcher.AddSend(channel, MessageEnd{t.events(m.sender[i]).time[m.send_event[i]], p, m.sender[i].value, m.send_event[i], i});
       }
@@ -154,18 +183,30 @@ void PartMerger::PairMessages() {
     }
   }
   matcher.Group();
-  std::vector<uint32_t> by_key(keys.size());  // message ids follow the channels' names
-  std::iota(by_key.begin(), by_key.end(), 0u);
-  std::sort(by_key.begin(), by_key.end(), [&](uint32_t a, uint32_t b) { return keys.key(a) < keys.key(b); });
+  // Message ids follow the channels: MPI ones by (communicator key, sender, receiver, tag), then
+  // named ones by name.
+  std::vector<uint32_t> order(channels.size());
+  std::iota(order.begin(), order.end(), 0u);
+  auto sort_key = [&](uint32_t c) {
+    const MergeChannel& k = channels.key(c);
+    return std::make_tuple(k.sender == TracePart::kNamedChannel, texts.key(k.text), k.sender, k.receiver, k.tag);
+  };
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return sort_key(a) < sort_key(b); });
   matcher.OrderEachChannel(std::less<MessageEnd>());  // completion order in each part's clock
-  for (uint32_t channel : by_key) {
-    const std::string_view key = keys.key(channel);
-    const std::optional<ChannelEnds> ends = options_.describe_channel ? options_.describe_channel(key) : std::nullopt;
-    matcher.Match(channel, [&](uint32_t, const MessageEnd* s, const MessageEnd* r) { AddMessage(key, ends, s, r); });
+  for (uint32_t channel : order) {
+    const MergeChannel& k = channels.key(channel);
+    std::optional<ChannelEnds> ends;
+    std::string_view name = texts.key(k.text);
+    if (k.sender != TracePart::kNamedChannel) {
+      ends = ChannelEnds{std::string(name), k.sender, k.receiver, k.tag};
+      name = {};
+    }
+    matcher.Match(channel, [&](uint32_t, const MessageEnd* s, const MessageEnd* r) { AddMessage(name, ends, s, r); });
   }
 }
 
-void PartMerger::AddMessage(std::string_view key, const std::optional<ChannelEnds>& ends, const MessageEnd* s,
+// A message of the channel `name` (empty: the MPI channel `ends`) from its matched ends.
+void PartMerger::AddMessage(std::string_view name, const std::optional<ChannelEnds>& ends, const MessageEnd* s,
                             const MessageEnd* r) {
   MessageInfo info;
   if (ends) {
@@ -174,14 +215,18 @@ void PartMerger::AddMessage(std::string_view key, const std::optional<ChannelEnd
     info.sender = RankLocation(ends->sender_rank);
     info.receiver = RankLocation(ends->receiver_rank);
   } else {
-    info.name = key;
+    info.name = name;
   }
   if (s) info.sender = merged_[s->part][s->location];
   if (r) info.receiver = merged_[r->part][r->location];
   const MessageEnd& any = s ? *s : *r;
   info.bytes = parts_[any.part].trace.messages().bytes[any.message];
-  if (!s) unmatched_.NoSend([&] { return fmt::format("message '{}' is received but never sent", key); });
-  if (!r) unmatched_.NoReceive([&] { return fmt::format("message '{}' is sent but never received", key); });
+  auto what = [&] {
+    if (!ends) return std::string(name);
+    return fmt::format("mpi.msg {} {} {} {}", ends->communicator, ends->sender_rank, ends->receiver_rank, ends->tag);
+  };
+  if (!s) unmatched_.NoSend([&] { return fmt::format("message '{}' is received but never sent", what()); });
+  if (!r) unmatched_.NoReceive([&] { return fmt::format("message '{}' is sent but never received", what()); });
   const MessageId id = builder_.AddMessage(info);
   if (s) send_id_[s->part][s->message] = id;
   if (r) recv_id_[r->part][r->message] = id;

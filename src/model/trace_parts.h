@@ -11,9 +11,11 @@
 //   * clocks: each part's times go through its ClockMap onto one time base, kept in order on each
 //     location (an interpolation must not reorder a location's events);
 //   * messages: a part's message rows with a side that is not in the part are paired across parts
-//     per channel (the row's name), FIFO in each side's order of completion: by that end's time in
-//     its own part, ties by part, location and event (MPI's non-overtaking rule: a channel has one
-//     sender and one receiver). Channels are taken in name order, which gives the message ids;
+//     per channel (the row's name, or the part's message_channels), FIFO in each side's order of
+//     completion: by that end's time in its own part, ties by part, location and event (MPI's
+//     non-overtaking rule: a channel has one sender and one receiver). Channels are taken in order
+//     (MPI channels by communicator key, sender, receiver and tag, then named ones by name), which
+//     gives the message ids;
 //   * collectives: a part holds its own members of an operation; the members with equal
 //     (communicator key, sequence number) in all parts are one instance (model/collective_matcher.h);
 //   * sync objects of a process (locks, barriers) are made distinct per part (ProcessSyncObject),
@@ -36,6 +38,7 @@
 #pragma once
 
 #include <cstdint>
+#include <climits>
 #include <functional>
 #include <optional>
 #include <string>
@@ -104,6 +107,17 @@ struct TracePart {
   // (one begun and never completed), added after its events are merged.
   Diagnostics notes, collective_notes;
   std::vector<std::pair<std::string, std::string>> metadata;  // for the merged trace
+  // Where the reader knows them (a .gst rank file): per message row of `trace`, in row order, its
+  // channel, and the rows have no names. An MPI channel is (communicator key, sender rank,
+  // receiver rank, tag); a named one (sender kNamedChannel) is its name. Keys and names are
+  // indices into channel_texts. Empty: each row's name is its channel (describe_channel).
+  struct Channel {
+    uint32_t text = 0;
+    int32_t sender = 0, receiver = 0, tag = 0;
+  };
+  static constexpr int32_t kNamedChannel = INT32_MIN;
+  std::vector<Channel> message_channels;
+  std::vector<std::string> channel_texts;
 };
 
 // What a channel's name says about the messages on it, where the format says it (an MPI channel:

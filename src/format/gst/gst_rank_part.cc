@@ -95,6 +95,22 @@ void MpiLabelTranslator::Collective(TraceBuilder& b, LocationId loc, TimeNs t, c
   }
 }
 
+uint32_t MpiLabelTranslator::ChannelText(std::string_view text) {
+  std::vector<std::string>& texts = out_.part.channel_texts;
+  auto [it, added] = channel_text_.try_emplace(std::string(text), static_cast<uint32_t>(texts.size()));
+  if (added) texts.emplace_back(text);
+  return it->second;
+}
+
+void MpiLabelTranslator::MessageChannel(std::string_view communicator, int32_t sender, int32_t receiver, int32_t tag) {
+  out_.part.message_channels.push_back({ChannelText(communicator), sender, receiver, tag});
+}
+
+void MpiLabelTranslator::NamedMessageChannel(std::string_view name) {
+  if (auto m = ParseMpiMessageName(name)) return MessageChannel(m->comm, m->sender, m->receiver, m->tag);
+  out_.part.message_channels.push_back({ChannelText(name), TracePart::kNamedChannel, 0, 0});
+}
+
 // The part's stand-in for a communicator (the members are other parts' ranks, known at the merge).
 CommunicatorId MpiLabelTranslator::PartCommunicator(TraceBuilder& b, const std::string& key) {
   auto [it, added] = part_comm_.try_emplace(key);

@@ -58,6 +58,11 @@ class MpiLabelTranslator {
   void BeforeLeave(TraceBuilder& b, LocationId loc, TimeNs t);
   // An "mpi." label at `t` on `loc`.
   void Label(TraceBuilder& b, LocationId loc, TimeNs t, std::string_view label);
+  // The channel of the part's next message row (TracePart::message_channels): an MPI record's
+  // (communicator key, sender, receiver, tag), or a name — a 2.4 message name "mpi.msg ..." is
+  // that MPI channel.
+  void MessageChannel(std::string_view communicator, int32_t sender, int32_t receiver, int32_t tag);
+  void NamedMessageChannel(std::string_view name);
   // A collective's begin (a 2.5 record or a 2.4 label) and a non-blocking one's end.
   void Collective(TraceBuilder& b, LocationId loc, TimeNs t, const MpiCollLabel& coll);
   void CollectiveEnd(TraceBuilder& b, LocationId loc, TimeNs t, uint32_t slot);
@@ -68,6 +73,8 @@ class MpiLabelTranslator {
   std::string_view file_;
   RankPart& out_;
   std::unordered_map<std::string, CommunicatorId> part_comm_;  // the part's own, per key
+  std::unordered_map<std::string, uint32_t> channel_text_;  // index in the part's channel_texts
+  uint32_t ChannelText(std::string_view text);
   // The k-th collective the rank begins on a communicator is instance k of it (its threads share
   // the rank's sequence): the rank is the one participant of this part.
   ChannelIds<std::string> communicator_ids_;

@@ -178,21 +178,30 @@ void GstTraceBuilder::MatchMessages() {
     if (a.stream_id != b.stream_id) return a.stream_id < b.stream_id;
     return a.event < b.event;
   });
-  std::vector<std::string> names(channels.size());  // made once per channel
-  for (const Pair& p : pairs) {
-    std::string& name = names[p.channel];
-    if (name.empty()) name = ChannelName(channels.key(p.channel));
-    AddMessage(name, p.send, p.recv);
-  }
+  std::vector<std::string> names(channels.size());  // made once per channel, where one is needed
+  for (const Pair& p : pairs) AddMessage(channels.key(p.channel), names[p.channel], p.send, p.recv);
   for (Stream& s : streams_) std::sort(s.messages.begin(), s.messages.end());
 }
 
-// A message from its matched ends (either may be missing: counted).
-void GstTraceBuilder::AddMessage(const std::string& name, const MessageEnd* send_end, const MessageEnd* recv_end) {
+// A message of channel `key` from its matched ends (either may be missing: counted). A rank
+// directory's part says its channel (MpiLabelTranslator::MessageChannel) instead of naming the
+// message; else the message is named after its channel (`name`: made on first use).
+void GstTraceBuilder::AddMessage(const ChannelKey& key, std::string& name, const MessageEnd* send_end,
+                                 const MessageEnd* recv_end) {
   MessageInfo info;
   const Event* send = send_end ? &streams_[send_end->stream].events[send_end->event] : nullptr;
   const Event* recv = recv_end ? &streams_[recv_end->stream].events[recv_end->event] : nullptr;
-  info.name = name;
+  auto channel_name = [&]() -> const std::string& {
+    if (name.empty()) name = ChannelName(key);
+    return name;
+  };
+  if (mpi_ == nullptr) {
+    info.name = channel_name();
+  } else if (key.sender != ChannelKey::kNamed) {
+    mpi_->MessageChannel(StringText(key.string), key.sender, key.receiver, key.tag);
+  } else {
+    mpi_->NamedMessageChannel(StringText(key.string));
+  }
   if (send) {
     info.sender = streams_[send_end->stream].location;
     info.bytes = send->bytes;
@@ -206,8 +215,8 @@ void GstTraceBuilder::AddMessage(const std::string& name, const MessageEnd* send
   const MessageId m = builder_.AddMessage(info);
   if (send) streams_[send_end->stream].messages.emplace_back(send_end->event, m);
   if (recv) streams_[recv_end->stream].messages.emplace_back(recv_end->event, m);
-  if (!send) unmatched_.NoSend([&] { return fmt::format("{}: message '{}' is received but never sent", file_, name); });
-  if (!recv) unmatched_.NoReceive([&] { return fmt::format("{}: message '{}' is sent but never received", file_, name); });
+  if (!send) unmatched_.NoSend([&] { return fmt::format("{}: message '{}' is received but never sent", file_, channel_name()); });
+  if (!recv) unmatched_.NoReceive([&] { return fmt::format("{}: message '{}' is sent but never received", file_, channel_name()); });
 }
 
 // The begins and ends of the stream's non-blocking collectives, in order: 2.5's records and 2.4's

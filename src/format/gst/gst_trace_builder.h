@@ -58,12 +58,7 @@ struct ChannelKey {
   bool operator==(const ChannelKey&) const = default;
 };
 struct ChannelKeyHash {
-  size_t operator()(const ChannelKey& k) const {
-    uint64_t h = k.string * 0x9E3779B97F4A7C15ull;
-    h ^= (static_cast<uint64_t>(static_cast<uint32_t>(k.sender)) << 32 | static_cast<uint32_t>(k.receiver)) * 0xC2B2AE3D27D4EB4Full;
-    h ^= static_cast<uint32_t>(k.tag) * 0x165667B19E3779F9ull;
-    return static_cast<size_t>(h ^ (h >> 29));
-  }
+  size_t operator()(const ChannelKey& k) const { return HashChannelFields(k.string, k.sender, k.receiver, k.tag); }
 };
 
 struct Stream {
@@ -132,7 +127,7 @@ class GstTraceBuilder {
   ChannelKey ChannelOf(const Event& e) const;
   std::string ChannelName(const ChannelKey& key) const;
   void MatchMessages();
-  void AddMessage(const std::string& name, const MessageEnd* send_end, const MessageEnd* recv_end);
+  void AddMessage(const ChannelKey& key, std::string& name, const MessageEnd* send_end, const MessageEnd* recv_end);
   void AppendEvents(const Stream& s);
   void AppendMpiCollective(const Event& e, LocationId loc);
   std::vector<gst::NonBlockingMark> NonBlockingMarks(const Stream& s) const;
