@@ -264,7 +264,9 @@ class Trace {
   Trace(std::string format, std::shared_ptr<const TraceBody> body, Timeline times);
 
   std::string format_;
-  std::shared_ptr<const TraceBody> body_ = std::make_shared<const TraceBody>();
+  // Every body is made a TraceBody (not a const one), so that the builder may take over a body a
+  // trace owns alone (TraceBuilder::TakeEvents, WithEagerLimit).
+  std::shared_ptr<const TraceBody> body_ = std::make_shared<TraceBody>();
   Timeline timeline_;
   std::vector<EventColumns> columns_;  // per location: views into body_ and timeline_
   TimeNs start_ns_ = 0;

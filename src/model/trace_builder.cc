@@ -439,7 +439,7 @@ Result<Trace> TraceBuilder::Finish() {
     events += times.size();
   }
   GS_ASSIGN_OR_RETURN(Timeline timeline, Timeline::FromLocations(std::move(times_)));
-  Trace out(std::move(format_), std::make_shared<const TraceBody>(std::move(body_)), std::move(timeline));
+  Trace out(std::move(format_), std::make_shared<TraceBody>(std::move(body_)), std::move(timeline));
   body_ = TraceBody();
   times_.clear();
   return out;

@@ -76,7 +76,7 @@ Result<Trace> TraceBuilder::WithEagerLimit(Trace trace, uint64_t bytes, std::str
   std::vector<std::span<const TimeNs>> times;
   for (uint32_t l = 0; l < body.locations.size(); ++l) times.push_back(trace.timeline_.at(LocationId(l)));
   DecideRendezvous(body, times, bytes, source);
-  return Trace(std::move(trace.format_), std::make_shared<const TraceBody>(std::move(body)), std::move(trace.timeline_));
+  return Trace(std::move(trace.format_), std::make_shared<TraceBody>(std::move(body)), std::move(trace.timeline_));
 }
 
 }  // namespace grainscope

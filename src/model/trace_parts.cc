@@ -138,7 +138,7 @@ MergeChannel PartMerger::ChannelOf(uint32_t p, uint32_t i, ChannelIds<std::strin
                                    std::unordered_map<std::string_view, MergeChannel>& named,
                                    std::deque<std::string>& owned) {
   const TracePart& part = parts_[p];
-  if (!part.message_channels.empty() && part.message_channels.size() == part.trace.messages().size()) {
+  if (!part.message_channels.empty()) {  // as many as rows: checked by MergeParts
     const TracePart::Channel& c = part.message_channels[i];
     return {texts.Id(part.channel_texts[c.text]), c.sender, c.receiver, c.tag};
   }
@@ -259,6 +259,12 @@ void PartMerger::AddMetadataAndDiagnostics() {
 }  // namespace part_merge
 
 Result<Trace> MergeParts(std::vector<TracePart> parts, const MergeOptions& options) {
+  for (const TracePart& p : parts) {
+    const size_t rows = p.trace.messages().size();
+    if (!p.message_channels.empty() && p.message_channels.size() != rows) {
+      return Internal(fmt::format("{}: {} message channels for {} message rows", p.name, p.message_channels.size(), rows));
+    }
+  }
   return part_merge::PartMerger(std::move(parts), options).Run();
 }
 

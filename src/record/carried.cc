@@ -25,9 +25,9 @@ uint64_t PreviousRecordTime(const ThreadStream& s) {
   if (cur == data) {
     if (s.analysis.slots_before == 0) return 0;
     const Block& prev = s.blocks[(s.current + s.block_count - 1) % s.block_count];
-    if (prev.count == 0) return 0;
-    data = prev.data;
-    cur = prev.data + prev.count;
+    const uint32_t last = s.analysis.published_wide_slots;
+    if (prev.count < last) return 0;
+    return prev.data[prev.count - last].time;
   }
   if (cur <= data) return 0;
   return AnalysisLastRecord(s.analysis, data, cur)->time;

@@ -69,6 +69,8 @@ void AnalysisBlockPublished(LocationAnalysis& a, const gst::Record* data, const 
   // The owner is about to move on and may later overwrite this block: read the first time now.
   if (a.first_record != cur) ResolveFirst(a);  // else its first event goes to the next block
   if (cur > data) a.slots_before += static_cast<uint64_t>(cur - data);
+  a.published_wide_slots = cur > data && cur == a.wide_end ? a.wide_slots : 1;
+  a.wide_end = nullptr;
 }
 
 void AnalysisFinishLocation(LocationAnalysis& a, const gst::Record* block_data, const gst::Record* cur) {

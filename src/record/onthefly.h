@@ -46,8 +46,13 @@ struct LocationAnalysis {
   const gst::Record* first_record = nullptr;  // where the location's first event was stored
   uint64_t first_time = 0;                    // its time, once read (have_first)
   bool have_first = false;
-  const gst::Record* wide_end = nullptr;      // end of the last record with continuation slots
-  uint32_t wide_slots = 0;                    // and its slots, the record's own included
+  // End of the last record with continuation slots in the block being filled, and its slots (the
+  // record's own included); cleared when the block is published, so that a pointer from an earlier
+  // pass of the ring of blocks never matches. published_wide_slots: the slots of the record that
+  // ends the block published last (1: an ordinary record).
+  const gst::Record* wide_end = nullptr;
+  uint32_t wide_slots = 0;
+  uint32_t published_wide_slots = 1;
   uint64_t slots_before = 0;   // records in blocks this location already published
   uint64_t non_events = 0;     // records that are not events of the model (processor changes)
   uint64_t zero_segments = 0;  // events at the same time as their predecessor (see onthefly.cc)

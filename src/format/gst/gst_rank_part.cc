@@ -102,13 +102,14 @@ uint32_t MpiLabelTranslator::ChannelText(std::string_view text) {
   return it->second;
 }
 
-void MpiLabelTranslator::MessageChannel(std::string_view communicator, int32_t sender, int32_t receiver, int32_t tag) {
-  out_.part.message_channels.push_back({ChannelText(communicator), sender, receiver, tag});
+TracePart::Channel MpiLabelTranslator::MessageChannel(std::string_view communicator, int32_t sender, int32_t receiver,
+                                                      int32_t tag) {
+  return {ChannelText(communicator), sender, receiver, tag};
 }
 
-void MpiLabelTranslator::NamedMessageChannel(std::string_view name) {
+TracePart::Channel MpiLabelTranslator::NamedMessageChannel(std::string_view name) {
   if (auto m = ParseMpiMessageName(name)) return MessageChannel(m->comm, m->sender, m->receiver, m->tag);
-  out_.part.message_channels.push_back({ChannelText(name), TracePart::kNamedChannel, 0, 0});
+  return {ChannelText(name), TracePart::kNamedChannel, 0, 0};
 }
 
 // The part's stand-in for a communicator (the members are other parts' ranks, known at the merge).

@@ -58,11 +58,12 @@ class MpiLabelTranslator {
   void BeforeLeave(TraceBuilder& b, LocationId loc, TimeNs t);
   // An "mpi." label at `t` on `loc`.
   void Label(TraceBuilder& b, LocationId loc, TimeNs t, std::string_view label);
-  // The channel of the part's next message row (TracePart::message_channels): an MPI record's
-  // (communicator key, sender, receiver, tag), or a name — a 2.4 message name "mpi.msg ..." is
-  // that MPI channel.
-  void MessageChannel(std::string_view communicator, int32_t sender, int32_t receiver, int32_t tag);
-  void NamedMessageChannel(std::string_view name);
+  // A channel of the part's messages (TracePart::Channel): an MPI record's (communicator key,
+  // sender, receiver, tag), or a name — a 2.4 message name "mpi.msg ..." is that MPI channel.
+  // AddMessageChannel gives the part's next message row its channel.
+  TracePart::Channel MessageChannel(std::string_view communicator, int32_t sender, int32_t receiver, int32_t tag);
+  TracePart::Channel NamedMessageChannel(std::string_view name);
+  void AddMessageChannel(const TracePart::Channel& c) { out_.part.message_channels.push_back(c); }
   // A collective's begin (a 2.5 record or a 2.4 label) and a non-blocking one's end.
   void Collective(TraceBuilder& b, LocationId loc, TimeNs t, const MpiCollLabel& coll);
   void CollectiveEnd(TraceBuilder& b, LocationId loc, TimeNs t, uint32_t slot);

@@ -134,6 +134,12 @@ std::string GstTraceBuilder::ChannelName(const ChannelKey& key) const {
   return fmt::format("mpi.msg {} {} {} {}", StringText(key.string), key.sender, key.receiver, key.tag);
 }
 
+// A rank directory part's channel for `key` (TracePart::Channel).
+TracePart::Channel GstTraceBuilder::PartChannel(const ChannelKey& key) const {
+  if (key.sender != ChannelKey::kNamed) return mpi_->MessageChannel(StringText(key.string), key.sender, key.receiver, key.tag);
+  return mpi_->NamedMessageChannel(StringText(key.string));
+}
+
 // FIFO per channel, in order of completion (see gst_reader.h).
 void GstTraceBuilder::MatchMessages() {
   ChannelIds<ChannelKey, ChannelKeyHash> channels;
@@ -179,13 +185,21 @@ void GstTraceBuilder::MatchMessages() {
     return a.event < b.event;
   });
   std::vector<std::string> names(channels.size());  // made once per channel, where one is needed
-  for (const Pair& p : pairs) AddMessage(channels.key(p.channel), names[p.channel], p.send, p.recv);
+  std::vector<std::optional<TracePart::Channel>> part_channels(mpi_ != nullptr ? channels.size() : 0);
+  for (const Pair& p : pairs) {
+    if (mpi_ != nullptr) {
+      std::optional<TracePart::Channel>& c = part_channels[p.channel];
+      if (!c) c = PartChannel(channels.key(p.channel));
+      mpi_->AddMessageChannel(*c);
+    }
+    AddMessage(channels.key(p.channel), names[p.channel], p.send, p.recv);
+  }
   for (Stream& s : streams_) std::sort(s.messages.begin(), s.messages.end());
 }
 
 // A message of channel `key` from its matched ends (either may be missing: counted). A rank
-// directory's part says its channel (MpiLabelTranslator::MessageChannel) instead of naming the
-// message; else the message is named after its channel (`name`: made on first use).
+// directory's part gives its channel (MatchMessages) instead of naming the message; else the
+// message is named after its channel (`name`: made on first use).
 void GstTraceBuilder::AddMessage(const ChannelKey& key, std::string& name, const MessageEnd* send_end,
                                  const MessageEnd* recv_end) {
   MessageInfo info;
@@ -195,13 +209,7 @@ void GstTraceBuilder::AddMessage(const ChannelKey& key, std::string& name, const
     if (name.empty()) name = ChannelName(key);
     return name;
   };
-  if (mpi_ == nullptr) {
-    info.name = channel_name();
-  } else if (key.sender != ChannelKey::kNamed) {
-    mpi_->MessageChannel(StringText(key.string), key.sender, key.receiver, key.tag);
-  } else {
-    mpi_->NamedMessageChannel(StringText(key.string));
-  }
+  if (mpi_ == nullptr) info.name = channel_name();
   if (send) {
     info.sender = streams_[send_end->stream].location;
     info.bytes = send->bytes;

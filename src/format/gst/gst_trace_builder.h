@@ -22,6 +22,7 @@
 #include "format/gst/gst_mpi_labels.h"
 #include "model/message_matcher.h"
 #include "model/trace_builder.h"
+#include "model/trace_parts.h"
 
 namespace grainscope::gst {
 class MpiLabelTranslator;  // gst_rank_part.h
@@ -126,6 +127,7 @@ class GstTraceBuilder {
   void AddRegions();
   ChannelKey ChannelOf(const Event& e) const;
   std::string ChannelName(const ChannelKey& key) const;
+  TracePart::Channel PartChannel(const ChannelKey& key) const;
   void MatchMessages();
   void AddMessage(const ChannelKey& key, std::string& name, const MessageEnd* send_end, const MessageEnd* recv_end);
   void AppendEvents(const Stream& s);
