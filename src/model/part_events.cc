@@ -135,12 +135,7 @@ bool PartMerger::Adopt(uint32_t p, uint32_t l) {
         !comm_.contains(part.collectives[ev.arg[i]].communicator))
       return false;
   }
-  std::vector<std::optional<int64_t>> instance_ids;  // read before the columns are taken
-  if (t.instances().size() > 0) {
-    instance_ids.resize(ev.size());
-    for (uint32_t i = 0; i < ev.size(); ++i)
-      if (ev.kind[i] == EventKind::kEnter) instance_ids[i] = t.InstanceId(LocationId(l), i);
-  }
+  const bool has_instances = t.instances().size() > 0;  // InstanceId reads the instance table alone
   std::optional<TraceBuilder::LocationEvents> taken = TraceBuilder::TakeEvents(part.trace, LocationId(l));
   if (!taken) return false;
   std::vector<RegionId>& map = region_map_[p];
@@ -155,7 +150,8 @@ bool PartMerger::Adopt(uint32_t p, uint32_t l) {
     uint32_t& a = taken->arg[i];
     switch (taken->kind[i]) {
       case EventKind::kEnter:
-        if (!instance_ids.empty() && instance_ids[i]) builder_.NoteInstance(loc, i, *instance_ids[i]);
+        if (has_instances)
+          if (const std::optional<int64_t> id = t.InstanceId(LocationId(l), i)) builder_.NoteInstance(loc, i, *id);
         [[fallthrough]];
       case EventKind::kLeave: a = (map[a].valid() ? map[a] : RegionOf(p, a)).value; break;
       case EventKind::kSend: builder_.NoteSend(loc, i, send_id_[p][a]); a = send_id_[p][a].value; break;

@@ -252,6 +252,35 @@ TEST(GstWriter, InstanceIdsSurvive) {
   EXPECT_EQ(blocks, 1u);
 }
 
+// A rank's grain instances survive a rank directory, whose merge moves each rank's events in
+// whole (model/part_events.cc) and registers their instances on the way.
+TEST(GstWriter, InstanceIdsSurviveARankDirectory) {
+  TraceBuilder b("test");
+  const LocationId r0 = b.AddLocation("rank 0", LocationKind::kRank, 0);
+  const LocationId r1 = b.AddLocation("rank 1", LocationKind::kRank, 1);
+  b.AddCommunicator("MPI_COMM_WORLD", {r0, r1});
+  const RegionId site = b.AddRegion("block", RegionRole::kGrain, 7);
+  const std::vector<int64_t> ids = {5, 41, int64_t{1} << 40};
+  for (const LocationId l : {r0, r1}) {
+    TimeNs t = 0;
+    for (int64_t id : ids) {
+      b.EnterInstance(l, t++, site, id + l.value);
+      b.Leave(l, t++, site);
+    }
+  }
+  Result<Trace> trace = b.Finish();
+  ASSERT_THAT(trace, IsOk());
+  ASSERT_TRUE(GstNeedsRankDirectory(*trace));
+  Result<Trace> back = RoundTrip(*trace, "rank-instances");
+  ASSERT_THAT(back, IsOk());
+  ASSERT_EQ(back->instances().size(), 2 * ids.size());
+  for (uint32_t l = 0; l < 2; ++l) {
+    for (size_t k = 0; k < ids.size(); ++k) {
+      EXPECT_EQ(back->InstanceId(LocationId(l), static_cast<EventIndex>(2 * k)), std::optional<int64_t>(ids[k] + l));
+    }
+  }
+}
+
 TEST(GstWriter, ReplacesAnExistingOutput) {
   const std::string path = std::string(GRAINSCOPE_EXAMPLES_DIR) + "/traces/mpi_barrier_imbalance";
   Result<Trace> original = ReadTrace(path);
