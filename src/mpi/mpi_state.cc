@@ -351,19 +351,30 @@ bool ReceivePiggyback(MPI_Comm shadow, int source, int tag, rec::Piggyback* out)
   return PMPI_Recv(out, sizeof *out, MPI_BYTE, source, tag, shadow, MPI_STATUS_IGNORE) == MPI_SUCCESS;
 }
 
+// The bytes a receive got. PMPI_Get_count's int count is MPI_UNDEFINED from 2 GiB on, so MPI 3's
+// MPI_Count variant is asked where there is one.
+uint64_t ReceivedBytes(const MPI_Status& status) {
+#if MPI_VERSION >= 3
+  MPI_Count bytes = 0;
+  if (PMPI_Get_elements_x(&status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes < 0) return 0;
+#else
+  int bytes = 0;
+  if (PMPI_Get_count(&status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes < 0) return 0;
+#endif
+  return static_cast<uint64_t>(bytes);
+}
+
 }  // namespace
 
 void RecordRecv(MPI_Comm comm, const MPI_Status& status) {
   if (!Recording() || status.MPI_SOURCE == MPI_PROC_NULL || status.MPI_SOURCE < 0) return;
   const CommInfo* info = LookupComm(comm);
   if (info == nullptr) return;
-  int bytes = 0;
-  PMPI_Get_count(&status, MPI_BYTE, &bytes);
+  const uint64_t bytes = ReceivedBytes(status);
   const int from = WorldRank(comm, status.MPI_SOURCE);
   const uint32_t key = CommKey(*info);
   if (key == 0) return;
-  const rec::CarriedTimes times =
-      rec::CarriedMpiReceive(key, bytes < 0 ? 0 : static_cast<uint64_t>(bytes), from, status.MPI_TAG);
+  const rec::CarriedTimes times = rec::CarriedMpiReceive(key, bytes, from, status.MPI_TAG);
   if (times.time == 0 || info->shadow == MPI_COMM_NULL) return;
   rec::Piggyback p;
   const bool found = ReceivePiggyback(info->shadow, status.MPI_SOURCE, status.MPI_TAG, &p);
