@@ -1,6 +1,7 @@
 #include "model/thread_sync.h"
 
 #include <algorithm>
+
 #include <charconv>
 #include <map>
 #include <span>
@@ -88,9 +89,9 @@ void ConditionEdges(std::span<const At> events, DependencyTable& out) {
 // for a team (OpenMP: every thread of it begins and ends it; the join waits for them all), so
 // every begin gets the create's edge and the join an edge from every end, each from another
 // location (a team's master is one of its threads).
-void ThreadEdges(std::span<const At> events, DependencyTable& out) {
+void ThreadEdges(std::span<const At> events, std::vector<const At*>& ends, DependencyTable& out) {
   const At* create = nullptr;
-  std::vector<const At*> ends;
+  ends.clear();  // the caller's, reused: an OpenMP run has a thread object per team
   for (const At& e : events) {
     if (e.kind == SyncKind::kThreadCreate) create = &e;
     if (e.kind == SyncKind::kThreadEnd) ends.push_back(&e);
@@ -117,37 +118,58 @@ void TaskEdges(std::span<const At> events, DependencyTable& out) {
 // for this (it completes then), so the k-th group of arrivals is instance k, whichever threads
 // they are. Without one, a thread's k-th arrival is in instance k. Each arrival's member leaves
 // at the thread's next leave of the object.
-void Barriers(uint64_t object, std::span<const At> events, const SyncTable& syncs,
-              std::span<const std::vector<uint32_t>> args, ThreadSync& out) {
-  uint32_t participants = 0;
+// Per location state of Barriers, kept across objects (a trace may have many barrier objects, and
+// hash maps per arrival cost BT-MZ's load 50 ms): reset for the locations an object touched.
+struct BarrierScratch {
+  explicit BarrierScratch(size_t locations)
+      : leaves(locations), next_leave(locations, 0), arrived(locations, 0), seen(locations, 0) {}
   std::vector<const At*> arrivals;
-  std::unordered_map<uint32_t, std::vector<const At*>> leaves;  // per location, in time order
+  std::vector<std::vector<const At*>> leaves;  // per location, in time order
+  std::vector<size_t> next_leave, arrived;     // per location
+  std::vector<uint8_t> seen;                   // per location: in `touched`
+  std::vector<uint32_t> touched;               // locations with state to reset
+  std::vector<size_t> instance_of_k;           // without participants: k -> instance
+  void Reset() {
+    for (uint32_t l : touched) leaves[l].clear(), next_leave[l] = 0, arrived[l] = 0, seen[l] = 0;
+    touched.clear();
+    arrivals.clear();
+    instance_of_k.clear();
+  }
+};
+
+void Barriers(uint64_t object, std::span<const At> events, const SyncTable& syncs,
+              std::span<const std::vector<uint32_t>> args, BarrierScratch& scratch, ThreadSync& out) {
+  scratch.Reset();
+  uint32_t participants = 0;
   for (const At& e : events) {
+    const uint32_t l = e.location.value;
+    if (!scratch.seen[l]) scratch.seen[l] = 1, scratch.touched.push_back(l);
     if (e.kind == SyncKind::kBarrierEnter) {
-      arrivals.push_back(&e);
-      participants = std::max(participants, syncs.arg[args[e.location.value][e.event]]);
+      scratch.arrivals.push_back(&e);
+      participants = std::max(participants, syncs.arg[args[l][e.event]]);
     } else {
-      leaves[e.location.value].push_back(&e);
+      scratch.leaves[l].push_back(&e);
     }
   }
-  std::unordered_map<uint32_t, size_t> next_leave, arrived;  // per location
-  std::vector<size_t> instance_of_k;                         // without participants: k -> instance
-  for (size_t a = 0; a < arrivals.size(); ++a) {
-    const At& e = *arrivals[a];
+  for (size_t a = 0; a < scratch.arrivals.size(); ++a) {
+    const At& e = *scratch.arrivals[a];
     size_t instance;
     if (participants > 0) {
       instance = out.barriers.size() - (a % participants == 0 ? 0 : 1);
-      if (a % participants == 0) out.barriers.push_back({object, participants, {}});
+      if (a % participants == 0) {
+        out.barriers.push_back({object, participants, {}});
+        out.barriers.back().members.reserve(participants);
+      }
     } else {
-      const size_t k = arrived[e.location.value]++;
-      if (k == instance_of_k.size()) {  // k grows by one per location: the first to get there adds it
-        instance_of_k.push_back(out.barriers.size());
+      const size_t k = scratch.arrived[e.location.value]++;
+      if (k == scratch.instance_of_k.size()) {  // k grows by one per location: the first to get there adds it
+        scratch.instance_of_k.push_back(out.barriers.size());
         out.barriers.push_back({object, 0, {}});
       }
-      instance = instance_of_k[k];
+      instance = scratch.instance_of_k[k];
     }
-    std::vector<const At*>& mine = leaves[e.location.value];
-    size_t& n = next_leave[e.location.value];
+    const std::vector<const At*>& mine = scratch.leaves[e.location.value];
+    size_t& n = scratch.next_leave[e.location.value];
     while (n < mine.size() && mine[n]->event < e.event) ++n;
     if (n == mine.size()) {
       out.never_left.push_back({instance, e.location, e.event});
@@ -169,6 +191,25 @@ bool Enables(SyncKind k) {
     case SyncKind::kTaskCreate:
     case SyncKind::kBarrierEnter: return true;
     default: return false;
+  }
+}
+
+// An object's events in time order, ties: what enables first, then as filled (by location, then
+// event). Most objects are a team's few events: sorted by insertion, without stable_sort's buffer.
+void SortInTime(std::span<At> events) {
+  auto before = [](const At& a, const At& b) {
+    if (a.time != b.time) return a.time < b.time;
+    return Enables(a.kind) && !Enables(b.kind);
+  };
+  if (events.size() > 32) {
+    std::stable_sort(events.begin(), events.end(), before);
+    return;
+  }
+  for (size_t i = 1; i < events.size(); ++i) {
+    const At moving = events[i];
+    size_t j = i;
+    for (; j > 0 && before(moving, events[j - 1]); --j) events[j] = events[j - 1];
+    events[j] = moving;
   }
 }
 
@@ -260,18 +301,17 @@ ThreadSync FindThreadSync(const SyncTable& syncs, std::span<const std::vector<Ev
   }
   std::vector<uint32_t>().swap(object_of_row);
   std::vector<uint32_t>().swap(fill);
+  std::vector<const At*> ends;
+  BarrierScratch barrier_scratch(kinds.size());
   for (size_t o = 0; o < objects.size(); ++o) {
     const std::span<At> events(flat.data() + first[o], first[o + 1] - first[o]);
-    std::stable_sort(events.begin(), events.end(), [](const At& a, const At& b) {
-      if (a.time != b.time) return a.time < b.time;
-      return Enables(a.kind) && !Enables(b.kind);
-    });
+    SortInTime(events);
     switch (objects[o].first) {
       case ObjectClass::kLock: LockEdges(events, out.edges); break;
       case ObjectClass::kCondition: ConditionEdges(events, out.edges); break;
-      case ObjectClass::kThread: ThreadEdges(events, out.edges); break;
+      case ObjectClass::kThread: ThreadEdges(events, ends, out.edges); break;
       case ObjectClass::kTask: TaskEdges(events, out.edges); break;
-      case ObjectClass::kBarrier: Barriers(objects[o].second, events, syncs, args, out); break;
+      case ObjectClass::kBarrier: Barriers(objects[o].second, events, syncs, args, barrier_scratch, out); break;
     }
   }
   return out;

@@ -277,6 +277,9 @@ void TraceBuilder::AddThreadSync() {
   std::map<std::pair<uint64_t, std::vector<LocationId>>, CommunicatorId> comms;
   std::unordered_map<uint64_t, std::pair<std::vector<LocationId>, CommunicatorId>> last;
   std::vector<LocationId> members;
+  size_t member_rows = members_.size();
+  for (const ThreadSync::Barrier& b : ts.barriers) member_rows += b.members.size();
+  members_.reserve(member_rows);  // an OpenMP run has a million barrier members: no doubling
   for (const ThreadSync::Barrier& b : ts.barriers) {
     if (b.members.empty()) continue;
     members.clear();
