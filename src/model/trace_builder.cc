@@ -414,7 +414,7 @@ void TraceBuilder::ReportEmptyLocations() {
   uint64_t empty = 0;
   std::string names;
   for (uint32_t l = 0; l < body_.locations.size(); ++l) {
-    if (!times_[l].empty()) continue;
+    if (!times_[l].empty() || !event_locations_.Holds(l)) continue;
     if (++empty <= 5) names += fmt::format("{}'{}'", names.empty() ? "" : ", ", LocationName(LocationId(l)));
   }
   if (empty > 5) names += fmt::format(" and {} more", empty - 5);

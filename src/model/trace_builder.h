@@ -21,6 +21,7 @@
 
 #include "base/status.h"
 #include "model/trace.h"
+#include "model/trace_share.h"
 
 namespace grainscope {
 
@@ -62,6 +63,9 @@ class TraceBuilder {
   // false: Finish keeps the sync events as they are, without the edges and barrier instances it
   // derives from them (model/thread_sync.h): for readers that merge such traces first.
   void SetDeriveThreadSync(bool derive) { derive_thread_sync_ = derive; }
+  // A share of a trace (model/trace_share.h): only these locations have events, so only these
+  // are named when they have none.
+  void SetEventLocations(LocationSet locations) { event_locations_ = std::move(locations); }
   // An MPI trace: Finish adds the rendezvous edges of its messages above `bytes` (model/rendezvous.h)
   // and keeps the limit and `source` (where it comes from) as metadata, unless the trace holds
   // rendezvous edges already.
@@ -196,6 +200,7 @@ class TraceBuilder {
   TraceBody body_;
   std::vector<std::vector<TimeNs>> times_;  // per location; the trace's timeline once finished
   std::vector<CollectiveMember> members_;
+  LocationSet event_locations_;
   bool repair_nesting_ = true;
   bool derive_thread_sync_ = true;
   std::optional<uint64_t> eager_limit_;

@@ -332,10 +332,10 @@ struct MissingFiles {
 };
 
 // Local definitions carry the mapping tables and clock offsets libotf2 applies to the events.
-Status ReadLocalDefinitions(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_view file, size_t first,
-                            size_t last) {
-  if (last > first && OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS) {
-    for (size_t l = first; l < last; ++l) {
+Status ReadLocalDefinitions(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_view file,
+                            std::span<const uint32_t> locations) {
+  if (!locations.empty() && OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS) {
+    for (uint32_t l : locations) {
       OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader, defs.location_refs[l]);
       if (local == nullptr) continue;
       uint64_t count = 0;
@@ -353,7 +353,7 @@ Status ReadLocalDefinitions(OTF2_Reader* reader, const Otf2Definitions& defs, st
 // batch reads into the output itself, with the builder's strings; each other batch numbers its
 // records and marker strings from 0 until it is merged.
 struct Batch {
-  size_t first = 0, last = 0;
+  std::vector<uint32_t> locations;  // in order
   Otf2Events own;
   Otf2Events* events = &own;
   StringPool strings;
@@ -412,8 +412,8 @@ void ReadBatch(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_vie
   const size_t n = defs.location_refs.size();
   b.events->locations.resize(n);
   b.events->thread_barrier_events.assign(n, 0);
-  for (size_t l = b.first; l < b.last; ++l) OTF2_Reader_SelectLocation(reader, defs.location_refs[l]);
-  b.status = ReadLocalDefinitions(reader, defs, file, b.first, b.last);
+  for (uint32_t l : b.locations) OTF2_Reader_SelectLocation(reader, defs.location_refs[l]);
+  b.status = ReadLocalDefinitions(reader, defs, file, b.locations);
   if (!b.status.ok()) return;
   OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(reader);
   if (rc != OTF2_SUCCESS) {
@@ -421,7 +421,7 @@ void ReadBatch(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_vie
     return;
   }
   OTF2_EvtReaderCallbacks* callbacks = NewCallbacks();
-  for (size_t l = b.first; l < b.last; ++l) {
+  for (uint32_t l : b.locations) {
     LocationReader loc{&b.state, static_cast<uint32_t>(l), &b.events->locations[l]};
     const uint64_t expected = defs.location_event_counts[l];
     if (expected < (uint64_t{1} << 32)) {
@@ -455,22 +455,25 @@ void ReadBatch(OTF2_Reader* reader, const Otf2Definitions& defs, std::string_vie
 }
 
 // Contiguous ranges of locations with about the same number of events each, at most `threads`.
-std::vector<Batch> Batches(const Otf2Definitions& defs, unsigned threads) {
-  const size_t n = defs.location_refs.size();
+std::vector<Batch> Batches(const Otf2Definitions& defs, unsigned threads, const LocationSet& share) {
+  std::vector<uint32_t> selected;
+  for (uint32_t l = 0; l < defs.location_refs.size(); ++l)
+    if (share.Holds(l)) selected.push_back(l);
+  const size_t n = selected.size();
   uint64_t total = 0;
-  for (size_t l = 0; l < n; ++l) total += defs.location_event_counts[l];
+  for (uint32_t l : selected) total += defs.location_event_counts[l];
   const size_t count = std::max<size_t>(1, std::min<size_t>(threads, n));
   std::vector<Batch> batches(count);
-  size_t l = 0;
+  size_t i = 0;
   uint64_t before = 0;
   for (size_t k = 0; k < count; ++k) {
-    batches[k].first = l;
+    const size_t first = i;
     const uint64_t target = total / count * (k + 1);
     // Each batch takes at least one location and leaves one for each batch after it.
-    while (l < n && (k + 1 == count || ((l == batches[k].first || before < target) && n - l > count - k - 1))) {
-      before += defs.location_event_counts[l++];
+    while (i < n && (k + 1 == count || ((i == first || before < target) && n - i > count - k - 1))) {
+      before += defs.location_event_counts[selected[i++]];
     }
-    batches[k].last = l;
+    batches[k].locations.assign(selected.begin() + first, selected.begin() + i);
   }
   return batches;
 }
@@ -495,7 +498,7 @@ void MergeBatch(Batch& b, Otf2Events& out, TraceBuilder& builder, ReadState& cou
   if (b.events == &out) return AddCounts(b.state, counts);
   const uint32_t p2p = static_cast<uint32_t>(out.p2p.size()), colls = static_cast<uint32_t>(out.collectives.size()),
                  syncs = static_cast<uint32_t>(out.syncs.size());
-  for (size_t l = b.first; l < b.last; ++l) {
+  for (uint32_t l : b.locations) {
     RawEvents& ev = b.events->locations[l];
     for (uint32_t i = 0; i < ev.size(); ++i) {
       switch (ev.kind[i]) {
@@ -524,26 +527,28 @@ void MergeBatch(Batch& b, Otf2Events& out, TraceBuilder& builder, ReadState& cou
 }  // namespace
 
 Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBuilder& builder, std::string_view file,
-                      bool strict, unsigned threads, Otf2Events* out) {
+                      bool strict, unsigned threads, const LocationSet& share, Otf2Events* out) {
   const size_t n = defs.location_refs.size();
   out->locations.resize(n);
   out->thread_barrier_events.assign(n, 0);
-  std::vector<Batch> batches = Batches(defs, threads);
+  std::vector<Batch> batches = Batches(defs, threads, share);
   batches[0].events = out;
   batches[0].state.builder = &builder;
   for (Batch& b : batches) b.state.strings = &b.strings;
   uint64_t weight = 0;
-  for (size_t l = 0; l < n; ++l) weight += ProgressWeight(defs, l);
+  for (const Batch& b : batches)
+    for (uint32_t l : b.locations) weight += ProgressWeight(defs, l);
   progress::Begin("reading events", weight);
   // Batch 0 reads with `reader`; each other batch opens the archive again (an OTF2_Reader is one
   // thread's).
-  ParallelFor(n == 0 ? 0 : batches.size(), static_cast<unsigned>(batches.size()), [&](size_t k) {
+  const bool none = batches.front().locations.empty();  // no location, or an empty share
+  ParallelFor(none ? 0 : batches.size(), static_cast<unsigned>(batches.size()), [&](size_t k) {
     if (k == 0) return ReadBatch(reader, defs, file, strict, batches[0]);
     std::unique_ptr<OTF2_Reader, ReaderCloser> own(OTF2_Reader_Open(std::string(file).c_str()));
     OTF2_ErrorCode rc = own == nullptr ? OTF2_ERROR_INVALID : OTF2_Reader_SetSerialCollectiveCallbacks(own.get());
     if (rc != OTF2_SUCCESS) {
       batches[k].status = Otf2Error(rc, fmt::format("{}: opening the archive again for locations {}..{}", file,
-                                                    batches[k].first, batches[k].last - 1));
+                                                    batches[k].locations.front(), batches[k].locations.back()));
       return;
     }
     ReadBatch(own.get(), defs, file, strict, batches[k]);

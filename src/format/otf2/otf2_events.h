@@ -17,6 +17,7 @@
 #include "base/status.h"
 #include "format/otf2/otf2_definitions.h"
 #include "model/trace_builder.h"
+#include "model/trace_share.h"
 
 namespace grainscope::otf2 {
 
@@ -96,7 +97,8 @@ struct Otf2Events {
 // The locations are read in up to `threads` contiguous batches of about equal event counts, one
 // per task (base/parallel.h): `reader` reads the first, each other opens the archive `file` again.
 // The batches are merged in location order, so `out` is the same on any number of threads.
+// `share`: read only these locations' events (model/trace_share.h); the others stay empty.
 Status ReadOtf2Events(OTF2_Reader* reader, const Otf2Definitions& defs, TraceBuilder& builder,
-                      std::string_view file, bool strict, unsigned threads, Otf2Events* out);
+                      std::string_view file, bool strict, unsigned threads, const LocationSet& share, Otf2Events* out);
 
 }  // namespace grainscope::otf2

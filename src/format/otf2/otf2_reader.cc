@@ -20,6 +20,7 @@
 #include "model/metadata_keys.h"
 #include "model/rendezvous.h"
 #include "model/trace_builder.h"
+#include "model/trace_share.h"
 #include "model/thread_sync.h"
 
 namespace grainscope {
@@ -60,9 +61,11 @@ Channel ChannelOf(const P2pRecord& r) {
 
 class Otf2TraceAssembler {
  public:
+  // `share`: reading one share (model/trace_share.h), whose ends with a side in another share it
+  // lists instead of reporting them unmatched; null: the whole trace.
   Otf2TraceAssembler(TraceBuilder& builder, const Otf2Definitions& defs, Otf2Events& events,
-                     std::string_view file)
-      : builder_(builder), defs_(defs), ev_(events), file_(file) {}
+                     std::string_view file, TraceShare* share = nullptr)
+      : builder_(builder), defs_(defs), ev_(events), file_(file), share_(share) {}
 
   Status Run() {
     MatchMessages();
@@ -90,12 +93,25 @@ class Otf2TraceAssembler {
     auto by_posting = [&](uint32_t a, uint32_t b) { return std::tie(p2p[a].order, a) < std::tie(p2p[b].order, b); };
     std::vector<uint32_t> partner(p2p.size(), kNone);
     matcher.OrderEachChannel(by_posting);
-    matcher.MatchAll([&](uint32_t, const uint32_t* send, const uint32_t* recv) {
+    if (share_ != nullptr) position_.assign(p2p.size(), 0);
+    matcher.MatchAll([&](uint32_t channel, const uint32_t* send, const uint32_t* recv) {
+      if (share_ != nullptr) {  // an end's k on its channel: what the other side's share computes too
+        if (send != nullptr) position_[*send] = static_cast<uint32_t>(send - matcher.sends(channel).data());
+        if (recv != nullptr) position_[*recv] = static_cast<uint32_t>(recv - matcher.receives(channel).data());
+      }
       if (send == nullptr || recv == nullptr) return;
       partner[*send] = *recv;
       partner[*recv] = *send;
     });
     return partner;
+  }
+
+  // An end without a partner in this share whose peer is in another share: listed, not unmatched.
+  bool ListedAcrossShares(const P2pRecord& rec, uint32_t k, MessageId row) {
+    if (share_ == nullptr || rec.peer == kNone || share_->locations.Holds(rec.peer)) return false;
+    const Channel c = ChannelOf(rec);
+    share_->messages.push_back({row, c.comm_ref, c.sender, c.receiver, c.tag, c.key, position_[k], rec.is_send});
+    return true;
   }
 
   // A message per matched pair, and per send or receive without a partner (counted).
@@ -127,6 +143,7 @@ class Otf2TraceAssembler {
         other->message = id.value;
         continue;
       }
+      if (ListedAcrossShares(rec, k, id)) continue;
       auto example = [&] {
         const std::string peer = rec.peer == kNone ? "an unknown location"
                                                    : fmt::format("'{}'", builder_.LocationName(LocationId(rec.peer)));
@@ -201,7 +218,17 @@ class Otf2TraceAssembler {
       const CollectiveId id =
           builder_.AddCollective(first.op, CommunicatorOf(first.comm_ref, first.location, first.communicator), first.root);
       for (size_t k = inst.first; k < inst.last; ++k) colls[done[k]].instance = id.value;
+      if (share_ != nullptr && SpansShares(first.comm_ref, inst.owner))
+        share_->collectives.push_back({id, first.comm_ref, inst.owner, inst.seq});
     }
+  }
+
+  // Whether communicator `comm_ref` has members in other shares (a per-location one never has).
+  bool SpansShares(uint32_t comm_ref, uint32_t owner) const {
+    if (owner != kNone || comm_ref >= defs_.comm_of_ref.size()) return false;
+    for (LocationId m : defs_.comm_of_ref[comm_ref].members)
+      if (m.valid() && !share_->locations.Holds(m.value)) return true;
+    return false;
   }
 
   // Thread barrier regions (Score-P's "!$omp implicit barrier"), by model region: their OTF2
@@ -292,6 +319,8 @@ class Otf2TraceAssembler {
   const Otf2Definitions& defs_;
   Otf2Events& ev_;
   std::string_view file_;
+  TraceShare* share_;
+  std::vector<uint32_t> position_;  // with a share: per p2p record, its k on its channel
   std::unordered_map<uint64_t, CommunicatorId> self_communicators_;  // (comm_ref, location) ->
 };
 
@@ -347,7 +376,11 @@ Result<std::string> FindOtf2Anchor(const std::string& path) {
   return anchors.front();
 }
 
-Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& options) {
+namespace {
+
+// Reads the archive whole (`share_count` 0) or share `share_index` of `share_count` into `share`.
+Result<Trace> ReadOtf2Archive(const std::string& anchor_path, const ReadOptions& options, uint32_t share_index,
+                              uint32_t share_count, TraceShare* share) {
   GS_ASSIGN_OR_RETURN(std::string anchor, FindOtf2Anchor(anchor_path));
   if (!otf2::HasOtf2Signature(anchor)) {
     return DataLoss(fmt::format("{}: not an OTF2 anchor file (no OTF2 signature in its first bytes)", anchor));
@@ -364,8 +397,14 @@ Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& option
   TraceBuilder builder{std::string(kOtf2Format)};
   builder.SetRepairNesting(!options.strict);
   GS_ASSIGN_OR_RETURN(Otf2Definitions defs, otf2::ReadOtf2Definitions(reader.get(), builder, anchor));
+  if (share != nullptr) {
+    std::vector<LocationSet> sets = ShareLocations(defs.process_of, defs.location_event_counts, share_count);
+    share->locations = std::move(sets[share_index]);
+    builder.SetEventLocations(share->locations);
+  }
   Otf2Events events;
-  GS_RETURN_IF_ERROR(otf2::ReadOtf2Events(reader.get(), defs, builder, anchor, options.strict, Threads(options.threads), &events));
+  GS_RETURN_IF_ERROR(otf2::ReadOtf2Events(reader.get(), defs, builder, anchor, options.strict, Threads(options.threads),
+                                          share != nullptr ? share->locations : LocationSet(), &events));
   builder.SetOrigin(OriginOf(defs, events));
   // Score-P does not record the MPI library's eager limit; an archive grainscope wrote has it in
   // its metadata when it is an MPI trace.
@@ -374,12 +413,27 @@ Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& option
   } else {
     builder.SetEagerLimitUnlessRecorded(kAssumedEagerLimitBytes, "assumed: the trace does not say");
   }
-  GS_RETURN_IF_ERROR(Otf2TraceAssembler(builder, defs, events, anchor).Run());
+  GS_RETURN_IF_ERROR(Otf2TraceAssembler(builder, defs, events, anchor, share).Run());
   reader.reset();
   events = Otf2Events();  // the builder holds everything now: its records must not double Finish's peak
   Result<Trace> trace = builder.Finish();
   if (!trace.ok()) return DataLoss(fmt::format("{}: {}", anchor, trace.status().message()));
   return trace;
+}
+
+}  // namespace
+
+Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& options) {
+  return ReadOtf2Archive(anchor_path, options, 0, 0, nullptr);
+}
+
+Result<TraceShare> ReadOtf2Share(const std::string& anchor_path, const ReadOptions& options, uint32_t share_index,
+                                 uint32_t share_count) {
+  if (share_count == 0 || share_index >= share_count)
+    return InvalidArgument(fmt::format("share {} of {}: no such share", share_index, share_count));
+  TraceShare share;
+  GS_ASSIGN_OR_RETURN(share.trace, ReadOtf2Archive(anchor_path, options, share_index, share_count, &share));
+  return share;
 }
 
 namespace {

@@ -21,6 +21,7 @@
 #include "format/format_names.h"
 #include "format/importer.h"
 #include "model/trace.h"
+#include "model/trace_share.h"
 
 namespace grainscope {
 
@@ -29,6 +30,11 @@ namespace grainscope {
 // location file counted ("missing_location_files"); `options.strict` refuses both.
 Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& options = {});
 
+// Share `share_index` of `share_count` (model/trace_share.h): every definition, and the events of
+// the share's processes only (ShareLocations: consecutive processes with about equal event
+// counts). For grainscope-mpi's analysis ranks.
+Result<TraceShare> ReadOtf2Share(const std::string& anchor_path, const ReadOptions& options, uint32_t share_index,
+                                 uint32_t share_count);
 // The anchor file `path` names: itself, or the one .otf2 file in the directory `path`.
 Result<std::string> FindOtf2Anchor(const std::string& path);
 

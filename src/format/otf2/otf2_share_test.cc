@@ -1,0 +1,212 @@
+// Reading an OTF2 archive in shares (model/trace_share.h), as grainscope-mpi's analysis ranks do:
+// the shares together hold the whole trace's events, messages and collective members, and the
+// ends listed across shares pair up exactly as the whole trace's messages do.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "format/otf2/otf2_reader.h"
+#include "format/otf2/otf2_writer.h"
+#include "model/trace_builder.h"
+
+namespace grainscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+// `processes` ranks of `threads` threads each; per iteration each rank's master sends to the next
+// rank and receives from the one before (tags vary), the threads meet at a barrier, and every
+// 10th iteration ends in an MPI_Allreduce over all ranks and an MPI_Bcast on a communicator of the
+// even ranks.
+Trace HybridRun(int processes, int threads) {
+  TraceBuilder b("test");
+  std::vector<std::vector<LocationId>> loc(processes);
+  std::vector<LocationId> masters, evens;
+  for (int p = 0; p < processes; ++p) {
+    for (int t = 0; t < threads; ++t) {
+      const LocationId l = t == 0 ? b.AddLocation(fmt::format("rank {}", p), LocationKind::kRank, p)
+                                  : b.AddLocation(fmt::format("rank {} thread {}", p, t), LocationKind::kThread, t);
+      loc[p].push_back(l);
+      b.SetLocationGroup(l, loc[p][0].value);  // the process's first location
+    }
+    masters.push_back(loc[p][0]);
+    if (p % 2 == 0) evens.push_back(loc[p][0]);
+  }
+  const CommunicatorId world = b.AddCommunicator("MPI_COMM_WORLD", masters);
+  const CommunicatorId even = b.AddCommunicator("even", evens);
+  const RegionId work = b.AddRegion("work", RegionRole::kFunction, 1);
+  const RegionId barrier = b.AddRegion("barrier", RegionRole::kBarrier, 2);
+  std::vector<TimeNs> now(processes, 0);
+  for (int i = 0; i < 40; ++i) {
+    std::vector<MessageId> msg(processes);
+    for (int p = 0; p < processes; ++p) msg[p] = b.AddMessage({masters[p], masters[(p + 1) % processes], i % 3, "", 64, world, {}, {}});
+    for (int p = 0; p < processes; ++p) {
+      TimeNs last = now[p];
+      for (int t = 0; t < threads; ++t) {
+        const TimeNs end = now[p] + 100 + 10 * t + 7 * ((i + p) % 5);
+        b.Enter(loc[p][t], now[p], work);
+        b.Leave(loc[p][t], end, work);
+        b.Enter(loc[p][t], end, barrier);
+        b.Sync(loc[p][t], end, SyncKind::kBarrierEnter, 0xb0, threads);
+        last = std::max(last, end);
+      }
+      for (int t = 0; t < threads; ++t) {
+        b.Sync(loc[p][t], last + 5, SyncKind::kBarrierLeave, 0xb0);
+        b.Leave(loc[p][t], last + 6, barrier);
+      }
+      now[p] = last + 10;
+      b.Send(masters[p], now[p], msg[p]);
+    }
+    for (int p = 0; p < processes; ++p) {
+      now[p] += 50;
+      b.Recv(masters[p], now[p], msg[(p + processes - 1) % processes]);
+    }
+    if (i % 10 != 9) continue;
+    const CollectiveId all = b.AddCollective(CollectiveOp::kAllreduce, world, LocationId());
+    const CollectiveId bcast = b.AddCollective(CollectiveOp::kBroadcast, even, evens[0]);
+    TimeNs last = 0;
+    for (int p = 0; p < processes; ++p) last = std::max(last, now[p]);
+    for (int p = 0; p < processes; ++p) {
+      b.CollBegin(masters[p], now[p], all, 8, 8);
+      now[p] = last + 20;
+      b.CollEnd(masters[p], now[p], all);
+      if (p % 2 != 0) continue;
+      b.CollBegin(masters[p], now[p], bcast, 8, 8);
+      now[p] += 30;
+      b.CollEnd(masters[p], now[p], bcast);
+    }
+    for (int p = 0; p < processes; ++p)
+      for (int t = 1; t < threads; ++t) {
+        b.Enter(loc[p][t], now[p] - 1, work);
+        b.Leave(loc[p][t], now[p], work);
+      }
+  }
+  Result<Trace> t = b.Finish();
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  return std::move(*t);
+}
+
+using ChannelEnd = std::tuple<uint32_t, uint32_t, uint32_t, int32_t, uint64_t, uint32_t>;  // channel, k
+
+// Reads `path` whole and in `count` shares and checks that the shares make the whole.
+void ExpectSharesMakeTheWhole(const std::string& path, uint32_t count) {
+  SCOPED_TRACE(fmt::format("{} in {} shares", path, count));
+  Result<Trace> whole = ReadOtf2(path);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  const size_t n = whole->locations().size();
+  std::vector<TraceShare> shares;
+  for (uint32_t k = 0; k < count; ++k) {
+    Result<TraceShare> s = ReadOtf2Share(path, {}, k, count);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    shares.push_back(std::move(*s));
+  }
+  // Each location is in one share, which holds the whole's events of it; the others hold none.
+  std::vector<int> share_of(n, -1);
+  uint64_t member_rows = 0, matched_inside = 0;
+  std::map<ChannelEnd, int> sends, receives;
+  for (uint32_t k = 0; k < count; ++k) {
+    const TraceShare& s = shares[k];
+    ASSERT_EQ(s.trace.locations().size(), n) << "every definition in every share";
+    for (uint32_t l = 0; l < n; ++l) {
+      const EventColumns& mine = s.trace.events(LocationId(l));
+      if (!s.locations.Holds(l)) {
+        EXPECT_EQ(mine.size(), 0u) << "location " << l << " in share " << k;
+        continue;
+      }
+      EXPECT_EQ(share_of[l], -1) << "location " << l << " in two shares";
+      share_of[l] = static_cast<int>(k);
+      const EventColumns& all = whole->events(LocationId(l));
+      ASSERT_EQ(mine.size(), all.size()) << "location " << l;
+      EXPECT_TRUE(std::equal(mine.time.begin(), mine.time.end(), all.time.begin())) << "location " << l;
+      EXPECT_TRUE(std::equal(mine.kind.begin(), mine.kind.end(), all.kind.begin())) << "location " << l;
+    }
+    for (uint32_t m = 0; m < s.trace.messages().size(); ++m) matched_inside += s.trace.messages().matched(MessageId(m));
+    member_rows += s.trace.collectives().member_location.size();
+    for (const ShareMessageEnd& e : s.messages) {
+      const ChannelEnd key{e.communicator, e.sender, e.receiver, e.tag, e.key, e.k};
+      EXPECT_EQ((e.is_send ? sends : receives)[key]++, 0) << "an end listed twice";
+      const MessageTable& mt = s.trace.messages();
+      EXPECT_EQ(mt.send_event[e.row.value] != kNoEvent, e.is_send);
+      EXPECT_FALSE(mt.matched(e.row));
+    }
+  }
+  EXPECT_EQ(std::count(share_of.begin(), share_of.end(), -1), 0) << "every location in a share";
+  // Whole messages: matched ones inside a share are matched there; the others are one listed
+  // send and one listed receive with the same channel and k.
+  uint64_t whole_inside = 0, whole_across = 0;
+  const MessageTable& wm = whole->messages();
+  for (uint32_t m = 0; m < wm.size(); ++m) {
+    if (!wm.matched(MessageId(m))) continue;
+    (share_of[wm.sender[m].value] == share_of[wm.receiver[m].value] ? whole_inside : whole_across)++;
+  }
+  uint64_t paired = 0;
+  for (const auto& [key, times] : sends) paired += receives.count(key);
+  EXPECT_EQ(matched_inside, whole_inside);
+  EXPECT_EQ(paired, whole_across);
+  EXPECT_EQ(member_rows, whole->collectives().member_location.size());
+}
+
+class Otf2Share : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(fs::temp_directory_path() / fmt::format("gs_otf2_share_{}", getpid()));
+    fs::create_directories(*dir_);
+    ASSERT_TRUE(WriteOtf2(HybridRun(6, 3), (*dir_ / "hybrid").string()).ok());
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete dir_;
+  }
+  static std::string Hybrid() { return (*dir_ / "hybrid").string(); }
+  static fs::path* dir_;
+};
+fs::path* Otf2Share::dir_ = nullptr;
+
+TEST_F(Otf2Share, SharesMakeTheWholeTrace) {
+  for (uint32_t count : {1u, 2u, 3u, 4u, 6u}) ExpectSharesMakeTheWhole(Hybrid(), count);
+}
+
+TEST_F(Otf2Share, AShareHoldsWholeProcessesAndListsOnlyWhatCrossesIt) {
+  Result<TraceShare> s = ReadOtf2Share(Hybrid(), {}, 1, 3);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  for (uint32_t l = 0; l < 18; ++l) EXPECT_EQ(s->locations.Holds(l), l >= 6 && l < 12) << l;  // ranks 2 and 3
+  // Rank 2 receives from rank 1 and rank 3 sends to rank 4: 40 iterations each, both in other
+  // shares; the ring between ranks 2 and 3 stays inside.
+  EXPECT_EQ(s->messages.size(), 80u);
+  // The allreduce spans every share; the broadcast of the even ranks too (rank 2 is here).
+  EXPECT_EQ(s->collectives.size(), 8u);
+  EXPECT_EQ(s->trace.diagnostics().Count(Diag::kEmptyLocations), 0u) << "others' locations are not empty ones";
+  EXPECT_EQ(s->trace.diagnostics().Count(Diag::kSendsWithoutReceive), 0u);
+  EXPECT_EQ(s->trace.diagnostics().Count(Diag::kReceivesWithoutSend), 0u);
+  // The barrier of a process's threads is a collective of its own, inside the share.
+  EXPECT_GT(s->trace.collectives().size(), s->collectives.size());
+}
+
+TEST_F(Otf2Share, MoreSharesThanProcessesLeaveSomeEmpty) {
+  ExpectSharesMakeTheWhole(Hybrid(), 8);
+  Result<TraceShare> last = ReadOtf2Share(Hybrid(), {}, 7, 8);
+  ASSERT_TRUE(last.ok()) << last.status().message();
+  for (uint32_t l = 0; l < 18; ++l) EXPECT_FALSE(last->locations.Holds(l)) << l;
+  EXPECT_EQ(last->trace.event_count(), 0u);
+}
+
+TEST_F(Otf2Share, NoSuchShareIsAnError) {
+  EXPECT_FALSE(ReadOtf2Share(Hybrid(), {}, 3, 3).ok());
+  EXPECT_FALSE(ReadOtf2Share(Hybrid(), {}, 0, 0).ok());
+}
+
+// Real data: the hybrid BT-MZ run (8 ranks x 4 threads) in 2 and 4 shares.
+TEST(Otf2ShareCorpus, BtMzSharesMakeTheWholeTrace) {
+  const std::string path = std::string(GRAINSCOPE_CORPUS_DIR) + "/otf2-real/npb-btmz-B-8x4/traces.otf2";
+  if (!fs::exists(path)) GTEST_SKIP() << "corpus trace " << path << " is absent (../shared/corpus)";
+  for (uint32_t count : {2u, 4u}) ExpectSharesMakeTheWhole(path, count);
+}
+
+}  // namespace
+}  // namespace grainscope
