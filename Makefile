@@ -82,7 +82,7 @@ tsan: deps
 
 test-tsan: tsan
 	@TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:handle_segv=0:handle_sigbus=0:handle_abort=0 \
-	  GRAINSCOPE_STRESS_EVENTS=100000 ctest --test-dir $(TSAN_BUILD) -j $(JOBS) --output-on-failure -R '^(RecordRuntime|Flush/RecordSettings|RecordCrash|SeedCompat|StressRecording|OnTheFly|GstDirectoryReader|Otf2Parallel|ChromeRankDirectory|CliThreads)\.'
+	  GRAINSCOPE_STRESS_EVENTS=100000 ctest --test-dir $(TSAN_BUILD) -j $(JOBS) --output-on-failure -R '^(RecordRuntime|Flush/RecordSettings|RecordCrash|SeedCompat|StressRecording|OnTheFly|GstDirectoryReader|Otf2Parallel|Otf2Share|ChromeRankDirectory|CliThreads)\.'
 
 # libFuzzer targets (clang): built in their own directory, run for FUZZ_SECONDS each.
 fuzz-build: deps

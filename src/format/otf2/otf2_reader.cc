@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 
@@ -20,6 +21,7 @@
 #include "model/metadata_keys.h"
 #include "model/rendezvous.h"
 #include "model/trace_builder.h"
+#include "model/share_exchange.h"
 #include "model/trace_share.h"
 #include "model/thread_sync.h"
 
@@ -63,14 +65,24 @@ class Otf2TraceAssembler {
  public:
   // `share`: reading one share (model/trace_share.h), whose ends with a side in another share it
   // lists instead of reporting them unmatched; null: the whole trace.
+  // `exchange` (with a share): completes the share with the other shares' ends as ghost events
+  // (model/share_exchange.h); `share_of_location`: every location's share.
   Otf2TraceAssembler(TraceBuilder& builder, const Otf2Definitions& defs, Otf2Events& events,
-                     std::string_view file, TraceShare* share = nullptr)
-      : builder_(builder), defs_(defs), ev_(events), file_(file), share_(share) {}
+                     std::string_view file, TraceShare* share = nullptr, ShareExchange* exchange = nullptr,
+                     std::vector<uint32_t> share_of_location = {})
+      : builder_(builder), defs_(defs), ev_(events), file_(file), share_(share), exchange_(exchange),
+        share_of_location_(std::move(share_of_location)) {}
 
   Status Run() {
     MatchMessages();
     MatchCollectives();
-    return AppendEvents();
+    std::vector<GhostEvent> ghosts;
+    if (exchange_ != nullptr) {
+      GS_ASSIGN_OR_RETURN(ghosts, CompleteShare(*share_, facts_, ShareMapOf(), *exchange_));
+    }
+    GS_RETURN_IF_ERROR(AppendEvents());
+    AppendGhosts(ghosts);
+    return OkStatus();
   }
 
  private:
@@ -111,7 +123,34 @@ class Otf2TraceAssembler {
     if (share_ == nullptr || rec.peer == kNone || share_->locations.Holds(rec.peer)) return false;
     const Channel c = ChannelOf(rec);
     share_->messages.push_back({row, c.comm_ref, c.sender, c.receiver, c.tag, c.key, position_[k], rec.is_send});
+    facts_.message_time.push_back(ev_.locations[rec.location].time[rec.event]);
+    facts_.message_order.push_back(rec.event);
     return true;
+  }
+
+  ShareMap ShareMapOf() const {
+    ShareMap map{share_of_location_, {}};
+    for (const otf2::CommInfo& c : defs_.comm_of_ref) {
+      map.communicator_members.emplace_back();
+      for (LocationId m : c.members)
+        if (m.valid()) map.communicator_members.back().push_back(m.value);
+    }
+    return map;
+  }
+
+  // The other shares' ends of this share's messages and collectives, on their locations.
+  void AppendGhosts(const std::vector<GhostEvent>& ghosts) {
+    for (const GhostEvent& g : ghosts) {
+      const LocationId loc(g.location);
+      switch (g.kind) {
+        case EventKind::kSend: builder_.Send(loc, g.time, MessageId(g.arg)); break;
+        case EventKind::kRecv: builder_.Recv(loc, g.time, MessageId(g.arg)); break;
+        case EventKind::kCollBegin:
+          builder_.CollBegin(loc, g.time, CollectiveId(g.arg), g.bytes_sent, g.bytes_received);
+          break;
+        default: builder_.CollEnd(loc, g.time, CollectiveId(g.arg)); break;
+      }
+    }
   }
 
   // A message per matched pair, and per send or receive without a partner (counted).
@@ -219,7 +258,20 @@ class Otf2TraceAssembler {
           builder_.AddCollective(first.op, CommunicatorOf(first.comm_ref, first.location, first.communicator), first.root);
       for (size_t k = inst.first; k < inst.last; ++k) colls[done[k]].instance = id.value;
       if (share_ != nullptr && SpansShares(first.comm_ref, inst.owner))
-        share_->collectives.push_back({id, first.comm_ref, inst.owner, inst.seq});
+        ListAcrossShares(id, first.comm_ref, inst.owner, inst.seq, std::span(done).subspan(inst.first, inst.last - inst.first));
+    }
+  }
+
+  // A collective instance with members in other shares, and its own members' facts.
+  void ListAcrossShares(CollectiveId id, uint32_t comm_ref, uint32_t owner, uint32_t seq,
+                        std::span<const uint32_t> records) {
+    share_->collectives.push_back({id, comm_ref, owner, seq});
+    std::vector<ShareMember>& members = facts_.members.emplace_back();
+    for (uint32_t r : records) {
+      const CollectiveRecord& c = ev_.collectives[r];
+      const std::vector<TimeNs>& time = ev_.locations[c.location].time;
+      members.push_back({c.location, time[c.begin_event], time[c.end_event], c.begin_event, c.end_event, c.bytes_sent,
+                         c.bytes_received});
     }
   }
 
@@ -320,6 +372,9 @@ class Otf2TraceAssembler {
   Otf2Events& ev_;
   std::string_view file_;
   TraceShare* share_;
+  ShareExchange* exchange_;
+  std::vector<uint32_t> share_of_location_;
+  ShareFacts facts_;                // with a share: its listed ends' times and members
   std::vector<uint32_t> position_;  // with a share: per p2p record, its k on its channel
   std::unordered_map<uint64_t, CommunicatorId> self_communicators_;  // (comm_ref, location) ->
 };
@@ -378,9 +433,10 @@ Result<std::string> FindOtf2Anchor(const std::string& path) {
 
 namespace {
 
-// Reads the archive whole (`share_count` 0) or share `share_index` of `share_count` into `share`.
+// Reads the archive whole (`share_count` 0) or share `share_index` of `share_count` into `share`,
+// completed through `exchange` when there is one.
 Result<Trace> ReadOtf2Archive(const std::string& anchor_path, const ReadOptions& options, uint32_t share_index,
-                              uint32_t share_count, TraceShare* share) {
+                              uint32_t share_count, TraceShare* share, ShareExchange* exchange) {
   GS_ASSIGN_OR_RETURN(std::string anchor, FindOtf2Anchor(anchor_path));
   if (!otf2::HasOtf2Signature(anchor)) {
     return DataLoss(fmt::format("{}: not an OTF2 anchor file (no OTF2 signature in its first bytes)", anchor));
@@ -397,8 +453,13 @@ Result<Trace> ReadOtf2Archive(const std::string& anchor_path, const ReadOptions&
   TraceBuilder builder{std::string(kOtf2Format)};
   builder.SetRepairNesting(!options.strict);
   GS_ASSIGN_OR_RETURN(Otf2Definitions defs, otf2::ReadOtf2Definitions(reader.get(), builder, anchor));
+  std::vector<uint32_t> share_of_location;
   if (share != nullptr) {
     std::vector<LocationSet> sets = ShareLocations(defs.process_of, defs.location_event_counts, share_count);
+    share_of_location.resize(defs.process_of.size());
+    for (uint32_t k = 0; k < share_count; ++k)
+      for (uint32_t l = 0; l < share_of_location.size(); ++l)
+        if (sets[k].Holds(l)) share_of_location[l] = k;
     share->locations = std::move(sets[share_index]);
     builder.SetEventLocations(share->locations);
   }
@@ -413,7 +474,7 @@ Result<Trace> ReadOtf2Archive(const std::string& anchor_path, const ReadOptions&
   } else {
     builder.SetEagerLimitUnlessRecorded(kAssumedEagerLimitBytes, "assumed: the trace does not say");
   }
-  GS_RETURN_IF_ERROR(Otf2TraceAssembler(builder, defs, events, anchor, share).Run());
+  GS_RETURN_IF_ERROR(Otf2TraceAssembler(builder, defs, events, anchor, share, exchange, std::move(share_of_location)).Run());
   reader.reset();
   events = Otf2Events();  // the builder holds everything now: its records must not double Finish's peak
   Result<Trace> trace = builder.Finish();
@@ -424,7 +485,7 @@ Result<Trace> ReadOtf2Archive(const std::string& anchor_path, const ReadOptions&
 }  // namespace
 
 Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& options) {
-  return ReadOtf2Archive(anchor_path, options, 0, 0, nullptr);
+  return ReadOtf2Archive(anchor_path, options, 0, 0, nullptr, nullptr);
 }
 
 Result<TraceShare> ReadOtf2Share(const std::string& anchor_path, const ReadOptions& options, uint32_t share_index,
@@ -432,7 +493,14 @@ Result<TraceShare> ReadOtf2Share(const std::string& anchor_path, const ReadOptio
   if (share_count == 0 || share_index >= share_count)
     return InvalidArgument(fmt::format("share {} of {}: no such share", share_index, share_count));
   TraceShare share;
-  GS_ASSIGN_OR_RETURN(share.trace, ReadOtf2Archive(anchor_path, options, share_index, share_count, &share));
+  GS_ASSIGN_OR_RETURN(share.trace, ReadOtf2Archive(anchor_path, options, share_index, share_count, &share, nullptr));
+  return share;
+}
+
+Result<TraceShare> ReadOtf2Share(const std::string& anchor_path, const ReadOptions& options, ShareExchange& exchange) {
+  TraceShare share;
+  GS_ASSIGN_OR_RETURN(share.trace, ReadOtf2Archive(anchor_path, options, exchange.index(), exchange.count(), &share,
+                                                   &exchange));
   return share;
 }
 

@@ -21,6 +21,7 @@
 #include "format/format_names.h"
 #include "format/importer.h"
 #include "model/trace.h"
+#include "model/share_exchange.h"
 #include "model/trace_share.h"
 
 namespace grainscope {
@@ -35,6 +36,10 @@ Result<Trace> ReadOtf2(const std::string& anchor_path, const ReadOptions& option
 // counts). For grainscope-mpi's analysis ranks.
 Result<TraceShare> ReadOtf2Share(const std::string& anchor_path, const ReadOptions& options, uint32_t share_index,
                                  uint32_t share_count);
+// The share `exchange.index()` of `exchange.count()`, completed by the other shares, which read
+// theirs at the same time (model/share_exchange.h): its messages and collectives have every end,
+// the other shares' ends as ghost events on their locations.
+Result<TraceShare> ReadOtf2Share(const std::string& anchor_path, const ReadOptions& options, ShareExchange& exchange);
 // The anchor file `path` names: itself, or the one .otf2 file in the directory `path`.
 Result<std::string> FindOtf2Anchor(const std::string& path);
 

@@ -11,8 +11,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <thread>
+
+#include "analysis/replay/measured_waits.h"
 #include "format/otf2/otf2_reader.h"
+#include "model/hb_graph.h"
 #include "format/otf2/otf2_writer.h"
+#include "model/thread_sync.h"
 #include "model/trace_builder.h"
 
 namespace grainscope {
@@ -53,11 +58,11 @@ Trace HybridRun(int processes, int threads) {
         b.Enter(loc[p][t], now[p], work);
         b.Leave(loc[p][t], end, work);
         b.Enter(loc[p][t], end, barrier);
-        b.Sync(loc[p][t], end, SyncKind::kBarrierEnter, 0xb0, threads);
+        b.Sync(loc[p][t], end, SyncKind::kBarrierEnter, ProcessSyncObject(p, 0xb0), threads);
         last = std::max(last, end);
       }
       for (int t = 0; t < threads; ++t) {
-        b.Sync(loc[p][t], last + 5, SyncKind::kBarrierLeave, 0xb0);
+        b.Sync(loc[p][t], last + 5, SyncKind::kBarrierLeave, ProcessSyncObject(p, 0xb0));
         b.Leave(loc[p][t], last + 6, barrier);
       }
       now[p] = last + 10;
@@ -152,6 +157,90 @@ void ExpectSharesMakeTheWhole(const std::string& path, uint32_t count) {
   EXPECT_EQ(member_rows, whole->collectives().member_location.size());
 }
 
+// Reads the `count` shares of `path` at once, on threads, completed through each other.
+std::vector<TraceShare> ReadCompleted(const std::string& path, uint32_t count) {
+  LocalShareExchange exchange(count);
+  std::vector<Result<TraceShare>> read;
+  for (uint32_t k = 0; k < count; ++k) read.emplace_back(InvalidArgument("not read"));
+  std::vector<std::thread> threads;
+  for (uint32_t k = 0; k < count; ++k)
+    threads.emplace_back([&, k] {
+      LocalShareExchange::Member me(exchange, k);
+      read[k] = ReadOtf2Share(path, {}, me);
+    });
+  for (std::thread& t : threads) t.join();
+  std::vector<TraceShare> out;
+  for (Result<TraceShare>& r : read) {
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    if (r.ok()) out.push_back(std::move(*r));
+  }
+  return out;
+}
+
+// The other end of the message of event `e` of `l` (a kSend or kRecv): its location and time, or
+// an invalid location when it has none.
+std::pair<LocationId, TimeNs> OtherEnd(const Trace& t, LocationId l, EventIndex e) {
+  const MessageTable& m = t.messages();
+  const uint32_t row = t.events(l).arg[e];
+  const bool send = t.events(l).kind[e] == EventKind::kSend;
+  const LocationId other = send ? m.receiver[row] : m.sender[row];
+  const EventIndex at = send ? m.recv_event[row] : m.send_event[row];
+  if (at == kNoEvent) return {LocationId(), 0};
+  return {other, t.events(other).time[at]};
+}
+
+// A collective membership's instance as (location, begin time, end time) of every member.
+std::vector<std::tuple<uint32_t, TimeNs, TimeNs>> Members(const Trace& t, CollectiveId c) {
+  const CollectiveTable& coll = t.collectives();
+  std::vector<std::tuple<uint32_t, TimeNs, TimeNs>> out;
+  for (uint32_t m = coll.first_member[c.value]; m < coll.first_member[c.value + 1]; ++m) {
+    const LocationId l = coll.member_location[m];
+    out.emplace_back(l.value, t.events(l).time[coll.member_begin[m]], t.events(l).time[coll.member_end[m]]);
+  }
+  return out;
+}
+
+// Completed shares see for their own locations what the whole trace does: every message's other
+// end (location and time), every collective's members, every measured wait.
+void ExpectCompletedSharesSeeTheWhole(const std::string& path, uint32_t count) {
+  SCOPED_TRACE(fmt::format("{} in {} completed shares", path, count));
+  Result<Trace> whole = ReadOtf2(path);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  const HbGraph whole_g(*whole);
+  const MeasuredWaits whole_waits(whole_g);
+  const std::vector<TraceShare> shares = ReadCompleted(path, count);
+  ASSERT_EQ(shares.size(), count);
+  uint64_t ends = 0, waits = 0;
+  for (const TraceShare& s : shares) {
+    const HbGraph g(s.trace);
+    const MeasuredWaits share_waits(g);
+    for (uint32_t l = 0; l < whole->locations().size(); ++l) {
+      if (!s.locations.Holds(l)) continue;
+      const LocationId loc(l);
+      const EventColumns& mine = s.trace.events(loc);
+      const EventColumns& all = whole->events(loc);
+      ASSERT_EQ(mine.size(), all.size()) << "location " << l;
+      for (EventIndex e = 0; e < all.size(); ++e) {
+        ASSERT_EQ(mine.kind[e], all.kind[e]) << "location " << l << " event " << e;
+        ASSERT_EQ(mine.time[e], all.time[e]) << "location " << l << " event " << e;
+        if (all.kind[e] == EventKind::kSend || all.kind[e] == EventKind::kRecv) {
+          EXPECT_EQ(OtherEnd(s.trace, loc, e), OtherEnd(*whole, loc, e)) << "location " << l << " event " << e;
+          ++ends;
+        }
+        if (all.kind[e] == EventKind::kCollBegin)
+          EXPECT_EQ(Members(s.trace, CollectiveId(mine.arg[e])), Members(*whole, CollectiveId(all.arg[e])))
+              << "location " << l << " event " << e;
+        if (e > 0 && (all.kind[e] == EventKind::kRecv || all.kind[e] == EventKind::kCollEnd)) {
+          EXPECT_EQ(share_waits.Wait(loc, e), whole_waits.Wait(loc, e)) << "location " << l << " event " << e;
+          ++waits;
+        }
+      }
+    }
+  }
+  EXPECT_GT(ends, 0u);
+  EXPECT_GT(waits, 0u);
+}
+
 class Otf2Share : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -188,6 +277,10 @@ TEST_F(Otf2Share, AShareHoldsWholeProcessesAndListsOnlyWhatCrossesIt) {
   EXPECT_GT(s->trace.collectives().size(), s->collectives.size());
 }
 
+TEST_F(Otf2Share, CompletedSharesSeeWhatTheWholeTraceSees) {
+  for (uint32_t count : {1u, 2u, 3u, 4u, 6u, 8u}) ExpectCompletedSharesSeeTheWhole(Hybrid(), count);
+}
+
 TEST_F(Otf2Share, MoreSharesThanProcessesLeaveSomeEmpty) {
   ExpectSharesMakeTheWhole(Hybrid(), 8);
   Result<TraceShare> last = ReadOtf2Share(Hybrid(), {}, 7, 8);
@@ -206,6 +299,7 @@ TEST(Otf2ShareCorpus, BtMzSharesMakeTheWholeTrace) {
   const std::string path = std::string(GRAINSCOPE_CORPUS_DIR) + "/otf2-real/npb-btmz-B-8x4/traces.otf2";
   if (!fs::exists(path)) GTEST_SKIP() << "corpus trace " << path << " is absent (../shared/corpus)";
   for (uint32_t count : {2u, 4u}) ExpectSharesMakeTheWhole(path, count);
+  ExpectCompletedSharesSeeTheWhole(path, 4);
 }
 
 }  // namespace

@@ -1,0 +1,162 @@
+#include "model/share_exchange.h"
+
+#include <algorithm>
+#include <cstring>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace grainscope {
+
+Result<std::vector<std::string>> LocalShareExchange::Member::AllToAll(std::vector<std::string> out) {
+  if (out.size() != all_.count_) return InvalidArgument(fmt::format("{} blobs for {} shares", out.size(), all_.count_));
+  std::unique_lock lock(all_.mu_);
+  all_.cv_.wait(lock, [&] { return !all_.draining_; });  // the previous round is taken
+  for (uint32_t k = 0; k < all_.count_; ++k) all_.slots_[k][index_] = std::move(out[k]);
+  if (++all_.arrived_ == all_.count_) {
+    all_.draining_ = true;
+    all_.cv_.notify_all();
+  } else {
+    all_.cv_.wait(lock, [&] { return all_.draining_; });
+  }
+  std::vector<std::string> in = std::move(all_.slots_[index_]);
+  all_.slots_[index_].assign(all_.count_, std::string());
+  if (++all_.taken_ == all_.count_) {
+    all_.arrived_ = all_.taken_ = 0;
+    all_.draining_ = false;
+    all_.cv_.notify_all();
+  }
+  return in;
+}
+
+namespace {
+
+// What crosses: fixed-size records, the same build on every share.
+struct WireEnd {
+  uint32_t communicator, sender, receiver;
+  int32_t tag;
+  uint64_t key;
+  uint32_t k, order;
+  TimeNs time;
+  uint32_t is_send;
+};
+struct WireMember {
+  uint32_t communicator, owner, sequence, location;
+  TimeNs begin_time, end_time;
+  uint32_t begin_order, end_order;
+  uint64_t bytes_sent, bytes_received;
+};
+
+template <typename T>
+void Put(std::string& blob, const T& v) {
+  blob.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// The records of one blob: a count, then records of the first kind, a count, then the second.
+template <typename T>
+bool Take(std::string_view& blob, std::vector<T>& out) {
+  uint64_t n = 0;
+  if (blob.size() < sizeof n) return false;
+  std::memcpy(&n, blob.data(), sizeof n);
+  blob.remove_prefix(sizeof n);
+  if (n > blob.size() / sizeof(T)) return false;
+  const size_t first = out.size();
+  out.resize(first + n);
+  std::memcpy(static_cast<void*>(out.data() + first), blob.data(), n * sizeof(T));
+  blob.remove_prefix(n * sizeof(T));
+  return true;
+}
+
+using EndKey = std::tuple<uint32_t, uint32_t, uint32_t, int32_t, uint64_t, uint32_t, bool>;
+EndKey KeyOf(const ShareMessageEnd& e) { return {e.communicator, e.sender, e.receiver, e.tag, e.key, e.k, e.is_send}; }
+
+}  // namespace
+
+namespace {
+
+// The blob for each share: this share's ends whose other side it holds, and this share's members
+// of the collectives it takes part in.
+std::vector<std::string> Outgoing(const TraceShare& share, const ShareFacts& facts, const ShareMap& map, uint32_t self,
+                                  uint32_t count) {
+  std::vector<std::vector<WireEnd>> ends(count);
+  std::vector<std::vector<WireMember>> members(count);
+  for (size_t i = 0; i < share.messages.size(); ++i) {
+    const ShareMessageEnd& e = share.messages[i];
+    const uint32_t to = map.share_of_location[e.is_send ? e.receiver : e.sender];
+    ends[to].push_back({e.communicator, e.sender, e.receiver, e.tag, e.key, e.k, facts.message_order[i],
+                        facts.message_time[i], e.is_send ? 1u : 0u});
+  }
+  std::vector<uint8_t> told(count);
+  for (size_t i = 0; i < share.collectives.size(); ++i) {
+    const ShareCollective& c = share.collectives[i];
+    std::fill(told.begin(), told.end(), 0);
+    told[self] = 1;
+    for (uint32_t l : map.communicator_members[c.communicator]) {
+      const uint32_t to = map.share_of_location[l];
+      if (told[to]) continue;
+      told[to] = 1;
+      for (const ShareMember& m : facts.members[i])
+        members[to].push_back({c.communicator, c.owner, c.sequence, m.location, m.begin_time, m.end_time,
+                               m.begin_order, m.end_order, m.bytes_sent, m.bytes_received});
+    }
+  }
+  std::vector<std::string> out(count);
+  for (uint32_t k = 0; k < count; ++k) {
+    Put(out[k], uint64_t{ends[k].size()});
+    out[k].append(reinterpret_cast<const char*>(ends[k].data()), ends[k].size() * sizeof(WireEnd));
+    Put(out[k], uint64_t{members[k].size()});
+    out[k].append(reinterpret_cast<const char*>(members[k].data()), members[k].size() * sizeof(WireMember));
+  }
+  return out;
+}
+
+// The ghost events the other shares' ends and members make for this share's rows.
+std::vector<GhostEvent> GhostsOf(const TraceShare& share, const std::vector<WireEnd>& their_ends,
+                                 const std::vector<WireMember>& their_members) {
+  std::vector<std::pair<EndKey, uint32_t>> own_ends;
+  for (const ShareMessageEnd& e : share.messages) own_ends.push_back({KeyOf(e), e.row.value});
+  std::sort(own_ends.begin(), own_ends.end());
+  using CollKey = std::tuple<uint32_t, uint32_t, uint32_t>;
+  std::vector<std::pair<CollKey, uint32_t>> own_colls;
+  for (const ShareCollective& c : share.collectives) own_colls.push_back({{c.communicator, c.owner, c.sequence}, c.row.value});
+  std::sort(own_colls.begin(), own_colls.end());
+  std::vector<GhostEvent> ghosts;
+  for (const WireEnd& w : their_ends) {
+    const EndKey partner{w.communicator, w.sender, w.receiver, w.tag, w.key, w.k, w.is_send == 0};
+    auto it = std::lower_bound(own_ends.begin(), own_ends.end(), std::make_pair(partner, 0u));
+    if (it == own_ends.end() || it->first != partner) continue;  // the other share's end is unmatched
+    ghosts.push_back({w.is_send ? w.sender : w.receiver, w.order, w.time,
+                      w.is_send ? EventKind::kSend : EventKind::kRecv, it->second});
+  }
+  for (const WireMember& w : their_members) {
+    const CollKey key{w.communicator, w.owner, w.sequence};
+    auto it = std::lower_bound(own_colls.begin(), own_colls.end(), std::make_pair(key, 0u));
+    if (it == own_colls.end() || it->first != key) continue;  // an instance this share is not in
+    ghosts.push_back({w.location, w.begin_order, w.begin_time, EventKind::kCollBegin, it->second, w.bytes_sent,
+                      w.bytes_received});
+    ghosts.push_back({w.location, w.end_order, w.end_time, EventKind::kCollEnd, it->second});
+  }
+  std::sort(ghosts.begin(), ghosts.end(), [](const GhostEvent& a, const GhostEvent& b) {
+    return std::tie(a.location, a.order) < std::tie(b.location, b.order);
+  });
+  return ghosts;
+}
+
+}  // namespace
+
+Result<std::vector<GhostEvent>> CompleteShare(const TraceShare& share, const ShareFacts& facts, const ShareMap& map,
+                                              ShareExchange& exchange) {
+  const uint32_t self = exchange.index();
+  GS_ASSIGN_OR_RETURN(std::vector<std::string> in,
+                      exchange.AllToAll(Outgoing(share, facts, map, self, exchange.count())));
+  std::vector<WireEnd> their_ends;
+  std::vector<WireMember> their_members;
+  for (uint32_t k = 0; k < in.size(); ++k) {
+    std::string_view blob = in[k];
+    if (!Take(blob, their_ends) || !Take(blob, their_members) || !blob.empty())
+      return DataLoss(fmt::format("share {}: a damaged message from share {} ({} bytes)", self, k, in[k].size()));
+  }
+  return GhostsOf(share, their_ends, their_members);
+}
+
+}  // namespace grainscope

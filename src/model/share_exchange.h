@@ -1,0 +1,100 @@
+// How the shares of a trace (model/trace_share.h) complete each other while they are read: each
+// share tells the others the facts of its ends that cross shares, and adds the ends the others
+// tell it as ghost events on the other shares' locations. After that a share's trace holds every
+// message one of its locations sent or received with both ends (the remote end a ghost event at
+// its measured time) and every collective one of its locations took part in with all members, so
+// the model's matching, the happens-before graph and the measured waits are those of the whole
+// trace for the share's own locations. A ghost event stands for an event of another share: the
+// analyses take its values from that share (grainscope-mpi), never compute them.
+//
+// The ghost events of a location are in the order of that location's own events (`order`: the
+// owner's event position), so that an owner that sends its values for them in program order
+// fills them in order.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "model/trace_share.h"
+
+namespace grainscope {
+
+// The transport between shares: one blob to each share, all at once (MPI_Alltoallv, or threads).
+class ShareExchange {
+ public:
+  virtual ~ShareExchange() = default;
+  virtual uint32_t index() const = 0;
+  virtual uint32_t count() const = 0;
+  // Sends out[k] to share k (out.size() == count()) and returns what every share sent this one,
+  // by share. Every share calls it the same number of times.
+  virtual Result<std::vector<std::string>> AllToAll(std::vector<std::string> out) = 0;
+};
+
+// Shares that are threads of one process (tests; an in-process parallel mode): one object shared
+// by `count` participants, each through its own Member.
+class LocalShareExchange {
+ public:
+  explicit LocalShareExchange(uint32_t count) : count_(count), slots_(count, std::vector<std::string>(count)) {}
+  class Member : public ShareExchange {
+   public:
+    Member(LocalShareExchange& all, uint32_t index) : all_(all), index_(index) {}
+    uint32_t index() const override { return index_; }
+    uint32_t count() const override { return all_.count_; }
+    Result<std::vector<std::string>> AllToAll(std::vector<std::string> out) override;
+
+   private:
+    LocalShareExchange& all_;
+    uint32_t index_;
+  };
+
+ private:
+  uint32_t count_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::vector<std::string>> slots_;  // slots_[to][from]
+  uint32_t arrived_ = 0, taken_ = 0;
+  bool draining_ = false;  // every share has put its blobs in; each takes its own
+};
+
+// The facts of a share's listed ends (TraceShare::messages and ::collectives, in their order):
+// each message end's event time and position on its location; each collective's own members.
+struct ShareMember {
+  uint32_t location = 0;
+  TimeNs begin_time = 0, end_time = 0;
+  uint32_t begin_order = 0, end_order = 0;
+  uint64_t bytes_sent = 0, bytes_received = 0;
+};
+struct ShareFacts {
+  std::vector<TimeNs> message_time;
+  std::vector<uint32_t> message_order;
+  std::vector<std::vector<ShareMember>> members;
+};
+
+// An event of another share's location this share adds: kSend / kRecv with arg the message row,
+// kCollBegin / kCollEnd with arg the collective row (bytes for a begin).
+struct GhostEvent {
+  uint32_t location = 0;
+  uint32_t order = 0;
+  TimeNs time = 0;
+  EventKind kind = EventKind::kSend;
+  uint32_t arg = 0;
+  uint64_t bytes_sent = 0, bytes_received = 0;
+};
+
+// Where a location's share is (every share knows every share's locations), and a communicator's
+// member locations (by the number ShareMessageEnd / ShareCollective use).
+struct ShareMap {
+  std::vector<uint32_t> share_of_location;
+  std::vector<std::vector<uint32_t>> communicator_members;  // by communicator number
+};
+
+// Tells the other shares this share's facts and returns the ghost events their facts make, sorted
+// by (location, order). A listed end the other shares do not complete stays unmatched.
+Result<std::vector<GhostEvent>> CompleteShare(const TraceShare& share, const ShareFacts& facts, const ShareMap& map,
+                                              ShareExchange& exchange);
+
+}  // namespace grainscope
