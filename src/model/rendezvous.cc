@@ -8,30 +8,6 @@
 namespace grainscope {
 namespace {
 
-// How far a call's Enter or Leave is looked for from the event inside it: MPI calls hold one or
-// two events, so a longer search means the event is in no call (and would cost a scan per message).
-constexpr EventIndex kCallReach = 64;
-
-// The Enter of the innermost region open at event e, or kNoEvent.
-EventIndex EnclosingEnter(std::span<const EventKind> kinds, EventIndex e) {
-  int depth = 0;
-  for (EventIndex i = e, steps = 0; i-- > 0 && steps < kCallReach; ++steps) {
-    if (kinds[i] == EventKind::kLeave) ++depth;
-    if (kinds[i] == EventKind::kEnter && depth-- == 0) return i;
-  }
-  return kNoEvent;
-}
-
-// The Leave of the innermost region open at event e, or kNoEvent.
-EventIndex EnclosingLeave(std::span<const EventKind> kinds, EventIndex e) {
-  int depth = 0;
-  for (EventIndex i = e + 1, steps = 0; i < kinds.size() && steps < kCallReach; ++i, ++steps) {
-    if (kinds[i] == EventKind::kEnter) ++depth;
-    if (kinds[i] == EventKind::kLeave && depth-- == 0) return i;
-  }
-  return kNoEvent;
-}
-
 // Generic over a TraceBody and a Trace (both have messages and regions), so that the
 // edges the model adds and the messages the wait states call rendezvous follow one rule.
 template <typename KindsOf, typename ArgsOf>
@@ -55,6 +31,28 @@ std::vector<uint8_t> RendezvousRule(const MessageTable& msgs, std::span<const Re
 }
 
 }  // namespace
+
+// How far a call's Enter or Leave is looked for from the event inside it: MPI calls hold one or
+// two events, so a longer search means the event is in no call (and would cost a scan per message).
+constexpr EventIndex kCallReach = 64;
+
+EventIndex EnclosingEnter(std::span<const EventKind> kinds, EventIndex e) {
+  int depth = 0;
+  for (EventIndex i = e, steps = 0; i-- > 0 && steps < kCallReach; ++steps) {
+    if (kinds[i] == EventKind::kLeave) ++depth;
+    if (kinds[i] == EventKind::kEnter && depth-- == 0) return i;
+  }
+  return kNoEvent;
+}
+
+EventIndex EnclosingLeave(std::span<const EventKind> kinds, EventIndex e) {
+  int depth = 0;
+  for (EventIndex i = e + 1, steps = 0; i < kinds.size() && steps < kCallReach; ++i, ++steps) {
+    if (kinds[i] == EventKind::kEnter) ++depth;
+    if (kinds[i] == EventKind::kLeave && depth-- == 0) return i;
+  }
+  return kNoEvent;
+}
 
 std::optional<EagerLimit> TraceEagerLimit(const Trace& trace) {
   const std::string_view bytes = trace.Metadata(metadata::kEagerLimitBytes);

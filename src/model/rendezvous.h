@@ -48,6 +48,11 @@ std::vector<uint8_t> RendezvousMessages(const TraceBody& body, uint64_t eager_li
 // all 0 for a trace without one (not an MPI trace): what the wait states call a rendezvous send.
 std::vector<uint8_t> RendezvousMessages(const Trace& trace);
 
+// The Enter and the Leave of the call (the innermost region) that holds event e of a location
+// with event kinds `kinds`, looked for within 64 events; kNoEvent when there is none that near.
+EventIndex EnclosingEnter(std::span<const EventKind> kinds, EventIndex e);
+EventIndex EnclosingLeave(std::span<const EventKind> kinds, EventIndex e);
+
 // The rendezvous edges of `body`'s matched messages, with `times` its events' times per location.
 RendezvousEdges FindRendezvousEdges(const TraceBody& body, std::span<const std::span<const TimeNs>> times,
                                     uint64_t eager_limit_bytes);

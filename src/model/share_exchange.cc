@@ -29,6 +29,22 @@ Result<std::vector<std::string>> LocalShareExchange::Member::AllToAll(std::vecto
   return in;
 }
 
+Status LocalShareExchange::Member::Send(uint32_t to, std::string blob) {
+  if (to >= all_.count_) return InvalidArgument(fmt::format("no share {} of {}", to, all_.count_));
+  std::lock_guard lock(all_.mu_);
+  all_.inboxes_[to].emplace_back(index_, std::move(blob));
+  all_.cv_.notify_all();
+  return OkStatus();
+}
+
+Result<std::pair<uint32_t, std::string>> LocalShareExchange::Member::Receive() {
+  std::unique_lock lock(all_.mu_);
+  all_.cv_.wait(lock, [&] { return !all_.inboxes_[index_].empty(); });
+  std::pair<uint32_t, std::string> next = std::move(all_.inboxes_[index_].front());
+  all_.inboxes_[index_].pop_front();
+  return next;
+}
+
 namespace {
 
 // What crosses: fixed-size records, the same build on every share.
@@ -36,9 +52,8 @@ struct WireEnd {
   uint32_t communicator, sender, receiver;
   int32_t tag;
   uint64_t key;
-  uint32_t k, order;
-  TimeNs time;
-  uint32_t is_send;
+  uint32_t k, is_send;
+  ShareEndEvents events;
 };
 struct WireMember {
   uint32_t communicator, owner, sequence, location;
@@ -83,8 +98,7 @@ std::vector<std::string> Outgoing(const TraceShare& share, const ShareFacts& fac
   for (size_t i = 0; i < share.messages.size(); ++i) {
     const ShareMessageEnd& e = share.messages[i];
     const uint32_t to = map.share_of_location[e.is_send ? e.receiver : e.sender];
-    ends[to].push_back({e.communicator, e.sender, e.receiver, e.tag, e.key, e.k, facts.message_order[i],
-                        facts.message_time[i], e.is_send ? 1u : 0u});
+    ends[to].push_back({e.communicator, e.sender, e.receiver, e.tag, e.key, e.k, e.is_send ? 1u : 0u, facts.messages[i]});
   }
   std::vector<uint8_t> told(count);
   for (size_t i = 0; i < share.collectives.size(); ++i) {
@@ -125,8 +139,16 @@ std::vector<GhostEvent> GhostsOf(const TraceShare& share, const std::vector<Wire
     const EndKey partner{w.communicator, w.sender, w.receiver, w.tag, w.key, w.k, w.is_send == 0};
     auto it = std::lower_bound(own_ends.begin(), own_ends.end(), std::make_pair(partner, 0u));
     if (it == own_ends.end() || it->first != partner) continue;  // the other share's end is unmatched
-    ghosts.push_back({w.is_send ? w.sender : w.receiver, w.order, w.time,
-                      w.is_send ? EventKind::kSend : EventKind::kRecv, it->second});
+    const uint32_t l = w.is_send ? w.sender : w.receiver;
+    const ShareEndEvents& ev = w.events;
+    ghosts.push_back({l, ev.order, ev.time, w.is_send ? EventKind::kSend : EventKind::kRecv, it->second});
+    if (ev.request_order != kNoEvent)
+      ghosts.push_back({l, ev.request_order, ev.request_time, w.is_send ? EventKind::kSendComplete : EventKind::kRecvPost,
+                        it->second});
+    if (ev.enter_order != kNoEvent) {
+      ghosts.push_back({l, ev.enter_order, ev.enter_time, EventKind::kEnter, ev.call.value});
+      ghosts.push_back({l, ev.leave_order, ev.leave_time, EventKind::kLeave, ev.call.value});
+    }
   }
   for (const WireMember& w : their_members) {
     const CollKey key{w.communicator, w.owner, w.sequence};
@@ -139,6 +161,12 @@ std::vector<GhostEvent> GhostsOf(const TraceShare& share, const std::vector<Wire
   std::sort(ghosts.begin(), ghosts.end(), [](const GhostEvent& a, const GhostEvent& b) {
     return std::tie(a.location, a.order) < std::tie(b.location, b.order);
   });
+  // One call holding a send and a receive to this share (MPI_Sendrecv) is told twice.
+  ghosts.erase(std::unique(ghosts.begin(), ghosts.end(),
+                           [](const GhostEvent& a, const GhostEvent& b) {
+                             return a.location == b.location && a.order == b.order;
+                           }),
+               ghosts.end());
   return ghosts;
 }
 

@@ -14,7 +14,9 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <mutex>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -32,19 +34,27 @@ class ShareExchange {
   // Sends out[k] to share k (out.size() == count()) and returns what every share sent this one,
   // by share. Every share calls it the same number of times.
   virtual Result<std::vector<std::string>> AllToAll(std::vector<std::string> out) = 0;
+  // Sends `blob` to share `to` without waiting for it to be received; blobs from one share to
+  // another arrive in the order sent.
+  virtual Status Send(uint32_t to, std::string blob) = 0;
+  // The next blob any share sent this one, with its sender; waits for one.
+  virtual Result<std::pair<uint32_t, std::string>> Receive() = 0;
 };
 
 // Shares that are threads of one process (tests; an in-process parallel mode): one object shared
 // by `count` participants, each through its own Member.
 class LocalShareExchange {
  public:
-  explicit LocalShareExchange(uint32_t count) : count_(count), slots_(count, std::vector<std::string>(count)) {}
+  explicit LocalShareExchange(uint32_t count)
+      : count_(count), slots_(count, std::vector<std::string>(count)), inboxes_(count) {}
   class Member : public ShareExchange {
    public:
     Member(LocalShareExchange& all, uint32_t index) : all_(all), index_(index) {}
     uint32_t index() const override { return index_; }
     uint32_t count() const override { return all_.count_; }
     Result<std::vector<std::string>> AllToAll(std::vector<std::string> out) override;
+    Status Send(uint32_t to, std::string blob) override;
+    Result<std::pair<uint32_t, std::string>> Receive() override;
 
    private:
     LocalShareExchange& all_;
@@ -58,10 +68,24 @@ class LocalShareExchange {
   std::vector<std::vector<std::string>> slots_;  // slots_[to][from]
   uint32_t arrived_ = 0, taken_ = 0;
   bool draining_ = false;  // every share has put its blobs in; each takes its own
+  std::vector<std::deque<std::pair<uint32_t, std::string>>> inboxes_;  // per share: (from, blob)
 };
 
-// The facts of a share's listed ends (TraceShare::messages and ::collectives, in their order):
-// each message end's event time and position on its location; each collective's own members.
+// The facts of a share's listed ends (TraceShare::messages and ::collectives, in their order).
+// A message end: its event, the request event of a non-blocking call (the send's completion, the
+// receive's posting) and the call that holds it, each as (position on its location, time), so
+// that the other share sees what the rendezvous rule and a synchronous send need
+// (model/rendezvous.h). kNoEvent: none.
+struct ShareEndEvents {
+  uint32_t order = 0;
+  TimeNs time = 0;
+  uint32_t request_order = kNoEvent;
+  TimeNs request_time = 0;
+  uint32_t enter_order = kNoEvent, leave_order = kNoEvent;  // both or neither
+  TimeNs enter_time = 0, leave_time = 0;
+  RegionId call;
+};
+// A collective's own members.
 struct ShareMember {
   uint32_t location = 0;
   TimeNs begin_time = 0, end_time = 0;
@@ -69,13 +93,13 @@ struct ShareMember {
   uint64_t bytes_sent = 0, bytes_received = 0;
 };
 struct ShareFacts {
-  std::vector<TimeNs> message_time;
-  std::vector<uint32_t> message_order;
+  std::vector<ShareEndEvents> messages;
   std::vector<std::vector<ShareMember>> members;
 };
 
-// An event of another share's location this share adds: kSend / kRecv with arg the message row,
-// kCollBegin / kCollEnd with arg the collective row (bytes for a begin).
+// An event of another share's location this share adds: kSend, kRecv, kSendComplete, kRecvPost
+// with arg the message row; kEnter / kLeave of the call holding one, arg its region; kCollBegin /
+// kCollEnd with arg the collective row (bytes for a begin).
 struct GhostEvent {
   uint32_t location = 0;
   uint32_t order = 0;
@@ -93,7 +117,8 @@ struct ShareMap {
 };
 
 // Tells the other shares this share's facts and returns the ghost events their facts make, sorted
-// by (location, order). A listed end the other shares do not complete stays unmatched.
+// by (location, order), one per (location, order). A listed end the other shares do not complete
+// stays unmatched.
 Result<std::vector<GhostEvent>> CompleteShare(const TraceShare& share, const ShareFacts& facts, const ShareMap& map,
                                               ShareExchange& exchange);
 

@@ -34,6 +34,23 @@ TEST(LocalShareExchange, EveryShareGetsWhatEachSentItRoundByRound) {
   }
 }
 
+// Blobs sent to a share arrive in order, each with its sender.
+TEST(LocalShareExchange, SentBlobsArriveInOrderWithTheirSender) {
+  LocalShareExchange all(2);
+  LocalShareExchange::Member a(all, 0), b(all, 1);
+  std::thread sender([&] {
+    for (int i = 0; i < 100; ++i) ASSERT_TRUE(a.Send(1, fmt::format("#{}", i)).ok());
+  });
+  for (int i = 0; i < 100; ++i) {
+    Result<std::pair<uint32_t, std::string>> got = b.Receive();
+    ASSERT_TRUE(got.ok());
+    EXPECT_EQ(got->first, 0u);
+    EXPECT_EQ(got->second, fmt::format("#{}", i));
+  }
+  sender.join();
+  EXPECT_FALSE(a.Send(2, "nowhere").ok());
+}
+
 TEST(LocalShareExchange, AWrongNumberOfBlobsIsAnError) {
   LocalShareExchange all(2);
   LocalShareExchange::Member member(all, 0);
@@ -48,6 +65,8 @@ class GarbledExchange : public ShareExchange {
   Result<std::vector<std::string>> AllToAll(std::vector<std::string> out) override {
     return std::vector<std::string>{out[0], "\x05\x00\x00"};
   }
+  Status Send(uint32_t, std::string) override { return OkStatus(); }
+  Result<std::pair<uint32_t, std::string>> Receive() override { return Internal("nothing to receive"); }
 };
 
 TEST(CompleteShare, ADamagedBlobIsAnErrorNamingItsShare) {

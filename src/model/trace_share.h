@@ -60,6 +60,7 @@ struct ShareCollective {
 
 struct TraceShare {
   LocationSet locations;
+  std::vector<uint32_t> share_of_location;  // every location's share, by LocationId value
   Trace trace;
   std::vector<ShareMessageEnd> messages;        // by channel, then k
   std::vector<ShareCollective> collectives;     // by row

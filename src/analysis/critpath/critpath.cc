@@ -240,6 +240,10 @@ Result<ForwardSweep> SweepCriticalPath(const HbGraph& g, const CritPathOptions& 
   return SweepForward(g, CritPathModel(g, options.message_latency_ns));
 }
 
+Result<ForwardSweep> SweepCriticalPath(const HbGraph& g, const CritPathOptions& options, SweepShares& shares) {
+  return SweepForward(g, CritPathModel(g, options.message_latency_ns), shares);
+}
+
 Result<CriticalPath> ComputeCriticalPath(const Trace& trace, const CritPathOptions& options) {
   if (trace.event_count() == 0) return FailedPrecondition("the trace has no events");
   HbGraph g(trace);

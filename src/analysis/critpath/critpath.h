@@ -74,5 +74,8 @@ Result<CriticalPath> ComputeCriticalPath(const Trace& trace, const CritPathOptio
 
 // The forward sweep alone (cp value per event): for benchmarks and for analyses built on it.
 Result<ForwardSweep> SweepCriticalPath(const HbGraph& g, const CritPathOptions& options = {});
+// The forward sweep of one share of a trace (grainscope-mpi; `g` the completed share's graph):
+// its own locations' values are those of the whole trace's sweep, and so are its ghost events'.
+Result<ForwardSweep> SweepCriticalPath(const HbGraph& g, const CritPathOptions& options, SweepShares& shares);
 
 }  // namespace grainscope

@@ -48,6 +48,7 @@
 
 #include "base/status.h"
 #include "analysis/replay/prefix_frontier.h"
+#include "analysis/replay/sweep_shares.h"
 #include "model/hb_graph.h"
 
 namespace grainscope {
@@ -221,8 +222,8 @@ namespace sweep_internal {
 // MPI traces), whose inner loops are then exactly those of a sweep that knows no such edges.
 // Never inlined into its caller: a function of its own, the compiler keeps the models inlined into
 // the loop (inlined into the caller, the loop lost them: replay 8 % slower).
-template <bool kDeps, class Model>
-[[gnu::noinline]] Result<ForwardSweep> Forward(const HbGraph& g, const Model& model) {
+template <bool kDeps, class Model, class Shares>
+[[gnu::noinline]] Result<ForwardSweep> Forward(const HbGraph& g, const Model& model, Shares& shares) {
   const Trace& t = g.trace();
   const MessageTable& msgs = t.messages();
   const CollectiveTable& coll = t.collectives();
@@ -244,7 +245,8 @@ template <bool kDeps, class Model>
   std::vector<Cursor> cursors(n);
   std::vector<uint32_t> ready;
   ready.reserve(n);
-  for (uint32_t l = n; l-- > 0;) ready.push_back(l);
+  for (uint32_t l = n; l-- > 0;)
+    if (shares.Own(l)) ready.push_back(l);
 
   auto begin_done = [&](uint32_t member) {
     const LocationId l = coll.member_location[member];
@@ -262,7 +264,56 @@ template <bool kDeps, class Model>
     }
   };
 
-  while (!ready.empty()) {
+  // What an event that just got value v makes ready elsewhere: a send, its receiver; a collective
+  // begin, the members that wait for it. For own and ghost events alike.
+  auto done = [&](Cursor& cur, const std::vector<uint32_t>& members, EventKind kind, uint32_t arg, TimeNs v) {
+    if (kind == EventKind::kSend) {
+      const uint32_t m = arg;
+      if (msgs.recv_event[m] != kNoEvent) {
+        Cursor& r = cursors[msgs.receiver[m].value];
+        if (r.wait == Wait::kMessage && r.wait_id == m) {
+          r.wait = Wait::kNone;
+          ready.push_back(msgs.receiver[m].value);
+        }
+      }
+    } else if (kind == EventKind::kCollBegin && cur.coll_next < members.size()) {
+      const uint32_t k = members[cur.coll_next++];
+      const CollectiveId c = g.instance_of(k);
+      // Members arrive in any order; the argmax keeps the lowest row among equal values.
+      if (v > feed_max[c.value] || (v == feed_max[c.value] && k < out.collective_argmax[c.value])) {
+        feed_max[c.value] = v;
+        out.collective_argmax[c.value] = k;
+      }
+      ++arrivals[c.value];
+      const bool complete = arrivals[c.value] == coll.member_count(c);
+      const CollectiveShape shape = EffectiveShape(g, c);
+      const bool root_in = shape == CollectiveShape::kOneToAll && k == g.root_member(c);
+      if (root_in) out.collective_argmax[c.value] = k;
+      bool moved = false;
+      if (shape == CollectiveShape::kPrefix) [[unlikely]]
+        moved = prefix.Advance(c, begin_done, [&](uint32_t m) {
+          return out.value[g.flat(coll.member_location[m], coll.member_begin[m])];
+        });
+      if (complete || root_in || moved) WakeCollective(coll, c, cursors, ready);
+    }
+  };
+  // A ghost event's value, from the share that owns its location (sweep_shares.h).
+  auto ghost = [&](LocationId l, TimeNs v) {
+    Cursor& cur = cursors[l.value];
+    const EventIndex e = cur.next++;
+    out.value[g.flat(l, e)] = v;
+    const EventColumns& ev = t.events(l);
+    done(cur, g.members_of(l), ev.kind[e], ev.arg[e], v);
+    if (has_deps)  // a rendezvous edge from another share's receive posting
+      dep_waiters.Wake(l, cursors, ready, [&](uint32_t row) { return cur.next > deps.from_event[row]; });
+  };
+
+  while (true) {
+    if (ready.empty()) {  // no own location can go on: values from other shares (none when serial)
+      GS_ASSIGN_OR_RETURN(const bool more, shares.Import(ghost));
+      if (!more) break;
+      continue;
+    }
     const LocationId loc(ready.back());
     ready.pop_back();
     Cursor& cur = cursors[loc.value];
@@ -345,35 +396,8 @@ template <bool kDeps, class Model>
         dep_at = in_end < in_last ? deps_in.event(in_end) : kNoEvent;
       }
 
-      if (kind == EventKind::kSend) {
-        const uint32_t m = args[e];
-        if (msgs.recv_event[m] != kNoEvent) {
-          Cursor& r = cursors[msgs.receiver[m].value];
-          if (r.wait == Wait::kMessage && r.wait_id == m) {
-            r.wait = Wait::kNone;
-            ready.push_back(msgs.receiver[m].value);
-          }
-        }
-      } else if (kind == EventKind::kCollBegin && cur.coll_next < members.size()) {
-        const uint32_t k = members[cur.coll_next++];
-        const CollectiveId c = g.instance_of(k);
-        // Members arrive in any order; the argmax keeps the lowest row among equal values.
-        if (v > feed_max[c.value] || (v == feed_max[c.value] && k < out.collective_argmax[c.value])) {
-          feed_max[c.value] = v;
-          out.collective_argmax[c.value] = k;
-        }
-        ++arrivals[c.value];
-        const bool complete = arrivals[c.value] == coll.member_count(c);
-        const CollectiveShape shape = EffectiveShape(g, c);
-        const bool root_in = shape == CollectiveShape::kOneToAll && k == g.root_member(c);
-        if (root_in) out.collective_argmax[c.value] = k;
-        bool moved = false;
-        if (shape == CollectiveShape::kPrefix) [[unlikely]]
-          moved = prefix.Advance(c, begin_done, [&](uint32_t m) {
-            return out.value[g.flat(coll.member_location[m], coll.member_begin[m])];
-          });
-        if (complete || root_in || moved) WakeCollective(coll, c, cursors, ready);
-      }
+      shares.Export(loc, e, v);
+      done(cur, members, kind, args[e], v);
       ++e;
     }
     if (has_deps) {
@@ -382,7 +406,7 @@ template <bool kDeps, class Model>
     }
   }
   for (uint32_t l = 0; l < n; ++l)
-    if (cursors[l].next < t.events(LocationId(l)).size()) return StuckError(g, cursors, true);
+    if (shares.Own(l) && cursors[l].next < t.events(LocationId(l)).size()) return StuckError(g, cursors, true);
   return out;
 }
 
@@ -550,10 +574,11 @@ template <bool kDeps, class Model>
 
 }  // namespace sweep_internal
 
-template <class Model>
-Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model) {
-  if (g.trace().dependencies().empty()) return sweep_internal::Forward<false>(g, model);
-  return sweep_internal::Forward<true>(g, model);
+// `shares`: NoShares (the whole trace) or SweepShares (one share, sweep_shares.h).
+template <class Model, class Shares = NoShares>
+Result<ForwardSweep> SweepForward(const HbGraph& g, const Model& model, Shares&& shares = Shares()) {
+  if (g.trace().dependencies().empty()) return sweep_internal::Forward<false>(g, model, shares);
+  return sweep_internal::Forward<true>(g, model, shares);
 }
 
 // Latest times: `latest[flat event]`, with every location's last event at `horizon`.

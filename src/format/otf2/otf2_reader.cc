@@ -123,9 +123,41 @@ class Otf2TraceAssembler {
     if (share_ == nullptr || rec.peer == kNone || share_->locations.Holds(rec.peer)) return false;
     const Channel c = ChannelOf(rec);
     share_->messages.push_back({row, c.comm_ref, c.sender, c.receiver, c.tag, c.key, position_[k], rec.is_send});
-    facts_.message_time.push_back(ev_.locations[rec.location].time[rec.event]);
-    facts_.message_order.push_back(rec.event);
+    facts_.messages.push_back(EndEvents(rec, k));
     return true;
+  }
+
+  // A listed end's event, its request event and its call, as positions in its location's raw
+  // events (each later event of the location has a later position in the trace too).
+  ShareEndEvents EndEvents(const P2pRecord& rec, uint32_t k) {
+    const otf2::RawEvents& raw = ev_.locations[rec.location];
+    ShareEndEvents out{rec.event, raw.time[rec.event]};
+    if (request_event_.empty()) request_event_ = RequestEvents();
+    if (request_event_[k] != kNone) {
+      out.request_order = request_event_[k];
+      out.request_time = raw.time[request_event_[k]];
+    }
+    const EventIndex enter = EnclosingEnter(raw.kind, rec.event), leave = EnclosingLeave(raw.kind, rec.event);
+    if (enter != kNoEvent && leave != kNoEvent) {
+      out.enter_order = enter;
+      out.enter_time = raw.time[enter];
+      out.leave_order = leave;
+      out.leave_time = raw.time[leave];
+      out.call = RegionId(raw.arg[enter]);
+    }
+    return out;
+  }
+
+  // Per p2p record, the raw position of its non-blocking request event (a send's completion, a
+  // receive's posting), or kNone.
+  std::vector<uint32_t> RequestEvents() const {
+    std::vector<uint32_t> out(ev_.p2p.size(), kNone);
+    for (uint32_t l = 0; l < ev_.locations.size(); ++l) {
+      const otf2::RawEvents& raw = ev_.locations[l];
+      for (uint32_t i = 0; i < raw.size(); ++i)
+        if (raw.kind[i] == EventKind::kSendComplete || raw.kind[i] == EventKind::kRecvPost) out[raw.arg[i]] = i;
+    }
+    return out;
   }
 
   ShareMap ShareMapOf() const {
@@ -145,6 +177,10 @@ class Otf2TraceAssembler {
       switch (g.kind) {
         case EventKind::kSend: builder_.Send(loc, g.time, MessageId(g.arg)); break;
         case EventKind::kRecv: builder_.Recv(loc, g.time, MessageId(g.arg)); break;
+        case EventKind::kSendComplete: builder_.SendComplete(loc, g.time, MessageId(g.arg)); break;
+        case EventKind::kRecvPost: builder_.RecvPost(loc, g.time, MessageId(g.arg)); break;
+        case EventKind::kEnter: builder_.Enter(loc, g.time, RegionId(g.arg)); break;
+        case EventKind::kLeave: builder_.Leave(loc, g.time, RegionId(g.arg)); break;
         case EventKind::kCollBegin:
           builder_.CollBegin(loc, g.time, CollectiveId(g.arg), g.bytes_sent, g.bytes_received);
           break;
@@ -376,6 +412,7 @@ class Otf2TraceAssembler {
   std::vector<uint32_t> share_of_location_;
   ShareFacts facts_;                // with a share: its listed ends' times and members
   std::vector<uint32_t> position_;  // with a share: per p2p record, its k on its channel
+  std::vector<uint32_t> request_event_;  // with a share: RequestEvents, made on first use
   std::unordered_map<uint64_t, CommunicatorId> self_communicators_;  // (comm_ref, location) ->
 };
 
@@ -461,6 +498,7 @@ Result<Trace> ReadOtf2Archive(const std::string& anchor_path, const ReadOptions&
       for (uint32_t l = 0; l < share_of_location.size(); ++l)
         if (sets[k].Holds(l)) share_of_location[l] = k;
     share->locations = std::move(sets[share_index]);
+    share->share_of_location = share_of_location;
     builder.SetEventLocations(share->locations);
   }
   Otf2Events events;

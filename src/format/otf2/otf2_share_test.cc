@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -13,9 +14,11 @@
 
 #include <thread>
 
+#include "analysis/critpath/critpath.h"
 #include "analysis/replay/measured_waits.h"
 #include "format/otf2/otf2_reader.h"
 #include "model/hb_graph.h"
+#include "model/rendezvous.h"
 #include "format/otf2/otf2_writer.h"
 #include "model/thread_sync.h"
 #include "model/trace_builder.h"
@@ -47,10 +50,16 @@ Trace HybridRun(int processes, int threads) {
   const CommunicatorId even = b.AddCommunicator("even", evens);
   const RegionId work = b.AddRegion("work", RegionRole::kFunction, 1);
   const RegionId barrier = b.AddRegion("barrier", RegionRole::kBarrier, 2);
+  const RegionId send = b.AddRegion("MPI_Send", RegionRole::kPointToPoint, 3);
+  const RegionId recv = b.AddRegion("MPI_Recv", RegionRole::kPointToPoint, 4);
+  b.SetEagerLimit(4096, "test");
   std::vector<TimeNs> now(processes, 0);
   for (int i = 0; i < 40; ++i) {
     std::vector<MessageId> msg(processes);
-    for (int p = 0; p < processes; ++p) msg[p] = b.AddMessage({masters[p], masters[(p + 1) % processes], i % 3, "", 64, world, {}, {}});
+    // Every 4th iteration's messages are above the eager limit: rendezvous edges between ranks.
+    const uint64_t bytes = i % 4 == 0 ? 10000 : 64;
+    for (int p = 0; p < processes; ++p)
+      msg[p] = b.AddMessage({masters[p], masters[(p + 1) % processes], i % 3, "", bytes, world, {}, {}});
     for (int p = 0; p < processes; ++p) {
       TimeNs last = now[p];
       for (int t = 0; t < threads; ++t) {
@@ -66,11 +75,17 @@ Trace HybridRun(int processes, int threads) {
         b.Leave(loc[p][t], last + 6, barrier);
       }
       now[p] = last + 10;
-      b.Send(masters[p], now[p], msg[p]);
+      b.Enter(masters[p], now[p], send);
+      b.Send(masters[p], now[p] + 1, msg[p]);
+      b.Leave(masters[p], now[p] + 2 + 9 * p, send);
+      now[p] += 2 + 9 * p;
     }
     for (int p = 0; p < processes; ++p) {
+      b.Enter(masters[p], now[p] + 3, recv);
       now[p] += 50;
       b.Recv(masters[p], now[p], msg[(p + processes - 1) % processes]);
+      b.Leave(masters[p], now[p] + 1, recv);
+      now[p] += 1;
     }
     if (i % 10 != 9) continue;
     const CollectiveId all = b.AddCollective(CollectiveOp::kAllreduce, world, LocationId());
@@ -239,6 +254,81 @@ void ExpectCompletedSharesSeeTheWhole(const std::string& path, uint32_t count) {
   }
   EXPECT_GT(ends, 0u);
   EXPECT_GT(waits, 0u);
+  // Every dependency edge with an end on a share's own location is the whole trace's, by its ends'
+  // locations and times.
+  using Edge = std::tuple<DependencyKind, uint32_t, TimeNs, uint32_t, TimeNs>;
+  auto edges = [](const Trace& t, const LocationSet& own) {
+    std::multiset<Edge> out;
+    const DependencyTable& d = t.dependencies();
+    for (size_t r = 0; r < d.size(); ++r) {
+      if (!own.Holds(d.from_location[r].value) && !own.Holds(d.to_location[r].value)) continue;
+      out.insert({d.kind[r], d.from_location[r].value, t.events(d.from_location[r]).time[d.from_event[r]],
+                  d.to_location[r].value, t.events(d.to_location[r]).time[d.to_event[r]]});
+    }
+    return out;
+  };
+  size_t rendezvous = 0;
+  for (const TraceShare& s : shares) {
+    EXPECT_EQ(edges(s.trace, s.locations), edges(*whole, s.locations));
+    rendezvous += RendezvousSends(s.trace);
+  }
+  EXPECT_GT(rendezvous, 0u) << "the test needs rendezvous messages";
+}
+
+// The critical path's forward sweep over completed shares, each on its own thread and talking to
+// the others only through the exchange, gives every own and ghost event the whole sweep's value,
+// and every own event the whole sweep's cause.
+void ExpectSharedSweepIsTheWholes(const std::string& path, uint32_t count, TimeNs latency = 0) {
+  SCOPED_TRACE(fmt::format("{} swept in {} shares", path, count));
+  Result<Trace> whole = ReadOtf2(path);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  const HbGraph whole_g(*whole);
+  Result<ForwardSweep> whole_f = SweepCriticalPath(whole_g, {latency});
+  ASSERT_TRUE(whole_f.ok()) << whole_f.status().message();
+  const std::vector<TraceShare> shares = ReadCompleted(path, count);
+  ASSERT_EQ(shares.size(), count);
+  LocalShareExchange exchange(count);
+  std::vector<Result<ForwardSweep>> swept;
+  for (uint32_t k = 0; k < count; ++k) swept.emplace_back(InvalidArgument("not swept"));
+  std::vector<std::unique_ptr<HbGraph>> graphs;
+  for (const TraceShare& s : shares) graphs.push_back(std::make_unique<HbGraph>(s.trace));
+  std::vector<std::thread> threads;
+  for (uint32_t k = 0; k < count; ++k)
+    threads.emplace_back([&, k] {
+      LocalShareExchange::Member me(exchange, k);
+      SweepShares sweep_shares(*graphs[k], shares[k], me);
+      swept[k] = SweepCriticalPath(*graphs[k], {latency}, sweep_shares);
+    });
+  for (std::thread& t : threads) t.join();
+  uint64_t compared = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    ASSERT_TRUE(swept[k].ok()) << swept[k].status().message();
+    const TraceShare& s = shares[k];
+    for (uint32_t l = 0; l < whole->locations().size(); ++l) {
+      if (!s.locations.Holds(l)) continue;
+      const LocationId loc(l);
+      for (EventIndex e = 0; e < whole->events(loc).size(); ++e) {
+        const uint64_t i = graphs[k]->flat(loc, e), w = whole_g.flat(loc, e);
+        ASSERT_EQ(swept[k]->value[i], whole_f->value[w]) << "location " << l << " event " << e;
+        ASSERT_EQ(swept[k]->cause[i], whole_f->cause[w]) << "location " << l << " event " << e;
+        ++compared;
+        // A message's ghost end holds the value its owner computed for it.
+        const EventKind kind = whole->events(loc).kind[e];
+        if (kind != EventKind::kSend && kind != EventKind::kRecv) continue;
+        const MessageTable& m = s.trace.messages();
+        const uint32_t row = s.trace.events(loc).arg[e];
+        const LocationId other = kind == EventKind::kSend ? m.receiver[row] : m.sender[row];
+        const EventIndex at = kind == EventKind::kSend ? m.recv_event[row] : m.send_event[row];
+        if (at == kNoEvent || s.locations.Holds(other.value)) continue;
+        const MessageTable& wm = whole->messages();
+        const uint32_t wrow = whole->events(loc).arg[e];
+        const EventIndex wat = kind == EventKind::kSend ? wm.recv_event[wrow] : wm.send_event[wrow];
+        EXPECT_EQ(swept[k]->value[graphs[k]->flat(other, at)], whole_f->value[whole_g.flat(other, wat)])
+            << "share " << k << " location " << l << " event " << e;
+      }
+    }
+  }
+  EXPECT_EQ(compared, whole->event_count() - 0) << "every event is some share's own";
 }
 
 class Otf2Share : public ::testing::Test {
@@ -281,6 +371,11 @@ TEST_F(Otf2Share, CompletedSharesSeeWhatTheWholeTraceSees) {
   for (uint32_t count : {1u, 2u, 3u, 4u, 6u, 8u}) ExpectCompletedSharesSeeTheWhole(Hybrid(), count);
 }
 
+TEST_F(Otf2Share, TheCriticalPathSweepOverSharesIsTheWholeTracesSweep) {
+  for (uint32_t count : {1u, 2u, 3u, 4u, 6u}) ExpectSharedSweepIsTheWholes(Hybrid(), count);
+  ExpectSharedSweepIsTheWholes(Hybrid(), 4, /*latency=*/25);
+}
+
 TEST_F(Otf2Share, MoreSharesThanProcessesLeaveSomeEmpty) {
   ExpectSharesMakeTheWhole(Hybrid(), 8);
   Result<TraceShare> last = ReadOtf2Share(Hybrid(), {}, 7, 8);
@@ -300,6 +395,8 @@ TEST(Otf2ShareCorpus, BtMzSharesMakeTheWholeTrace) {
   if (!fs::exists(path)) GTEST_SKIP() << "corpus trace " << path << " is absent (../shared/corpus)";
   for (uint32_t count : {2u, 4u}) ExpectSharesMakeTheWhole(path, count);
   ExpectCompletedSharesSeeTheWhole(path, 4);
+  // Its halo messages (70 to 83 KB) go by rendezvous, edges between shares.
+  ExpectSharedSweepIsTheWholes(path, 4);
 }
 
 }  // namespace

@@ -1,0 +1,109 @@
+#include "analysis/replay/sweep_shares.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "model/rendezvous.h"
+
+namespace grainscope {
+
+SweepShares::SweepShares(const HbGraph& g, const TraceShare& share, ShareExchange& exchange)
+    : share_(share), exchange_(exchange), exports_(g.location_count()), export_pos_(g.location_count(), 0),
+      next_export_(g.location_count(), kNoEvent), outbox_(exchange.count()), ghost_next_(g.location_count(), 0) {
+  const Trace& t = g.trace();
+  for (uint32_t l = 0; l < g.location_count(); ++l) time_.push_back(t.events(LocationId(l)).time);
+  const MessageTable& msgs = t.messages();
+  for (uint32_t l = 0; l < g.location_count(); ++l) {
+    if (!Own(l)) {
+      ghosts_left_ += t.events(LocationId(l)).size();
+      continue;
+    }
+    AddMessageExports(t, LocationId(l));
+  }
+  // A collective's own members go to every other share with a member in it.
+  const CollectiveTable& coll = t.collectives();
+  std::vector<uint32_t> shares;
+  for (uint32_t c = 0; c < coll.size(); ++c) {
+    shares.clear();
+    for (uint32_t m = coll.first_member[c]; m < coll.first_member[c + 1]; ++m)
+      if (!Own(coll.member_location[m].value)) shares.push_back(share.share_of_location[coll.member_location[m].value]);
+    if (shares.empty()) continue;
+    std::sort(shares.begin(), shares.end());
+    shares.erase(std::unique(shares.begin(), shares.end()), shares.end());
+    for (uint32_t m = coll.first_member[c]; m < coll.first_member[c + 1]; ++m) {
+      const uint32_t l = coll.member_location[m].value;
+      if (!Own(l)) continue;
+      for (uint32_t s : shares) {
+        exports_[l].push_back({coll.member_begin[m], s});
+        exports_[l].push_back({coll.member_end[m], s});
+      }
+    }
+  }
+  for (uint32_t l = 0; l < exports_.size(); ++l) {
+    std::sort(exports_[l].begin(), exports_[l].end());
+    exports_[l].erase(std::unique(exports_[l].begin(), exports_[l].end()), exports_[l].end());
+    if (!exports_[l].empty()) next_export_[l] = exports_[l].front().first;
+  }
+}
+
+// The events of own location `l` that another share holds as ghosts of its messages' ends
+// (model/share_exchange.h): each end with its request event and the call holding it.
+void SweepShares::AddMessageExports(const Trace& t, LocationId l) {
+  const MessageTable& msgs = t.messages();
+  const EventColumns& ev = t.events(l);
+  std::vector<std::pair<uint32_t, uint32_t>> ends;  // (event, message) of ends whose partner is elsewhere
+  for (EventIndex e = 0; e < ev.size(); ++e) {
+    const uint32_t m = ev.arg[e];
+    const bool send = ev.kind[e] == EventKind::kSend, recv = ev.kind[e] == EventKind::kRecv;
+    if ((send && msgs.recv_event[m] != kNoEvent && !Own(msgs.receiver[m].value)) ||
+        (recv && msgs.send_event[m] != kNoEvent && !Own(msgs.sender[m].value)))
+      ends.push_back({e, m});
+  }
+  if (ends.empty()) return;
+  std::vector<EventIndex> request(msgs.size(), kNoEvent);
+  for (EventIndex e = 0; e < ev.size(); ++e)
+    if (ev.kind[e] == EventKind::kSendComplete || ev.kind[e] == EventKind::kRecvPost) request[ev.arg[e]] = e;
+  for (const auto& [e, m] : ends) {
+    const bool send = ev.kind[e] == EventKind::kSend;
+    const uint32_t to = share_.share_of_location[(send ? msgs.receiver[m] : msgs.sender[m]).value];
+    exports_[l.value].push_back({e, to});
+    if (request[m] != kNoEvent) exports_[l.value].push_back({request[m], to});
+    const EventIndex enter = EnclosingEnter(ev.kind, e), leave = EnclosingLeave(ev.kind, e);
+    if (enter == kNoEvent || leave == kNoEvent) continue;
+    exports_[l.value].push_back({enter, to});
+    exports_[l.value].push_back({leave, to});
+  }
+}
+
+void SweepShares::QueueExports(LocationId l, EventIndex e, TimeNs v) {
+  const std::vector<std::pair<EventIndex, uint32_t>>& mine = exports_[l.value];
+  uint32_t& pos = export_pos_[l.value];
+  const Value value{l.value, 0, v, time_[l.value][e]};
+  for (; pos < mine.size() && mine[pos].first == e; ++pos)
+    outbox_[mine[pos].second].append(reinterpret_cast<const char*>(&value), sizeof value);
+  next_export_[l.value] = pos < mine.size() ? mine[pos].first : kNoEvent;
+}
+
+Status SweepShares::Flush() {
+  for (uint32_t s = 0; s < outbox_.size(); ++s) {
+    if (outbox_[s].empty()) continue;
+    GS_RETURN_IF_ERROR(exchange_.Send(s, std::move(outbox_[s])));
+    outbox_[s].clear();
+  }
+  return OkStatus();
+}
+
+std::string SweepShares::Disagree(uint32_t from, uint32_t l, TimeNs theirs) const {
+  return fmt::format(
+      "share {}: share {} sent a value for an event of location {} at {} ns where this share's ghost event "
+      "{} is at {} ns: the shares disagree about the trace",
+      exchange_.index(), from, l, theirs, ghost_next_[l], ghost_next_[l] < time_[l].size() ? time_[l][ghost_next_[l]] : 0);
+}
+
+std::string SweepShares::BadBlob(uint32_t from, size_t bytes) const {
+  return fmt::format("share {}: a damaged or unexpected blob of sweep values from share {} ({} bytes)",
+                     exchange_.index(), from, bytes);
+}
+
+}  // namespace grainscope

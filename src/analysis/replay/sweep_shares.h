@@ -1,0 +1,98 @@
+// The sweeps over one share of a trace (model/trace_share.h, model/share_exchange.h): the share's
+// own locations are swept here; a ghost location's events (another share's ends of this share's
+// messages and collectives) take the values their owner computes, which it sends in program order
+// as it computes them. The sweep (sweep.h) is written once for both: NoShares below makes it the
+// serial sweep at no cost, SweepShares the sweep of one share.
+//
+// Progress: a share sweeps until none of its locations can go on, sends the values it computed
+// for other shares, then waits for values from the others. A trace whose happens-before graph has
+// no cycle always lets some share go on, so the shares finish together.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+#include "model/hb_graph.h"
+#include "model/share_exchange.h"
+
+namespace grainscope {
+
+// The serial sweep: every location is its own, nothing crosses.
+struct NoShares {
+  static constexpr bool Own(uint32_t) { return true; }
+  void Export(LocationId, EventIndex, TimeNs) {}
+  template <class Apply>
+  Result<bool> Import(Apply&&) { return false; }
+};
+
+class SweepShares {
+ public:
+  // `g` is the share's graph (its trace completed with ghost events).
+  SweepShares(const HbGraph& g, const TraceShare& share, ShareExchange& exchange);
+
+  bool Own(uint32_t l) const { return share_.locations.Holds(l); }
+
+  // Event e of own location `l` has value v: queued for every share that holds it as a ghost.
+  void Export(LocationId l, EventIndex e, TimeNs v) {
+    if (e != next_export_[l.value]) [[likely]] return;
+    QueueExports(l, e, v);
+  }
+
+  // Sends what is queued; then, while values of ghost events are still to come, waits for the
+  // next blob and calls apply(ghost location, value) for each value in it, in order. False when
+  // none is to come.
+  template <class Apply>
+  Result<bool> Import(Apply&& apply) {
+    GS_RETURN_IF_ERROR(Flush());
+    if (ghosts_left_ == 0) return false;
+    GS_ASSIGN_OR_RETURN(auto blob, exchange_.Receive());
+    const std::string& b = blob.second;
+    if (b.size() % sizeof(Value) != 0) return DataLoss(BadBlob(blob.first, b.size()));
+    for (size_t at = 0; at < b.size(); at += sizeof(Value)) {
+      Value v;
+      std::memcpy(&v, b.data() + at, sizeof v);
+      if (v.location >= time_.size() || Own(v.location) || ghosts_left_ == 0)
+        return DataLoss(BadBlob(blob.first, b.size()));
+      // Each value names its event's time: a share whose ghost events are not its owner's exports
+      // (traces the shares read differently) is an error, never a wrong value.
+      const uint32_t next = ghost_next_[v.location];
+      if (next >= time_[v.location].size() || time_[v.location][next] != v.time)
+        return DataLoss(Disagree(blob.first, v.location, v.time));
+      ++ghost_next_[v.location];
+      --ghosts_left_;
+      apply(LocationId(v.location), v.value);
+    }
+    return true;
+  }
+
+ private:
+  struct Value {
+    uint32_t location;
+    uint32_t reserved;
+    TimeNs value;
+    TimeNs time;  // the event's time, checked by the receiver
+  };
+  void AddMessageExports(const Trace& t, LocationId l);
+  [[gnu::noinline]] void QueueExports(LocationId l, EventIndex e, TimeNs v);
+  std::string Disagree(uint32_t from, uint32_t l, TimeNs theirs) const;
+  Status Flush();
+  std::string BadBlob(uint32_t from, size_t bytes) const;
+
+  const TraceShare& share_;
+  ShareExchange& exchange_;
+  // Per own location: (event, share) it exports, by event; the next event that exports.
+  std::vector<std::vector<std::pair<EventIndex, uint32_t>>> exports_;
+  std::vector<uint32_t> export_pos_;
+  std::vector<EventIndex> next_export_;
+  std::vector<std::string> outbox_;  // per share
+  std::vector<std::span<const TimeNs>> time_;  // per location
+  std::vector<EventIndex> ghost_next_;         // per ghost location: its next event to receive
+  uint64_t ghosts_left_ = 0;
+};
+
+}  // namespace grainscope
