@@ -1,0 +1,78 @@
+// The sweep over shares with real MPI messages (gs_share_sweep_check under mpirun) on 1, 2 and 4
+// ranks: every event's value and cause are the whole trace's.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "bench/synthetic/synthetic_trace.h"
+#include "format/otf2/otf2_writer.h"
+
+namespace grainscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs the check on `ranks` MPI ranks: its exit code and its output.
+std::pair<int, std::string> RunCheck(int ranks, const std::string& trace) {
+  const std::string cmd = fmt::format("{} {} --oversubscribe -np {} {} {} 2>&1", GS_MPIEXEC,
+                                      geteuid() == 0 ? "--allow-run-as-root" : "", ranks, GS_SHARE_SWEEP_CHECK, trace);
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return {-1, "popen failed"};
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+class ScaleMpi : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(fs::temp_directory_path() / fmt::format("gs_scale_mpi_{}", getpid()));
+    fs::create_directories(*dir_);
+    SyntheticOptions o;
+    o.locations = 8;
+    o.events = 60000;
+    o.seed = 3;
+    Result<Trace> t = GenerateSyntheticTrace(o);
+    ASSERT_TRUE(t.ok()) << t.status().message();
+    ASSERT_TRUE(WriteOtf2(*t, (*dir_ / "ring").string()).ok());
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete dir_;
+  }
+  void SetUp() override {
+    if (std::string(GS_MPIEXEC).empty() || access(GS_MPIEXEC, X_OK) != 0) GTEST_SKIP() << "mpirun is not available";
+  }
+  static std::string Ring() { return (*dir_ / "ring").string(); }
+  static fs::path* dir_;
+};
+fs::path* ScaleMpi::dir_ = nullptr;
+
+TEST_F(ScaleMpi, TheSweepOverOneTwoAndFourRanksIsTheWholeTraces) {
+  for (int ranks : {1, 2, 4}) {
+    const auto [rc, out] = RunCheck(ranks, Ring());
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find(fmt::format("{} shares: 60", ranks)), std::string::npos) << out;
+    EXPECT_NE(out.find(", 0 differences, 0 failed ranks"), std::string::npos) << out;
+  }
+}
+
+// Real data: the hybrid BT-MZ run (8 ranks x 4 threads, rendezvous halo messages) on 4 ranks.
+TEST_F(ScaleMpi, BtMzOverFourRanksIsTheWholeTraces) {
+  const std::string path = std::string(GRAINSCOPE_CORPUS_DIR) + "/otf2-real/npb-btmz-B-8x4/traces.otf2";
+  if (!fs::exists(path)) GTEST_SKIP() << "corpus trace " << path << " is absent (../shared/corpus)";
+  const auto [rc, out] = RunCheck(4, path);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("4 shares: 8857066 of 8857066 events compared"), std::string::npos) << out;
+  EXPECT_NE(out.find(", 0 differences, 0 failed ranks"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace grainscope
