@@ -67,6 +67,13 @@ void Put(std::string& blob, const T& v) {
   blob.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 
+// A count, then the records.
+template <typename T>
+void PutAll(std::string& blob, const std::vector<T>& records) {
+  Put(blob, uint64_t{records.size()});
+  if (!records.empty()) blob.append(reinterpret_cast<const char*>(records.data()), records.size() * sizeof(T));
+}
+
 // The records of one blob: a count, then records of the first kind, a count, then the second.
 template <typename T>
 bool Take(std::string_view& blob, std::vector<T>& out) {
@@ -75,6 +82,7 @@ bool Take(std::string_view& blob, std::vector<T>& out) {
   std::memcpy(&n, blob.data(), sizeof n);
   blob.remove_prefix(sizeof n);
   if (n > blob.size() / sizeof(T)) return false;
+  if (n == 0) return true;
   const size_t first = out.size();
   out.resize(first + n);
   std::memcpy(static_cast<void*>(out.data() + first), blob.data(), n * sizeof(T));
@@ -116,10 +124,8 @@ std::vector<std::string> Outgoing(const TraceShare& share, const ShareFacts& fac
   }
   std::vector<std::string> out(count);
   for (uint32_t k = 0; k < count; ++k) {
-    Put(out[k], uint64_t{ends[k].size()});
-    out[k].append(reinterpret_cast<const char*>(ends[k].data()), ends[k].size() * sizeof(WireEnd));
-    Put(out[k], uint64_t{members[k].size()});
-    out[k].append(reinterpret_cast<const char*>(members[k].data()), members[k].size() * sizeof(WireMember));
+    PutAll(out[k], ends[k]);
+    PutAll(out[k], members[k]);
   }
   return out;
 }

@@ -25,8 +25,9 @@
 // messages are through the event kinds: a trace without them costs one register compare per
 // event. Work is O(events + messages + collective members + dependencies);
 // state is 9 bytes per event (value, cause) plus a few words per location, message and collective.
-// The sweep only needs a location's own events plus values carried by its incoming edges, so it
-// can be distributed over MPI ranks later (ARCHITECTURE.md).
+// The sweep only needs a location's own events plus values carried by its incoming edges, so the
+// forward sweep also runs over one share of a trace, with the values of other shares' events
+// received as they are computed (sweep_shares.h; the backward sweep is the whole trace's only).
 //
 // The Model is a template parameter: no virtual call per event. It must provide
 //   TimeNs Start(LocationId l) const;
