@@ -106,7 +106,15 @@ std::vector<std::string> Outgoing(const TraceShare& share, const ShareFacts& fac
   for (size_t i = 0; i < share.messages.size(); ++i) {
     const ShareMessageEnd& e = share.messages[i];
     const uint32_t to = map.share_of_location[e.is_send ? e.receiver : e.sender];
-    ends[to].push_back({e.communicator, e.sender, e.receiver, e.tag, e.key, e.k, e.is_send ? 1u : 0u, facts.messages[i]});
+    WireEnd w;
+    std::memset(&w, 0, sizeof w);  // no uninitialised padding goes to another process
+    w.communicator = e.communicator, w.sender = e.sender, w.receiver = e.receiver, w.tag = e.tag, w.key = e.key;
+    w.k = e.k, w.is_send = e.is_send ? 1u : 0u;
+    const ShareEndEvents& f = facts.messages[i];
+    w.events.order = f.order, w.events.time = f.time, w.events.rendezvous_order = f.rendezvous_order;
+    w.events.rendezvous_time = f.rendezvous_time, w.events.enter_order = f.enter_order, w.events.leave_order = f.leave_order;
+    w.events.enter_time = f.enter_time, w.events.leave_time = f.leave_time, w.events.call = f.call;
+    ends[to].push_back(w);
   }
   std::vector<uint8_t> told(count);
   for (size_t i = 0; i < share.collectives.size(); ++i) {
@@ -148,9 +156,10 @@ std::vector<GhostEvent> GhostsOf(const TraceShare& share, const std::vector<Wire
     const uint32_t l = w.is_send ? w.sender : w.receiver;
     const ShareEndEvents& ev = w.events;
     ghosts.push_back({l, ev.order, ev.time, w.is_send ? EventKind::kSend : EventKind::kRecv, it->second});
-    if (ev.request_order != kNoEvent)
-      ghosts.push_back({l, ev.request_order, ev.request_time, w.is_send ? EventKind::kSendComplete : EventKind::kRecvPost,
-                        it->second});
+    // A synchronous send's call comes with it, and its Leave is then the completion itself.
+    if (ev.rendezvous_order != kNoEvent && ev.rendezvous_order != ev.leave_order)
+      ghosts.push_back({l, ev.rendezvous_order, ev.rendezvous_time,
+                        w.is_send ? EventKind::kSendComplete : EventKind::kRecvPost, it->second});
     if (ev.enter_order != kNoEvent) {
       ghosts.push_back({l, ev.enter_order, ev.enter_time, EventKind::kEnter, ev.call.value});
       ghosts.push_back({l, ev.leave_order, ev.leave_time, EventKind::kLeave, ev.call.value});
@@ -190,6 +199,14 @@ Result<std::vector<GhostEvent>> CompleteShare(const TraceShare& share, const Sha
     if (!Take(blob, their_ends) || !Take(blob, their_members) || !blob.empty())
       return DataLoss(fmt::format("share {}: a damaged message from share {} ({} bytes)", self, k, in[k].size()));
   }
+  const size_t locations = map.share_of_location.size();
+  for (const WireEnd& w : their_ends)
+    if (w.sender >= locations || w.receiver >= locations)
+      return DataLoss(fmt::format("share {}: a message end between locations {} and {} of {}", self, w.sender,
+                                  w.receiver, locations));
+  for (const WireMember& w : their_members)
+    if (w.location >= locations)
+      return DataLoss(fmt::format("share {}: a collective member on location {} of {}", self, w.location, locations));
   return GhostsOf(share, their_ends, their_members);
 }
 

@@ -72,16 +72,18 @@ class LocalShareExchange {
 };
 
 // The facts of a share's listed ends (TraceShare::messages and ::collectives, in their order).
-// A message end: its event, the request event of a non-blocking call (the send's completion, the
-// receive's posting) and the call that holds it, each as (position on its location, time), so
-// that the other share sees what the rendezvous rule and a synchronous send need
-// (model/rendezvous.h). kNoEvent: none.
+// A message end: its event; where the rendezvous rule (model/rendezvous.h) puts the end's side of
+// the edge, found by its owner on its own events (a send's completion: its request's, else its
+// call's Leave; a receive's posting: its request's, else its call's Enter), which the other share
+// adds as a kSendComplete or kRecvPost ghost so that it never looks for the call itself; and for
+// a synchronous send (MPI_Ssend), the call, which makes a message rendezvous whatever its size.
+// Each as (position on its location, time); kNoEvent: none.
 struct ShareEndEvents {
   uint32_t order = 0;
   TimeNs time = 0;
-  uint32_t request_order = kNoEvent;
-  TimeNs request_time = 0;
-  uint32_t enter_order = kNoEvent, leave_order = kNoEvent;  // both or neither
+  uint32_t rendezvous_order = kNoEvent;
+  TimeNs rendezvous_time = 0;
+  uint32_t enter_order = kNoEvent, leave_order = kNoEvent;  // a synchronous send's call, or neither
   TimeNs enter_time = 0, leave_time = 0;
   RegionId call;
 };

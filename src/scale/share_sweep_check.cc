@@ -64,14 +64,19 @@ int main(int argc, char** argv) {
     return 2;
   }
   grainscope::Result<grainscope::Counts> c = grainscope::Check(argv[argc - 1], share_only);
+  if (!c.ok()) {
+    std::fprintf(stderr, "rank %d: %s\n", rank, c.status().message().c_str());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   if (share_only) {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
-    long peak_kb = c.ok() ? u.ru_maxrss : -1, largest = 0;
+    long peak_kb = u.ru_maxrss, largest = 0;
     MPI_Reduce(&peak_kb, &largest, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) std::printf("%d shares: largest peak memory of a rank %ld KB\n", size, largest);
     MPI_Finalize();
-    return c.ok() ? 0 : 1;
+    return 0;
   }
   unsigned long long mine[3] = {0, 0, 0}, all[3] = {0, 0, 0}, whole = 0, whole_max = 0;
   if (c.ok()) {
@@ -79,8 +84,10 @@ int main(int argc, char** argv) {
     mine[1] = c->differences;
     whole = c->whole_events;
   } else {
+    // The other ranks may be waiting for this one's values: end the job rather than hang it.
     std::fprintf(stderr, "rank %d: %s\n", rank, c.status().message().c_str());
-    mine[2] = 1;
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
   }
   MPI_Reduce(mine, all, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&whole, &whole_max, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);

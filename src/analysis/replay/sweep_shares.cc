@@ -48,7 +48,8 @@ SweepShares::SweepShares(const HbGraph& g, const TraceShare& share, ShareExchang
 }
 
 // The events of own location `l` that another share holds as ghosts of its messages' ends
-// (model/share_exchange.h): each end with its request event and the call holding it.
+// (model/share_exchange.h, ShareEndEvents): each end, its side of a rendezvous edge, and a
+// synchronous send's call.
 void SweepShares::AddMessageExports(const Trace& t, LocationId l) {
   const MessageTable& msgs = t.messages();
   const EventColumns& ev = t.events(l);
@@ -68,11 +69,13 @@ void SweepShares::AddMessageExports(const Trace& t, LocationId l) {
     const bool send = ev.kind[e] == EventKind::kSend;
     const uint32_t to = share_.share_of_location[(send ? msgs.receiver[m] : msgs.sender[m]).value];
     exports_[l.value].push_back({e, to});
-    if (request[m] != kNoEvent) exports_[l.value].push_back({request[m], to});
     const EventIndex enter = EnclosingEnter(ev.kind, e), leave = EnclosingLeave(ev.kind, e);
-    if (enter == kNoEvent || leave == kNoEvent) continue;
-    exports_[l.value].push_back({enter, to});
-    exports_[l.value].push_back({leave, to});
+    const EventIndex side = request[m] != kNoEvent ? request[m] : send ? leave : enter;
+    if (side != kNoEvent) exports_[l.value].push_back({side, to});
+    if (send && enter != kNoEvent && leave != kNoEvent && t.region(RegionId(ev.arg[enter])).synchronous_send) {
+      exports_[l.value].push_back({enter, to});
+      exports_[l.value].push_back({leave, to});
+    }
   }
 }
 

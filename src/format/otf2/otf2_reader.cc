@@ -127,18 +127,19 @@ class Otf2TraceAssembler {
     return true;
   }
 
-  // A listed end's event, its request event and its call, as positions in its location's raw
-  // events (each later event of the location has a later position in the trace too).
+  // A listed end's facts (ShareEndEvents) as positions in its location's raw events (each later
+  // event of the location has a later position in the trace too).
   ShareEndEvents EndEvents(const P2pRecord& rec, uint32_t k) {
     const otf2::RawEvents& raw = ev_.locations[rec.location];
     ShareEndEvents out{rec.event, raw.time[rec.event]};
     if (request_event_.empty()) request_event_ = RequestEvents();
-    if (request_event_[k] != kNone) {
-      out.request_order = request_event_[k];
-      out.request_time = raw.time[request_event_[k]];
-    }
     const EventIndex enter = EnclosingEnter(raw.kind, rec.event), leave = EnclosingLeave(raw.kind, rec.event);
-    if (enter != kNoEvent && leave != kNoEvent) {
+    const EventIndex side = request_event_[k] != kNone ? request_event_[k] : rec.is_send ? leave : enter;
+    if (side != kNoEvent) {
+      out.rendezvous_order = side;
+      out.rendezvous_time = raw.time[side];
+    }
+    if (rec.is_send && enter != kNoEvent && leave != kNoEvent && builder_.SynchronousSend(RegionId(raw.arg[enter]))) {
       out.enter_order = enter;
       out.enter_time = raw.time[enter];
       out.leave_order = leave;

@@ -51,12 +51,14 @@ Trace HybridRun(int processes, int threads) {
   const RegionId work = b.AddRegion("work", RegionRole::kFunction, 1);
   const RegionId barrier = b.AddRegion("barrier", RegionRole::kBarrier, 2);
   const RegionId send = b.AddRegion("MPI_Send", RegionRole::kPointToPoint, 3);
+  const RegionId ssend = b.AddRegion("MPI_Ssend", RegionRole::kPointToPoint, 5);  // rendezvous at any size
   const RegionId recv = b.AddRegion("MPI_Recv", RegionRole::kPointToPoint, 4);
   b.SetEagerLimit(4096, "test");
   std::vector<TimeNs> now(processes, 0);
   for (int i = 0; i < 40; ++i) {
     std::vector<MessageId> msg(processes);
-    // Every 4th iteration's messages are above the eager limit: rendezvous edges between ranks.
+    // Every 4th iteration's messages are above the eager limit, and every 4th (others) go by
+    // MPI_Ssend: rendezvous edges between ranks.
     const uint64_t bytes = i % 4 == 0 ? 10000 : 64;
     for (int p = 0; p < processes; ++p)
       msg[p] = b.AddMessage({masters[p], masters[(p + 1) % processes], i % 3, "", bytes, world, {}, {}});
@@ -75,9 +77,10 @@ Trace HybridRun(int processes, int threads) {
         b.Leave(loc[p][t], last + 6, barrier);
       }
       now[p] = last + 10;
-      b.Enter(masters[p], now[p], send);
+      const RegionId call = i % 4 == 2 ? ssend : send;
+      b.Enter(masters[p], now[p], call);
       b.Send(masters[p], now[p] + 1, msg[p]);
-      b.Leave(masters[p], now[p] + 2 + 9 * p, send);
+      b.Leave(masters[p], now[p] + 2 + 9 * p, call);
       now[p] += 2 + 9 * p;
     }
     for (int p = 0; p < processes; ++p) {
