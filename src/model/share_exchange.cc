@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "base/wire.h"
+
 namespace grainscope {
 
 Result<std::vector<std::string>> LocalShareExchange::Member::AllToAll(std::vector<std::string> out) {
@@ -62,34 +64,6 @@ struct WireMember {
   uint64_t bytes_sent, bytes_received;
 };
 
-template <typename T>
-void Put(std::string& blob, const T& v) {
-  blob.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-// A count, then the records.
-template <typename T>
-void PutAll(std::string& blob, const std::vector<T>& records) {
-  Put(blob, uint64_t{records.size()});
-  if (!records.empty()) blob.append(reinterpret_cast<const char*>(records.data()), records.size() * sizeof(T));
-}
-
-// The records of one blob: a count, then records of the first kind, a count, then the second.
-template <typename T>
-bool Take(std::string_view& blob, std::vector<T>& out) {
-  uint64_t n = 0;
-  if (blob.size() < sizeof n) return false;
-  std::memcpy(&n, blob.data(), sizeof n);
-  blob.remove_prefix(sizeof n);
-  if (n > blob.size() / sizeof(T)) return false;
-  if (n == 0) return true;
-  const size_t first = out.size();
-  out.resize(first + n);
-  std::memcpy(static_cast<void*>(out.data() + first), blob.data(), n * sizeof(T));
-  blob.remove_prefix(n * sizeof(T));
-  return true;
-}
-
 using EndKey = std::tuple<uint32_t, uint32_t, uint32_t, int32_t, uint64_t, uint32_t, bool>;
 EndKey KeyOf(const ShareMessageEnd& e) { return {e.communicator, e.sender, e.receiver, e.tag, e.key, e.k, e.is_send}; }
 
@@ -107,7 +81,7 @@ std::vector<std::string> Outgoing(const TraceShare& share, const ShareFacts& fac
     const ShareMessageEnd& e = share.messages[i];
     const uint32_t to = map.share_of_location[e.is_send ? e.receiver : e.sender];
     WireEnd w;
-    std::memset(&w, 0, sizeof w);  // no uninitialised padding goes to another process
+    std::memset(static_cast<void*>(&w), 0, sizeof w);  // no uninitialised padding goes to another process
     w.communicator = e.communicator, w.sender = e.sender, w.receiver = e.receiver, w.tag = e.tag, w.key = e.key;
     w.k = e.k, w.is_send = e.is_send ? 1u : 0u;
     const ShareEndEvents& f = facts.messages[i];
@@ -132,8 +106,8 @@ std::vector<std::string> Outgoing(const TraceShare& share, const ShareFacts& fac
   }
   std::vector<std::string> out(count);
   for (uint32_t k = 0; k < count; ++k) {
-    PutAll(out[k], ends[k]);
-    PutAll(out[k], members[k]);
+    wire::PutAll(out[k], ends[k]);
+    wire::PutAll(out[k], members[k]);
   }
   return out;
 }
@@ -196,7 +170,7 @@ Result<std::vector<GhostEvent>> CompleteShare(const TraceShare& share, const Sha
   std::vector<WireMember> their_members;
   for (uint32_t k = 0; k < in.size(); ++k) {
     std::string_view blob = in[k];
-    if (!Take(blob, their_ends) || !Take(blob, their_members) || !blob.empty())
+    if (!wire::TakeAll(blob, their_ends) || !wire::TakeAll(blob, their_members) || !blob.empty())
       return DataLoss(fmt::format("share {}: a damaged message from share {} ({} bytes)", self, k, in[k].size()));
   }
   const size_t locations = map.share_of_location.size();

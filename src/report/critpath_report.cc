@@ -41,10 +41,10 @@ void CritPathJson(const Trace& t, const CriticalPath& cp, const RenderOptions& o
   w.Member("transfer_efficiency", cp.transfer_efficiency);
   w.Member("serialization_efficiency", cp.serialization_efficiency);
   // Only where messages could be rendezvous sends (a run of one rank has none to cite it for).
-  if (const std::optional<EagerLimit> eager = TraceEagerLimit(t); eager && t.messages().size() > 0) {
+  if (const std::optional<EagerLimit> eager = TraceEagerLimit(t); eager && cp.message_count > 0) {
     w.Member("eager_limit_bytes", eager->bytes);
     w.Member("eager_limit_source", eager->source);
-    w.Member("rendezvous_sends", RendezvousSends(t));
+    w.Member("rendezvous_sends", cp.rendezvous_sends);
   }
   w.Array("path", cp.path.size(), [&](size_t i) {
     const PathSegment& s = cp.path[i];
@@ -99,9 +99,9 @@ void AppendSummary(std::string& out, const Trace& t, const CriticalPath& cp) {
   line("serialisation efficiency", fmt::format("{:.3f}   (max compute / length)", cp.serialization_efficiency));
   line("load balance", fmt::format("{:.3f}   (mean compute / max compute)", cp.load_balance));
   // Only where messages could be rendezvous sends (a run of one rank has none to cite it for).
-  if (const std::optional<EagerLimit> eager = TraceEagerLimit(t); eager && t.messages().size() > 0) {
+  if (const std::optional<EagerLimit> eager = TraceEagerLimit(t); eager && cp.message_count > 0) {
     line("rendezvous sends", fmt::format("{}   (above the eager limit of {} B, {}; waiting for the receive "
-                                         "is not work)", RendezvousSends(t), eager->bytes, eager->source));
+                                         "is not work)", cp.rendezvous_sends, eager->bytes, eager->source));
   }
 }
 

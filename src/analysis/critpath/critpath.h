@@ -65,6 +65,9 @@ struct CriticalPath {
   std::vector<RegionImbalance> imbalance;   // regions with imbalance > 0, largest first
   std::vector<GrainSlack> slack;            // every grain instance, in CollectGrains order
   std::vector<TimeNs> compute_ns;           // per location: its non-waiting time
+  // What the report cites of the trace's messages (a share of the trace sees only its own).
+  uint64_t message_count = 0;
+  uint64_t rendezvous_sends = 0;            // model/rendezvous.h
   double load_balance = 0;              // mean compute / max compute
   double transfer_efficiency = 0;       // length / measured
   double serialization_efficiency = 0;  // max compute / length

@@ -13,7 +13,6 @@ SweepShares::SweepShares(const HbGraph& g, const TraceShare& share, ShareExchang
       next_export_(g.location_count(), kNoEvent), outbox_(exchange.count()), ghost_next_(g.location_count(), 0) {
   const Trace& t = g.trace();
   for (uint32_t l = 0; l < g.location_count(); ++l) time_.push_back(t.events(LocationId(l)).time);
-  const MessageTable& msgs = t.messages();
   for (uint32_t l = 0; l < g.location_count(); ++l) {
     if (!Own(l)) {
       ghosts_left_ += t.events(LocationId(l)).size();
@@ -79,12 +78,42 @@ void SweepShares::AddMessageExports(const Trace& t, LocationId l) {
   }
 }
 
+EventIndex SweepShares::ExportedEvent(LocationId l, uint32_t to, uint32_t k) {
+  if (l.value >= exports_.size()) return kNoEvent;
+  std::vector<EventIndex>& events = exported_to_[uint64_t{l.value} << 32 | to];
+  if (events.empty())
+    for (const auto& [e, share] : exports_[l.value])
+      if (share == to) events.push_back(e);
+  return k < events.size() ? events[k] : kNoEvent;
+}
+
+void SweepShares::Backward() {
+  backward_ = true;
+  ghosts_left_ = 0;
+  for (uint32_t l = 0; l < exports_.size(); ++l) {
+    if (!Own(l)) {
+      ghost_next_[l] = static_cast<EventIndex>(time_[l].size());
+      ghosts_left_ += time_[l].size();
+      continue;
+    }
+    export_pos_[l] = static_cast<uint32_t>(exports_[l].size());
+    next_export_[l] = exports_[l].empty() ? kNoEvent : exports_[l].back().first;
+  }
+}
+
 void SweepShares::QueueExports(LocationId l, EventIndex e, TimeNs v) {
   const std::vector<std::pair<EventIndex, uint32_t>>& mine = exports_[l.value];
   uint32_t& pos = export_pos_[l.value];
   const Value value{l.value, 0, v, time_[l.value][e]};
-  for (; pos < mine.size() && mine[pos].first == e; ++pos)
-    outbox_[mine[pos].second].append(reinterpret_cast<const char*>(&value), sizeof value);
+  auto queue = [&](uint32_t share) {
+    outbox_[share].append(reinterpret_cast<const char*>(&value), sizeof value);
+  };
+  if (backward_) {
+    for (; pos > 0 && mine[pos - 1].first == e; --pos) queue(mine[pos - 1].second);
+    next_export_[l.value] = pos > 0 ? mine[pos - 1].first : kNoEvent;
+    return;
+  }
+  for (; pos < mine.size() && mine[pos].first == e; ++pos) queue(mine[pos].second);
   next_export_[l.value] = pos < mine.size() ? mine[pos].first : kNoEvent;
 }
 
@@ -97,11 +126,11 @@ Status SweepShares::Flush() {
   return OkStatus();
 }
 
-std::string SweepShares::Disagree(uint32_t from, uint32_t l, TimeNs theirs) const {
+std::string SweepShares::Disagree(uint32_t from, uint32_t l, uint32_t ghost, TimeNs theirs) const {
   return fmt::format(
       "share {}: share {} sent a value for an event of location {} at {} ns where this share's ghost event "
       "{} is at {} ns: the shares disagree about the trace",
-      exchange_.index(), from, l, theirs, ghost_next_[l], ghost_next_[l] < time_[l].size() ? time_[l][ghost_next_[l]] : 0);
+      exchange_.index(), from, l, theirs, ghost, ghost < time_[l].size() ? time_[l][ghost] : 0);
 }
 
 std::string SweepShares::BadBlob(uint32_t from, size_t bytes) const {

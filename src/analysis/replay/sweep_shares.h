@@ -13,6 +13,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,14 @@ class SweepShares {
 
   bool Own(uint32_t l) const { return share_.locations.Holds(l); }
 
+  // The own event that share `to` holds as its `k`-th ghost event on location `l` (ghost events
+  // are the exports, in order: how shares name each other's events), or kNoEvent.
+  EventIndex ExportedEvent(LocationId l, uint32_t to, uint32_t k);
+
+  // Turns round for the backward sweep, after the forward one: values then go and come in reverse
+  // program order.
+  void Backward();
+
   // Event e of own location `l` has value v: queued for every share that holds it as a ghost.
   void Export(LocationId l, EventIndex e, TimeNs v) {
     if (e != next_export_[l.value]) [[likely]] return;
@@ -60,10 +69,10 @@ class SweepShares {
         return DataLoss(BadBlob(blob.first, b.size()));
       // Each value names its event's time: a share whose ghost events are not its owner's exports
       // (traces the shares read differently) is an error, never a wrong value.
-      const uint32_t next = ghost_next_[v.location];
+      const uint32_t next = backward_ ? ghost_next_[v.location] - 1 : ghost_next_[v.location];
       if (next >= time_[v.location].size() || time_[v.location][next] != v.time)
-        return DataLoss(Disagree(blob.first, v.location, v.time));
-      ++ghost_next_[v.location];
+        return DataLoss(Disagree(blob.first, v.location, next, v.time));
+      ghost_next_[v.location] = backward_ ? next : next + 1;
       --ghosts_left_;
       apply(LocationId(v.location), v.value);
     }
@@ -79,20 +88,24 @@ class SweepShares {
   };
   void AddMessageExports(const Trace& t, LocationId l);
   [[gnu::noinline]] void QueueExports(LocationId l, EventIndex e, TimeNs v);
-  std::string Disagree(uint32_t from, uint32_t l, TimeNs theirs) const;
+  std::string Disagree(uint32_t from, uint32_t l, uint32_t ghost, TimeNs theirs) const;
   Status Flush();
   std::string BadBlob(uint32_t from, size_t bytes) const;
 
   const TraceShare& share_;
   ShareExchange& exchange_;
-  // Per own location: (event, share) it exports, by event; the next event that exports.
+  // Per own location: (event, share) it exports, by event; the next event that exports (backward:
+  // export_pos_ is one past it).
   std::vector<std::vector<std::pair<EventIndex, uint32_t>>> exports_;
   std::vector<uint32_t> export_pos_;
+  std::unordered_map<uint64_t, std::vector<EventIndex>> exported_to_;  // ExportedEvent's, by (l, to)
   std::vector<EventIndex> next_export_;
   std::vector<std::string> outbox_;  // per share
   std::vector<std::span<const TimeNs>> time_;  // per location
-  std::vector<EventIndex> ghost_next_;         // per ghost location: its next event to receive
+  // Per ghost location: its next event to receive (backward: one past it).
+  std::vector<EventIndex> ghost_next_;
   uint64_t ghosts_left_ = 0;
+  bool backward_ = false;
 };
 
 }  // namespace grainscope

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "analysis/critpath/critpath.h"
+#include "analysis/critpath/critpath_shares.h"
 #include "analysis/replay/measured_waits.h"
 #include "format/otf2/otf2_reader.h"
 #include "model/hb_graph.h"
@@ -245,9 +246,10 @@ void ExpectCompletedSharesSeeTheWhole(const std::string& path, uint32_t count) {
           EXPECT_EQ(OtherEnd(s.trace, loc, e), OtherEnd(*whole, loc, e)) << "location " << l << " event " << e;
           ++ends;
         }
-        if (all.kind[e] == EventKind::kCollBegin)
+        if (all.kind[e] == EventKind::kCollBegin) {
           EXPECT_EQ(Members(s.trace, CollectiveId(mine.arg[e])), Members(*whole, CollectiveId(all.arg[e])))
               << "location " << l << " event " << e;
+        }
         if (e > 0 && (all.kind[e] == EventKind::kRecv || all.kind[e] == EventKind::kCollEnd)) {
           EXPECT_EQ(share_waits.Wait(loc, e), whole_waits.Wait(loc, e)) << "location " << l << " event " << e;
           ++waits;
@@ -331,7 +333,60 @@ void ExpectSharedSweepIsTheWholes(const std::string& path, uint32_t count, TimeN
       }
     }
   }
-  EXPECT_EQ(compared, whole->event_count() - 0) << "every event is some share's own";
+  EXPECT_EQ(compared, whole->event_count()) << "every event is some share's own";
+}
+
+// The critical path of completed shares, each on its own thread (ComputeCriticalPathOfShare),
+// is on share 0 the whole trace's, figure by figure; the other shares get none.
+void ExpectSharedCriticalPathIsTheWholes(const std::string& path, uint32_t count, TimeNs latency = 0) {
+  SCOPED_TRACE(fmt::format("{}: critical path in {} shares", path, count));
+  Result<Trace> whole = ReadOtf2(path);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  Result<CriticalPath> want = ComputeCriticalPath(*whole, {latency});
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  const std::vector<TraceShare> shares = ReadCompleted(path, count);
+  ASSERT_EQ(shares.size(), count);
+  LocalShareExchange exchange(count);
+  std::vector<Result<std::optional<CriticalPath>>> got;
+  for (uint32_t k = 0; k < count; ++k) got.emplace_back(InvalidArgument("not computed"));
+  std::vector<std::thread> threads;
+  for (uint32_t k = 0; k < count; ++k)
+    threads.emplace_back([&, k] {
+      LocalShareExchange::Member me(exchange, k);
+      got[k] = ComputeCriticalPathOfShare(shares[k], me, {latency});
+    });
+  for (std::thread& t : threads) t.join();
+  for (uint32_t k = 0; k < count; ++k) {
+    ASSERT_TRUE(got[k].ok()) << "share " << k << ": " << got[k].status().message();
+    EXPECT_EQ(got[k]->has_value(), k == 0) << "share " << k;
+  }
+  ASSERT_TRUE(got[0]->has_value());
+  const CriticalPath& cp = **got[0];
+  EXPECT_EQ(cp.length_ns, want->length_ns);
+  EXPECT_EQ(cp.measured_ns, want->measured_ns);
+  EXPECT_EQ(cp.transfer_ns, want->transfer_ns);
+  EXPECT_EQ(cp.end_location, want->end_location);
+  EXPECT_EQ(cp.message_count, want->message_count);
+  EXPECT_EQ(cp.rendezvous_sends, want->rendezvous_sends);
+  EXPECT_EQ(cp.compute_ns, want->compute_ns);
+  EXPECT_EQ(cp.load_balance, want->load_balance);
+  EXPECT_EQ(cp.transfer_efficiency, want->transfer_efficiency);
+  EXPECT_EQ(cp.serialization_efficiency, want->serialization_efficiency);
+  auto segment = [](const PathSegment& s) { return std::tuple(s.location, s.region, s.start_ns, s.end_ns, s.time_ns); };
+  ASSERT_EQ(cp.path.size(), want->path.size());
+  for (size_t i = 0; i < cp.path.size(); ++i) ASSERT_EQ(segment(cp.path[i]), segment(want->path[i])) << "stretch " << i;
+  auto region = [](const RegionPathTime& r) { return std::tuple(r.region, r.time_ns, r.fraction); };
+  ASSERT_EQ(cp.profile.size(), want->profile.size());
+  for (size_t i = 0; i < cp.profile.size(); ++i) EXPECT_EQ(region(cp.profile[i]), region(want->profile[i])) << i;
+  auto imbalance = [](const RegionImbalance& r) { return std::tuple(r.region, r.on_path_ns, r.mean_ns, r.imbalance_ns); };
+  ASSERT_EQ(cp.imbalance.size(), want->imbalance.size());
+  for (size_t i = 0; i < cp.imbalance.size(); ++i) EXPECT_EQ(imbalance(cp.imbalance[i]), imbalance(want->imbalance[i])) << i;
+  auto slack = [](const GrainSlack& g) {
+    return std::tuple(g.grain.location, g.grain.region, g.grain.start, g.grain.enter, g.earliest_ns, g.slack_ns);
+  };
+  ASSERT_EQ(cp.slack.size(), want->slack.size());
+  for (size_t i = 0; i < cp.slack.size(); ++i) ASSERT_EQ(slack(cp.slack[i]), slack(want->slack[i])) << "grain " << i;
+  EXPECT_GT(cp.path.size(), 0u);
 }
 
 class Otf2Share : public ::testing::Test {
@@ -379,6 +434,11 @@ TEST_F(Otf2Share, TheCriticalPathSweepOverSharesIsTheWholeTracesSweep) {
   ExpectSharedSweepIsTheWholes(Hybrid(), 4, /*latency=*/25);
 }
 
+TEST_F(Otf2Share, TheCriticalPathOverSharesIsTheWholeTracesPath) {
+  for (uint32_t count : {1u, 2u, 3u, 4u, 6u, 8u}) ExpectSharedCriticalPathIsTheWholes(Hybrid(), count);
+  ExpectSharedCriticalPathIsTheWholes(Hybrid(), 3, /*latency=*/25);
+}
+
 TEST_F(Otf2Share, MoreSharesThanProcessesLeaveSomeEmpty) {
   ExpectSharesMakeTheWhole(Hybrid(), 8);
   Result<TraceShare> last = ReadOtf2Share(Hybrid(), {}, 7, 8);
@@ -400,6 +460,7 @@ TEST(Otf2ShareCorpus, BtMzSharesMakeTheWholeTrace) {
   ExpectCompletedSharesSeeTheWhole(path, 4);
   // Its halo messages (70 to 83 KB) go by rendezvous, edges between shares.
   ExpectSharedSweepIsTheWholes(path, 4);
+  ExpectSharedCriticalPathIsTheWholes(path, 3);
 }
 
 }  // namespace
