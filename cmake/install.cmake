@@ -18,7 +18,7 @@
 # Debian packages (CPack components; every install without a COMPONENT is `grainscope`):
 #   grainscope          CLI, libgrainscope and its headers/CMake/pkg-config files, the pthread and
 #                       OpenMP wrappers, man pages, docs; Suggests the two others
-#   grainscope-mpi      libgrainscope-mpi (Depends: Open MPI's library, grainscope)
+#   grainscope-mpi      libgrainscope-mpi and the grainscope-mpi command (Depends: Open MPI's library, grainscope)
 #   python3-grainscope  the Python module (Depends: python3, python3-numpy, python3-pandas)
 
 # Installed binaries find libgrainscope beside them (wrappers) or in ../lib (the CLI does not link
@@ -39,6 +39,9 @@ if(TARGET gs_mpi)
   install(EXPORT grainscopeMpiTargets NAMESPACE grainscope:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/grainscope
           COMPONENT mpi)
   export(EXPORT grainscopeMpiTargets NAMESPACE grainscope:: FILE ${GS_BUILD_PACKAGE_DIR}/grainscopeMpiTargets.cmake)
+endif()
+if(TARGET grainscope-mpi)  # the analysis on MPI ranks (src/scale/), with the MPI wrapper's package
+  install(TARGETS grainscope-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT mpi)
 endif()
 foreach(wrapper gs_pthread gs_omp)
   if(TARGET ${wrapper})

@@ -89,6 +89,7 @@ class TraceBuilder {
   size_t location_count() const { return body_.locations.size(); }
   std::string_view LocationName(LocationId loc) const { return str(body_.locations[loc.value].name); }
   size_t region_count() const { return body_.regions.size(); }
+  size_t message_count() const { return body_.messages.size(); }
   // Whether region r is a send that completes only once matched (MPI_Ssend): model/rendezvous.h.
   bool SynchronousSend(RegionId r) const { return r.value < body_.regions.size() && body_.regions[r.value].synchronous_send; }
   size_t event_count(LocationId loc) const { return times_[loc.value].size(); }

@@ -79,6 +79,7 @@ class Otf2TraceAssembler {
     std::vector<GhostEvent> ghosts;
     if (exchange_ != nullptr) {
       GS_ASSIGN_OR_RETURN(ghosts, CompleteShare(*share_, facts_, ShareMapOf(), *exchange_));
+      ReportUncompleted(ghosts);
     }
     GS_RETURN_IF_ERROR(AppendEvents());
     AppendGhosts(ghosts);
@@ -118,13 +119,47 @@ class Otf2TraceAssembler {
     return partner;
   }
 
+  // "send on 'A' at T ns (to 'B', tag 3, 8 bytes) has no matching receive": an unmatched end.
+  std::string NoPartnerExample(const P2pRecord& rec) const {
+    const std::string peer =
+        rec.peer == kNone ? "an unknown location" : fmt::format("'{}'", builder_.LocationName(LocationId(rec.peer)));
+    return fmt::format("{}: {} '{}' at {} ns ({} {}, tag {}, {} bytes) has no matching {}", file_,
+                       rec.is_send ? "send on" : "receive on", builder_.LocationName(LocationId(rec.location)),
+                       builder_.SinceOrigin(ev_.locations[rec.location].time[rec.event]), rec.is_send ? "to" : "from",
+                       peer, rec.tag, rec.bytes, rec.is_send ? "receive" : "send");
+  }
+
+  void CountUnmatched(const P2pRecord& rec, UnmatchedEnds& unmatched) const {
+    auto example = [&] { return NoPartnerExample(rec); };
+    if (rec.is_send) {
+      unmatched.NoReceive(example);
+    } else {
+      unmatched.NoSend(example);
+    }
+  }
+
   // An end without a partner in this share whose peer is in another share: listed, not unmatched.
   bool ListedAcrossShares(const P2pRecord& rec, uint32_t k, MessageId row) {
     if (share_ == nullptr || rec.peer == kNone || share_->locations.Holds(rec.peer)) return false;
     const Channel c = ChannelOf(rec);
     share_->messages.push_back({row, c.comm_ref, c.sender, c.receiver, c.tag, c.key, position_[k], rec.is_send});
     facts_.messages.push_back(EndEvents(rec, k));
+    listed_.push_back(k);
     return true;
+  }
+
+  // The listed ends the other shares did not complete (no ghost of the other end came): counted
+  // as unmatched, as the whole trace's reader counts them.
+  void ReportUncompleted(const std::vector<GhostEvent>& ghosts) {
+    std::vector<uint8_t> completed(builder_.message_count(), 0);
+    for (const GhostEvent& g : ghosts)
+      if (g.kind == EventKind::kSend || g.kind == EventKind::kRecv) completed[g.arg] = 1;
+    UnmatchedEnds unmatched;
+    for (size_t i = 0; i < share_->messages.size(); ++i) {
+      if (completed[share_->messages[i].row.value]) continue;
+      CountUnmatched(ev_.p2p[listed_[i]], unmatched);
+    }
+    unmatched.Report(builder_.diagnostics());
   }
 
   // A listed end's facts (ShareEndEvents) as positions in its location's raw events (each later
@@ -219,20 +254,7 @@ class Otf2TraceAssembler {
         other->message = id.value;
         continue;
       }
-      if (ListedAcrossShares(rec, k, id)) continue;
-      auto example = [&] {
-        const std::string peer = rec.peer == kNone ? "an unknown location"
-                                                   : fmt::format("'{}'", builder_.LocationName(LocationId(rec.peer)));
-        return fmt::format("{}: {} '{}' at {} ns ({} {}, tag {}, {} bytes) has no matching {}", file_,
-                           rec.is_send ? "send on" : "receive on", builder_.LocationName(LocationId(rec.location)),
-                           builder_.SinceOrigin(ev_.locations[rec.location].time[rec.event]),
-                           rec.is_send ? "to" : "from", peer, rec.tag, rec.bytes, rec.is_send ? "receive" : "send");
-      };
-      if (rec.is_send) {
-        unmatched.NoReceive(example);
-      } else {
-        unmatched.NoSend(example);
-      }
+      if (!ListedAcrossShares(rec, k, id)) CountUnmatched(rec, unmatched);
     }
     unmatched.Report(builder_.diagnostics());
   }
@@ -411,6 +433,7 @@ class Otf2TraceAssembler {
   TraceShare* share_;
   ShareExchange* exchange_;
   std::vector<uint32_t> share_of_location_;
+  std::vector<uint32_t> listed_;  // per listed end (share_->messages): its p2p record
   ShareFacts facts_;                // with a share: its listed ends' times and members
   std::vector<uint32_t> position_;  // with a share: per p2p record, its k on its channel
   std::vector<uint32_t> request_event_;  // with a share: RequestEvents, made on first use

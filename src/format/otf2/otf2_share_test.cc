@@ -229,6 +229,12 @@ void ExpectCompletedSharesSeeTheWhole(const std::string& path, uint32_t count) {
   const MeasuredWaits whole_waits(whole_g);
   const std::vector<TraceShare> shares = ReadCompleted(path, count);
   ASSERT_EQ(shares.size(), count);
+  // A message end no share completes is unmatched in its own share, as in the whole trace.
+  for (Diag d : {Diag::kSendsWithoutReceive, Diag::kReceivesWithoutSend}) {
+    uint64_t unmatched = 0;
+    for (const TraceShare& s : shares) unmatched += s.trace.diagnostics().Count(d);
+    EXPECT_EQ(unmatched, whole->diagnostics().Count(d)) << KindOf(d).name;
+  }
   uint64_t ends = 0, waits = 0;
   for (const TraceShare& s : shares) {
     const HbGraph g(s.trace);
