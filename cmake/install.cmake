@@ -130,7 +130,8 @@ string(CONCAT CPACK_DEBIAN_MPI_DESCRIPTION
     "grainscope's recorder of MPI programs\n"
     "libgrainscope-mpi wraps MPI's calls (PMPI, C and Fortran bindings) and\n"
     "records them for grainscope: preloaded by `grainscope record -np N`, or\n"
-    "linked (CMake target grainscope::mpi).")
+    "linked (CMake target grainscope::mpi). The grainscope-mpi command analyses\n"
+    "an OTF2 trace on N MPI ranks, each reading a share of its locations.")
 set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-grainscope)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "${GS_PYTHON_DEB_DEPENDS}")  # src/python/CMakeLists.txt

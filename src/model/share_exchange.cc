@@ -47,6 +47,22 @@ Result<std::pair<uint32_t, std::string>> LocalShareExchange::Member::Receive() {
   return next;
 }
 
+Status AgreeOnStatus(const Status& mine, ShareExchange& exchange) {
+  std::string blob;
+  wire::Put(blob, static_cast<uint32_t>(mine.code()));
+  blob += mine.message();
+  GS_ASSIGN_OR_RETURN(std::vector<std::string> all, exchange.AllToAll(std::vector<std::string>(exchange.count(), blob)));
+  for (uint32_t k = 0; k < all.size(); ++k) {
+    std::string_view b = all[k];
+    uint32_t code = 0;
+    if (!wire::Take(b, code)) return DataLoss(fmt::format("share {}: a damaged status from share {}", exchange.index(), k));
+    if (static_cast<StatusCode>(code) == StatusCode::kOk) continue;
+    if (k == exchange.index()) return mine;
+    return Status(static_cast<StatusCode>(code), fmt::format("share {} of {}: {}", k, all.size(), b));
+  }
+  return mine;
+}
+
 namespace {
 
 // What crosses: fixed-size records, the same build on every share.

@@ -71,6 +71,11 @@ class LocalShareExchange {
   std::vector<std::deque<std::pair<uint32_t, std::string>>> inboxes_;  // per share: (from, blob)
 };
 
+// Every share's outcome of a step, so that all go on or all stop: `mine` when every share
+// succeeded, else the first failed share's status (its message prefixed with its share). Every
+// share calls it, after the same steps.
+Status AgreeOnStatus(const Status& mine, ShareExchange& exchange);
+
 // The facts of a share's listed ends (TraceShare::messages and ::collectives, in their order).
 // A message end: its event; where the rendezvous rule (model/rendezvous.h) puts the end's side of
 // the edge, found by its owner on its own events (a send's completion: its request's, else its

@@ -156,6 +156,15 @@ Result<std::vector<std::pair<uint32_t, Run>>> WalkShares(const HbGraph& g, const
   return mine;
 }
 
+// Every share goes on after a sweep only when every share's sweep succeeded (a cycle of the
+// happens-before graph stops some shares with an error, and leaves others without some ghost
+// values).
+Status AgreeOnSweep(const Status& mine, const SweepShares& shares, ShareExchange& exchange) {
+  GS_RETURN_IF_ERROR(AgreeOnStatus(mine, exchange));
+  if (!shares.complete()) return Internal("a share's sweep ended without every value from the other shares");
+  return OkStatus();
+}
+
 // This share's part of the result, for share 0.
 struct SharePart {
   TimeNs transfer = 0;
@@ -175,27 +184,27 @@ std::string Pack(const SharePart& p) {
   return blob;
 }
 
-bool Unpack(std::string_view b, SharePart& p) {
-  return wire::Take(b, p.transfer) && wire::TakeAll(b, p.pieces) && wire::TakeAll(b, p.work) &&
-         wire::TakeAll(b, p.region_total) && wire::TakeAll(b, p.slack) && b.empty();
-}
-
-// Share 0: the whole path, work, profile and slack from every share's part.
-Status Assemble(const Trace& t, std::vector<SharePart>& parts, CriticalPath& cp) {
+// Share 0: the whole path, work, profile and slack from every share's part (`parts`: Pack's
+// blobs, each freed once read).
+Status Assemble(const Trace& t, std::vector<std::string>& parts, CriticalPath& cp) {
   std::vector<RunPiece> pieces;
   std::vector<TimeNs> region_total(t.regions().size() + 1, 0);
   cp.compute_ns.assign(t.locations().size(), 0);
-  for (SharePart& p : parts) {
-    cp.transfer_ns += p.transfer;
-    pieces.insert(pieces.end(), p.pieces.begin(), p.pieces.end());
-    for (const LocationWork& w : p.work) {
+  for (uint32_t k = 0; k < parts.size(); ++k) {
+    std::string_view b = parts[k];
+    TimeNs transfer = 0;
+    std::vector<LocationWork> work;
+    std::vector<TimeNs> regions;
+    if (!wire::Take(b, transfer) || !wire::TakeAll(b, pieces) || !wire::TakeAll(b, work) ||
+        !wire::TakeAll(b, regions) || !wire::TakeAll(b, cp.slack) || !b.empty() || regions.size() != region_total.size())
+      return DataLoss(fmt::format("share 0: a damaged part from share {}", k));
+    parts[k] = std::string();
+    cp.transfer_ns += transfer;
+    for (const LocationWork& w : work) {
       if (w.location >= cp.compute_ns.size()) return DataLoss("a share's work names no location of the trace");
       cp.compute_ns[w.location] = w.compute_ns;
     }
-    if (p.region_total.size() != region_total.size()) return DataLoss("a share's regions are not the trace's");
-    for (size_t r = 0; r < region_total.size(); ++r) region_total[r] += p.region_total[r];
-    cp.slack.insert(cp.slack.end(), p.slack.begin(), p.slack.end());
-    p = SharePart();
+    for (size_t r = 0; r < region_total.size(); ++r) region_total[r] += regions[r];
   }
   // Runs were numbered walking back: the path is the runs in decreasing number.
   std::stable_sort(pieces.begin(), pieces.end(), [](const RunPiece& a, const RunPiece& b) { return a.run > b.run; });
@@ -217,7 +226,9 @@ Result<std::optional<CriticalPath>> ComputeCriticalPathOfShare(const TraceShare&
   HbGraph g(t);
   CritPathModel model(g, options.message_latency_ns);
   SweepShares shares(g, share, exchange);
-  GS_ASSIGN_OR_RETURN(ForwardSweep f, SweepForward(g, model, shares));
+  Result<ForwardSweep> swept = SweepForward(g, model, shares);
+  GS_RETURN_IF_ERROR(AgreeOnSweep(swept.status(), shares, exchange));
+  ForwardSweep f = std::move(*swept);
   CriticalPath cp;
   GS_RETURN_IF_ERROR(AgreeOnEnd(Summarise(g, f, share), exchange, cp));
 
@@ -240,20 +251,17 @@ Result<std::optional<CriticalPath>> ComputeCriticalPathOfShare(const TraceShare&
   // No share sends a backward value before every share has stopped waiting for the walk.
   GS_RETURN_IF_ERROR(exchange.AllToAll(std::vector<std::string>(exchange.count())).status());
   shares.Backward();
-  GS_ASSIGN_OR_RETURN(const std::vector<TimeNs> latest, SweepBackward(g, model, cp.length_ns, shares));
-  SetSlack(g, latest, part.slack);
+  Result<std::vector<TimeNs>> latest = SweepBackward(g, model, cp.length_ns, shares);
+  GS_RETURN_IF_ERROR(AgreeOnSweep(latest.status(), shares, exchange));
+  SetSlack(g, *latest, part.slack);
+  latest = std::vector<TimeNs>();
 
   std::vector<std::string> out(exchange.count());
   out[0] = Pack(part);
   part = SharePart();
   GS_ASSIGN_OR_RETURN(std::vector<std::string> in, exchange.AllToAll(std::move(out)));
   if (exchange.index() != 0) return std::optional<CriticalPath>();
-  std::vector<SharePart> parts(in.size());
-  for (uint32_t k = 0; k < in.size(); ++k) {
-    if (!Unpack(in[k], parts[k])) return DataLoss(fmt::format("share 0: a damaged part from share {}", k));
-    in[k].clear();
-  }
-  GS_RETURN_IF_ERROR(Assemble(t, parts, cp));
+  GS_RETURN_IF_ERROR(Assemble(t, in, cp));
   return std::optional<CriticalPath>(std::move(cp));
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "base/wire.h"
 #include "model/rendezvous.h"
 
 namespace grainscope {
@@ -89,6 +90,9 @@ EventIndex SweepShares::ExportedEvent(LocationId l, uint32_t to, uint32_t k) {
 
 void SweepShares::Backward() {
   backward_ = true;
+  ended_ = wave_open_ = false;
+  reports_ = 0;
+  last_wave_ = {~0ull, 0};
   ghosts_left_ = 0;
   for (uint32_t l = 0; l < exports_.size(); ++l) {
     if (!Own(l)) {
@@ -106,7 +110,12 @@ void SweepShares::QueueExports(LocationId l, EventIndex e, TimeNs v) {
   uint32_t& pos = export_pos_[l.value];
   const Value value{l.value, 0, v, time_[l.value][e]};
   auto queue = [&](uint32_t share) {
-    outbox_[share].append(reinterpret_cast<const char*>(&value), sizeof value);
+    std::string& out = outbox_[share];
+    if (out.empty()) {
+      const Header h{Blob::kValues, 0};
+      out.append(reinterpret_cast<const char*>(&h), sizeof h);
+    }
+    out.append(reinterpret_cast<const char*>(&value), sizeof value);
   };
   if (backward_) {
     for (; pos > 0 && mine[pos - 1].first == e; --pos) queue(mine[pos - 1].second);
@@ -122,8 +131,78 @@ Status SweepShares::Flush() {
     if (outbox_[s].empty()) continue;
     GS_RETURN_IF_ERROR(exchange_.Send(s, std::move(outbox_[s])));
     outbox_[s].clear();
+    ++sent_;
   }
   return OkStatus();
+}
+
+Status SweepShares::SendBlob(uint32_t to, std::string blob) { return exchange_.Send(to, std::move(blob)); }
+
+// Share 0, with nothing to do: asks every other share for its counts.
+Status SweepShares::StartWave() {
+  ++wave_;
+  wave_open_ = true;
+  reports_ = 0;
+  wave_sum_ = {sent_, received_};
+  std::string probe;
+  wire::Put(probe, Header{Blob::kProbe, wave_});
+  for (uint32_t k = 1; k < exchange_.count(); ++k) GS_RETURN_IF_ERROR(SendBlob(k, probe));
+  return OkStatus();
+}
+
+// Every share answered: the sweep has ended when every blob sent was received, in this wave and
+// the one before, with the same counts (nothing happened in between).
+Status SweepShares::EndWave() {
+  wave_open_ = false;
+  const bool quiet = wave_sum_.sent == wave_sum_.received && wave_sum_.sent == last_wave_.sent &&
+                     wave_sum_.received == last_wave_.received;
+  last_wave_ = wave_sum_;
+  if (!quiet) return OkStatus();
+  std::string end;
+  wire::Put(end, Header{Blob::kEnd, wave_});
+  for (uint32_t k = 1; k < exchange_.count(); ++k) GS_RETURN_IF_ERROR(SendBlob(k, end));
+  ended_ = true;
+  return OkStatus();
+}
+
+Result<std::optional<std::pair<uint32_t, std::string>>> SweepShares::NextValues() {
+  const uint32_t count = exchange_.count(), self = exchange_.index();
+  if (count == 1) ended_ = true;
+  while (!ended_) {
+    if (self == 0 && !wave_open_) GS_RETURN_IF_ERROR(StartWave());
+    GS_ASSIGN_OR_RETURN(auto blob, exchange_.Receive());
+    std::string_view b = blob.second;
+    Header h;
+    if (!wire::Take(b, h)) return DataLoss(BadBlob(blob.first, blob.second.size()));
+    switch (h.kind) {
+      case Blob::kValues:
+        ++received_;
+        return std::optional(std::move(blob));
+      case Blob::kProbe: {
+        if (!b.empty()) return DataLoss(BadBlob(blob.first, blob.second.size()));
+        std::string report;
+        wire::Put(report, Header{Blob::kReport, h.wave});
+        wire::Put(report, Report{sent_, received_});
+        GS_RETURN_IF_ERROR(SendBlob(blob.first, std::move(report)));
+        break;
+      }
+      case Blob::kReport: {
+        Report r;
+        if (self != 0 || h.wave != wave_ || !wave_open_ || !wire::Take(b, r) || !b.empty())
+          return DataLoss(BadBlob(blob.first, blob.second.size()));
+        wave_sum_.sent += r.sent;
+        wave_sum_.received += r.received;
+        if (++reports_ == count - 1) GS_RETURN_IF_ERROR(EndWave());
+        break;
+      }
+      case Blob::kEnd:
+        if (!b.empty()) return DataLoss(BadBlob(blob.first, blob.second.size()));
+        ended_ = true;
+        break;
+      default: return DataLoss(BadBlob(blob.first, blob.second.size()));
+    }
+  }
+  return std::optional<std::pair<uint32_t, std::string>>();
 }
 
 std::string SweepShares::Disagree(uint32_t from, uint32_t l, uint32_t ghost, TimeNs theirs) const {

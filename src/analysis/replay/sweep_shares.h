@@ -6,11 +6,18 @@
 //
 // Progress: a share sweeps until none of its locations can go on, sends the values it computed
 // for other shares, then waits for values from the others. A trace whose happens-before graph has
-// no cycle always lets some share go on, so the shares finish together.
+// no cycle always lets some share go on. One with a cycle (a damaged trace) would leave every
+// share waiting: share 0 detects that no share can go on any more with Mattern's four-counter
+// method (waves of probes, each share answering with the blobs of values it sent and received;
+// two waves in a row with equal counts, every blob received, mean none is in flight), and ends
+// the sweep everywhere; a share with locations not done then reports the cycle as the serial
+// sweep does. Finished shares wait for that end too, so one sweep's blobs never meet the next
+// step's.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -52,32 +59,36 @@ class SweepShares {
     QueueExports(l, e, v);
   }
 
-  // Sends what is queued; then, while values of ghost events are still to come, waits for the
-  // next blob and calls apply(ghost location, value) for each value in it, in order. False when
-  // none is to come.
+  // Sends what is queued; then waits for the next blob of values and calls apply(ghost location,
+  // value) for each value in it, in order. False when the sweep has ended on every share (every
+  // share finished, or none can go on).
   template <class Apply>
   Result<bool> Import(Apply&& apply) {
     GS_RETURN_IF_ERROR(Flush());
-    if (ghosts_left_ == 0) return false;
-    GS_ASSIGN_OR_RETURN(auto blob, exchange_.Receive());
-    const std::string& b = blob.second;
-    if (b.size() % sizeof(Value) != 0) return DataLoss(BadBlob(blob.first, b.size()));
+    GS_ASSIGN_OR_RETURN(auto blob, NextValues());
+    if (!blob) return false;
+    const std::string_view b = std::string_view(blob->second).substr(sizeof(Header));
+    if (b.size() % sizeof(Value) != 0) return DataLoss(BadBlob(blob->first, blob->second.size()));
     for (size_t at = 0; at < b.size(); at += sizeof(Value)) {
       Value v;
       std::memcpy(&v, b.data() + at, sizeof v);
       if (v.location >= time_.size() || Own(v.location) || ghosts_left_ == 0)
-        return DataLoss(BadBlob(blob.first, b.size()));
+        return DataLoss(BadBlob(blob->first, blob->second.size()));
       // Each value names its event's time: a share whose ghost events are not its owner's exports
       // (traces the shares read differently) is an error, never a wrong value.
       const uint32_t next = backward_ ? ghost_next_[v.location] - 1 : ghost_next_[v.location];
       if (next >= time_[v.location].size() || time_[v.location][next] != v.time)
-        return DataLoss(Disagree(blob.first, v.location, next, v.time));
+        return DataLoss(Disagree(blob->first, v.location, next, v.time));
       ghost_next_[v.location] = backward_ ? next : next + 1;
       --ghosts_left_;
       apply(LocationId(v.location), v.value);
     }
     return true;
   }
+
+  // After the sweep: whether every ghost event got its value (not so when a share stopped at a
+  // cycle of the happens-before graph).
+  bool complete() const { return ghosts_left_ == 0; }
 
  private:
   struct Value {
@@ -86,6 +97,21 @@ class SweepShares {
     TimeNs value;
     TimeNs time;  // the event's time, checked by the receiver
   };
+  // Every blob's first bytes: what it is, and (probes and reports) the wave it belongs to.
+  enum class Blob : uint32_t { kValues, kProbe, kReport, kEnd };
+  struct Header {
+    Blob kind;
+    uint32_t wave;
+  };
+  struct Report {  // after a kReport header
+    uint64_t sent, received;
+  };
+  // The next blob of values, after answering and making the probes and reports that come first
+  // (the four-counter method above); nullopt once the sweep has ended.
+  Result<std::optional<std::pair<uint32_t, std::string>>> NextValues();
+  Status StartWave();
+  Status EndWave();
+  Status SendBlob(uint32_t to, std::string blob);
   void AddMessageExports(const Trace& t, LocationId l);
   [[gnu::noinline]] void QueueExports(LocationId l, EventIndex e, TimeNs v);
   std::string Disagree(uint32_t from, uint32_t l, uint32_t ghost, TimeNs theirs) const;
@@ -106,6 +132,13 @@ class SweepShares {
   std::vector<EventIndex> ghost_next_;
   uint64_t ghosts_left_ = 0;
   bool backward_ = false;
+  // The end of the sweep: blobs of values this share sent and received; share 0's waves.
+  uint64_t sent_ = 0, received_ = 0;
+  bool ended_ = false;
+  uint32_t wave_ = 0;            // the current wave's number (share 0)
+  bool wave_open_ = false;
+  uint32_t reports_ = 0;         // of the current wave
+  Report wave_sum_{}, last_wave_{~0ull, 0};
 };
 
 }  // namespace grainscope

@@ -116,6 +116,28 @@ Trace HybridRun(int processes, int threads) {
   return std::move(*t);
 }
 
+// `processes` ranks in a ring that each receive from the one before, then send to the next: the
+// receives wait for sends that follow them, a cycle of the happens-before graph (a damaged trace).
+Trace CrossingRing(int processes) {
+  TraceBuilder b("test");
+  std::vector<LocationId> ranks;
+  for (int p = 0; p < processes; ++p) ranks.push_back(b.AddLocation(fmt::format("rank {}", p), LocationKind::kRank, p));
+  const CommunicatorId world = b.AddCommunicator("MPI_COMM_WORLD", ranks);
+  const RegionId work = b.AddRegion("work", RegionRole::kFunction, 1);
+  std::vector<MessageId> msg;
+  for (int p = 0; p < processes; ++p)
+    msg.push_back(b.AddMessage({ranks[p], ranks[(p + 1) % processes], 0, "", 8, world, {}, {}}));
+  for (int p = 0; p < processes; ++p) {
+    b.Enter(ranks[p], 0, work);
+    b.Leave(ranks[p], 10, work);
+    b.Recv(ranks[p], 20, msg[(p + processes - 1) % processes]);
+    b.Send(ranks[p], 30, msg[p]);
+  }
+  Result<Trace> t = b.Finish();
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  return std::move(*t);
+}
+
 using ChannelEnd = std::tuple<uint32_t, uint32_t, uint32_t, int32_t, uint64_t, uint32_t>;  // channel, k
 
 // Reads `path` whole and in `count` shares and checks that the shares make the whole.
@@ -443,6 +465,30 @@ TEST_F(Otf2Share, TheCriticalPathSweepOverSharesIsTheWholeTracesSweep) {
 TEST_F(Otf2Share, TheCriticalPathOverSharesIsTheWholeTracesPath) {
   for (uint32_t count : {1u, 2u, 3u, 4u, 6u, 8u}) ExpectSharedCriticalPathIsTheWholes(Hybrid(), count);
   ExpectSharedCriticalPathIsTheWholes(Hybrid(), 3, /*latency=*/25);
+}
+
+// A cycle of the happens-before graph across shares leaves every share waiting for another: the
+// sweep's end is detected and every share gets the serial sweep's error instead of a hang.
+TEST_F(Otf2Share, ACycleAcrossSharesIsAnErrorOnEveryShare) {
+  const std::string path = (*dir_ / "crossing").string();
+  ASSERT_TRUE(WriteOtf2(CrossingRing(4), path).ok());
+  ASSERT_FALSE(ComputeCriticalPath(*ReadOtf2(path)).ok());
+  for (uint32_t count : {2u, 4u}) {
+    const std::vector<TraceShare> shares = ReadCompleted(path, count);
+    ASSERT_EQ(shares.size(), count);
+    LocalShareExchange exchange(count);
+    std::vector<Status> got(count);
+    std::vector<std::thread> threads;
+    for (uint32_t k = 0; k < count; ++k)
+      threads.emplace_back([&, k] {
+        LocalShareExchange::Member me(exchange, k);
+        got[k] = ComputeCriticalPathOfShare(shares[k], me).status();
+      });
+    for (std::thread& t : threads) t.join();
+    for (uint32_t k = 0; k < count; ++k)
+      EXPECT_NE(got[k].message().find("happens-before graph has a cycle"), std::string::npos)
+          << count << " shares, share " << k << ": " << got[k].message();
+  }
 }
 
 TEST_F(Otf2Share, MoreSharesThanProcessesLeaveSomeEmpty) {
