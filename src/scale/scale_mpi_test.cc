@@ -141,6 +141,20 @@ TEST_F(ScaleMpi, BtMzOverFourRanksIsTheWholeTraces) {
   // Its notes (unmatched messages, skipped records) are the shares' own, so JSON's "notes" differ:
   // the text and CSV outputs are compared.
   ExpectCritPathIsGrainscopes(path, *dir_, 3, {"text", "csv"});
+  // Each share's note counts its own locations' unmatched ends: 1407 sends to the empty rank 4.
+  const auto [notes_rc, notes] =
+      OnRanks(3, GS_GRAINSCOPE_MPI, fmt::format("critpath {} -o {} --force", path, (*dir_ / "bt.txt").string()));
+  ASSERT_EQ(notes_rc, 0) << notes;
+  uint64_t unmatched = 0, shares = 0;
+  for (size_t at = notes.find("note: share "); at != std::string::npos; at = notes.find("note: share ", at + 1)) {
+    const size_t colon = notes.find(": ", at + 12);
+    const std::string rest = notes.substr(colon + 2, notes.find('\n', at) - colon - 2);
+    if (rest.find("sent but never received") == std::string::npos) continue;
+    unmatched += std::stoull(rest);
+    ++shares;
+  }
+  EXPECT_EQ(unmatched, 1407u) << notes;
+  EXPECT_GE(shares, 2u) << notes;
 }
 
 }  // namespace
