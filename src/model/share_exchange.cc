@@ -58,7 +58,9 @@ Status AgreeOnStatus(const Status& mine, ShareExchange& exchange) {
     if (!wire::Take(b, code)) return DataLoss(fmt::format("share {}: a damaged status from share {}", exchange.index(), k));
     if (static_cast<StatusCode>(code) == StatusCode::kOk) continue;
     if (k == exchange.index()) return mine;
-    return Status(static_cast<StatusCode>(code), fmt::format("share {} of {}: {}", k, all.size(), b));
+    if (code > static_cast<uint32_t>(StatusCode::kInternal))
+      return DataLoss(fmt::format("share {}: a damaged status from share {}", exchange.index(), k));
+    return Status(static_cast<StatusCode>(code), std::string(b));
   }
   return mine;
 }

@@ -72,8 +72,7 @@ class LocalShareExchange {
 };
 
 // Every share's outcome of a step, so that all go on or all stop: `mine` when every share
-// succeeded, else the first failed share's status (its message prefixed with its share). Every
-// share calls it, after the same steps.
+// succeeded, else the first failed share's status. Every share calls it, after the same steps.
 Status AgreeOnStatus(const Status& mine, ShareExchange& exchange);
 
 // The facts of a share's listed ends (TraceShare::messages and ::collectives, in their order).

@@ -46,14 +46,20 @@ Result<TraceShare> ReadShare(const cli::CommonOptions& o, ShareExchange& exchang
   return share;
 }
 
-Status CritPath(const cli::CommonOptions& o, TimeNs latency) {
+Status CritPathOnShares(const cli::CommonOptions& o, TimeNs latency, MpiShareExchange& exchange) {
   GS_ASSIGN_OR_RETURN(RenderOptions r, cli::MakeRenderOptions(o));
-  MpiShareExchange exchange(MPI_COMM_WORLD);
   GS_ASSIGN_OR_RETURN(TraceShare share, ReadShare(o, exchange, r));
   progress::Begin("critical path", 0);
   GS_ASSIGN_OR_RETURN(std::optional<CriticalPath> cp, ComputeCriticalPathOfShare(share, exchange, {latency}));
   if (!cp) return OkStatus();  // rank 0 writes
   return cli::EmitStream([&](TextSink& out) { return WriteCriticalPath(share.trace, *cp, r, out); }, o, r.notes);
+}
+
+Status CritPath(const cli::CommonOptions& o, TimeNs latency) {
+  MpiShareExchange exchange(MPI_COMM_WORLD);
+  Status s = CritPathOnShares(o, latency, exchange);
+  if (!s.ok()) exchange.Abandon();  // the job ends: no waiting for blobs no rank will receive
+  return s;
 }
 
 // Runs a command's body on every rank. A rank that fails ends the whole job (the others may be

@@ -34,13 +34,22 @@ MpiShareExchange::~MpiShareExchange() {
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
+void MpiShareExchange::Abandon() {
+  // The requests' buffers stay allocated (leaked): MPI may still read them until the job ends.
+  for (auto& [request, blob] : sent_) {
+    MPI_Request_free(&request);
+    new std::string(std::move(blob));
+  }
+  sent_.clear();
+}
+
 Result<std::vector<std::string>> MpiShareExchange::AllToAll(std::vector<std::string> out) {
   if (out.size() != count_) return InvalidArgument(fmt::format("{} blobs for {} shares", out.size(), count_));
   std::vector<int> send_counts(count_), recv_counts(count_), send_at(count_), recv_at(count_);
   std::string sending;
   for (uint32_t k = 0; k < count_; ++k) {
     if (out[k].size() > INT_MAX || sending.size() > INT_MAX - out[k].size())
-      return InvalidArgument(fmt::format("share {}: {} bytes for share {}, more than one MPI call carries", index_,
+      return FailedPrecondition(fmt::format("share {}: {} bytes for share {}, more than one MPI call carries", index_,
                                          out[k].size(), k));
     send_at[k] = static_cast<int>(sending.size());
     send_counts[k] = static_cast<int>(out[k].size());
@@ -52,7 +61,7 @@ Result<std::vector<std::string>> MpiShareExchange::AllToAll(std::vector<std::str
   for (uint32_t k = 0; k < count_; ++k) {
     recv_at[k] = static_cast<int>(total);
     total += recv_counts[k];
-    if (total > INT_MAX) return InvalidArgument(fmt::format("share {}: more than 2 GiB to receive at once", index_));
+    if (total > INT_MAX) return FailedPrecondition(fmt::format("share {}: more than 2 GiB to receive at once", index_));
   }
   std::string receiving(static_cast<size_t>(total), '\0');
   rc = MPI_Alltoallv(sending.data(), send_counts.data(), send_at.data(), MPI_BYTE, receiving.data(), recv_counts.data(),

@@ -21,6 +21,9 @@ class MpiShareExchange : public ShareExchange {
   MpiShareExchange(const MpiShareExchange&) = delete;
   MpiShareExchange& operator=(const MpiShareExchange&) = delete;
 
+  // After a failure: blobs sent and never to be received are not waited for (the job ends).
+  void Abandon();
+
   uint32_t index() const override { return index_; }
   uint32_t count() const override { return count_; }
   Result<std::vector<std::string>> AllToAll(std::vector<std::string> out) override;

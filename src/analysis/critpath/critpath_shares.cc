@@ -85,7 +85,7 @@ ShareSummary Summarise(const HbGraph& g, const ForwardSweep& f, const TraceShare
 
 // Every share's summary to every share; the whole trace's path end (the largest value, the lowest
 // location on ties, as FindPathEnd), measured run and message figures, the same on every share.
-Status AgreeOnEnd(const ShareSummary& mine, ShareExchange& exchange, CriticalPath& cp) {
+Status AgreeOnEnd(const ShareSummary& mine, size_t locations, ShareExchange& exchange, CriticalPath& cp) {
   std::string blob;
   wire::Put(blob, mine);
   GS_ASSIGN_OR_RETURN(std::vector<std::string> all, exchange.AllToAll(std::vector<std::string>(exchange.count(), blob)));
@@ -94,7 +94,8 @@ Status AgreeOnEnd(const ShareSummary& mine, ShareExchange& exchange, CriticalPat
   for (uint32_t k = 0; k < all.size(); ++k) {
     std::string_view b = all[k];
     ShareSummary s;
-    if (!wire::Take(b, s) || !b.empty()) return DataLoss(fmt::format("share {}: a damaged summary from share {}", exchange.index(), k));
+    if (!wire::Take(b, s) || !b.empty() || (s.has_end && s.end_location >= locations))
+      return DataLoss(fmt::format("share {}: a damaged summary from share {}", exchange.index(), k));
     if (s.has_end && (!found || s.length > cp.length_ns || (s.length == cp.length_ns && s.end_location < cp.end_location.value))) {
       cp.length_ns = s.length;
       cp.end_location = LocationId(s.end_location);
@@ -159,10 +160,12 @@ Result<std::vector<std::pair<uint32_t, Run>>> WalkShares(const HbGraph& g, const
 // Every share goes on after a sweep only when every share's sweep succeeded (a cycle of the
 // happens-before graph stops some shares with an error, and leaves others without some ghost
 // values).
-Status AgreeOnSweep(const Status& mine, const SweepShares& shares, ShareExchange& exchange) {
-  GS_RETURN_IF_ERROR(AgreeOnStatus(mine, exchange));
-  if (!shares.complete()) return Internal("a share's sweep ended without every value from the other shares");
-  return OkStatus();
+Status AgreeOnSweep(const Status& swept, const SweepShares& shares, ShareExchange& exchange) {
+  Status mine = swept;
+  if (mine.ok() && !shares.complete())
+    mine = Internal(fmt::format("share {} of {}: the sweep ended without every value from the other shares",
+                                exchange.index(), exchange.count()));
+  return AgreeOnStatus(mine, exchange);
 }
 
 // This share's part of the result, for share 0.
@@ -192,6 +195,7 @@ Status Assemble(const Trace& t, std::vector<std::string>& parts, CriticalPath& c
   cp.compute_ns.assign(t.locations().size(), 0);
   for (uint32_t k = 0; k < parts.size(); ++k) {
     std::string_view b = parts[k];
+    const size_t first_piece = pieces.size(), first_grain = cp.slack.size();
     TimeNs transfer = 0;
     std::vector<LocationWork> work;
     std::vector<TimeNs> regions;
@@ -199,6 +203,14 @@ Status Assemble(const Trace& t, std::vector<std::string>& parts, CriticalPath& c
         !wire::TakeAll(b, regions) || !wire::TakeAll(b, cp.slack) || !b.empty() || regions.size() != region_total.size())
       return DataLoss(fmt::format("share 0: a damaged part from share {}", k));
     parts[k] = std::string();
+    const size_t n = t.locations().size(), regions_n = t.regions().size();
+    auto bad_region = [&](RegionId r) { return r.valid() && r.value >= regions_n; };
+    for (size_t i = first_piece; i < pieces.size(); ++i)
+      if (pieces[i].segment.location.value >= n || bad_region(pieces[i].segment.region))
+        return DataLoss(fmt::format("share 0: share {}'s path names no location or region of the trace", k));
+    for (size_t i = first_grain; i < cp.slack.size(); ++i)
+      if (const GrainInstance& g = cp.slack[i].grain; g.location.value >= n || !g.region.valid() || bad_region(g.region))
+        return DataLoss(fmt::format("share 0: share {}'s grains name no location or region of the trace", k));
     cp.transfer_ns += transfer;
     for (const LocationWork& w : work) {
       if (w.location >= cp.compute_ns.size()) return DataLoss("a share's work names no location of the trace");
@@ -230,7 +242,7 @@ Result<std::optional<CriticalPath>> ComputeCriticalPathOfShare(const TraceShare&
   GS_RETURN_IF_ERROR(AgreeOnSweep(swept.status(), shares, exchange));
   ForwardSweep f = std::move(*swept);
   CriticalPath cp;
-  GS_RETURN_IF_ERROR(AgreeOnEnd(Summarise(g, f, share), exchange, cp));
+  GS_RETURN_IF_ERROR(AgreeOnEnd(Summarise(g, f, share), t.locations().size(), exchange, cp));
 
   SharePart part;
   GS_ASSIGN_OR_RETURN(const auto runs, WalkShares(g, f, share, shares, exchange, cp, &part.transfer));

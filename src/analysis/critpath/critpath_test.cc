@@ -216,6 +216,27 @@ TEST(CriticalPath, EqualArrivalsTieToTheLowestLocation) {
   EXPECT_EQ(cp->path[0].location, LocationId(0));  // rank 0 and 1 tie; rank 0 wins
 }
 
+// A member that begins after the root waits for the root only: with a latency its end takes the
+// root's value plus the latency, and the path goes back to the root, not to its own begin.
+TEST(CriticalPath, ABroadcastsPathGoesToTheRootWhateverTheOthersBegin) {
+  TraceScript s(2);
+  CollectiveId c = s.Collective(CollectiveOp::kBroadcast, /*root=*/0);
+  s.Work(0, "root work", 0, 100);
+  s.Join(0, c, 100, 101);
+  s.Work(1, "other work", 0, 110);
+  s.Join(1, c, 110, 111);
+  Trace t = s.Finish();
+  Result<CriticalPath> cp = ComputeCriticalPath(t, {/*message_latency_ns=*/25});
+  ASSERT_THAT(cp, IsOk());
+  EXPECT_EQ(cp->length_ns, 125);  // the root's 100 + the latency: rank 1's 110 is no input
+  EXPECT_EQ(cp->transfer_ns, 25);
+  ASSERT_FALSE(cp->path.empty());
+  EXPECT_EQ(cp->path.front().location, LocationId(0));
+  TimeNs on_path = 0;
+  for (const PathSegment& p : cp->path) on_path += p.time_ns;
+  EXPECT_EQ(on_path + cp->transfer_ns, cp->length_ns);
+}
+
 TEST(CriticalPath, BroadcastWaitsForTheRootOnly) {
   TraceScript s(3);
   CollectiveId c = s.Collective(CollectiveOp::kBroadcast, /*root=*/1);

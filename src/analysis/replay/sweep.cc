@@ -3,10 +3,11 @@
 namespace grainscope::sweep_internal {
 
 // Only a trace whose messages or collectives cross in time can stop the sweep before every
-// location is done (each waits for something the other produces later): report the first.
-Status StuckError(const HbGraph& g, const std::vector<Cursor>& cursors, bool forward) {
+// location is done (each waits for something the other produces later): report the first, from
+// `first` on (over shares: an own location; a ghost location's cursor waits for nothing).
+Status StuckError(const HbGraph& g, const std::vector<Cursor>& cursors, bool forward, uint32_t first) {
   const Trace& t = g.trace();
-  for (uint32_t l = 0; l < cursors.size(); ++l) {
+  for (uint32_t l = first; l < cursors.size(); ++l) {
     const Cursor& c = cursors[l];
     const EventColumns& ev = t.events(LocationId(l));
     const bool stuck = forward ? c.next < ev.size() : c.next > 0;

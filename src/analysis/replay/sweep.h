@@ -161,7 +161,7 @@ template <class Model>
   return true;
 }
 
-Status StuckError(const HbGraph& g, const std::vector<Cursor>& cursors, bool forward);
+Status StuckError(const HbGraph& g, const std::vector<Cursor>& cursors, bool forward, uint32_t first);
 
 
 // True when the segment ending at event e (e >= 1) is spent waiting for another location.
@@ -280,16 +280,18 @@ template <bool kDeps, class Model, class Shares>
     } else if (kind == EventKind::kCollBegin && cur.coll_next < members.size()) {
       const uint32_t k = members[cur.coll_next++];
       const CollectiveId c = g.instance_of(k);
-      // Members arrive in any order; the argmax keeps the lowest row among equal values.
-      if (v > feed_max[c.value] || (v == feed_max[c.value] && k < out.collective_argmax[c.value])) {
+      const CollectiveShape shape = EffectiveShape(g, c);
+      const bool root_in = shape == CollectiveShape::kOneToAll && k == g.root_member(c);
+      if (shape == CollectiveShape::kOneToAll) {
+        // Only the root feeds the others (FeedValue): a later non-root begin is no input.
+        if (root_in) out.collective_argmax[c.value] = k;
+      } else if (v > feed_max[c.value] || (v == feed_max[c.value] && k < out.collective_argmax[c.value])) {
+        // Members arrive in any order; the argmax keeps the lowest row among equal values.
         feed_max[c.value] = v;
         out.collective_argmax[c.value] = k;
       }
       ++arrivals[c.value];
       const bool complete = arrivals[c.value] == coll.member_count(c);
-      const CollectiveShape shape = EffectiveShape(g, c);
-      const bool root_in = shape == CollectiveShape::kOneToAll && k == g.root_member(c);
-      if (root_in) out.collective_argmax[c.value] = k;
       bool moved = false;
       if (shape == CollectiveShape::kPrefix) [[unlikely]]
         moved = prefix.Advance(c, begin_done, [&](uint32_t m) {
@@ -407,7 +409,7 @@ template <bool kDeps, class Model, class Shares>
     }
   }
   for (uint32_t l = 0; l < n; ++l)
-    if (shares.Own(l) && cursors[l].next < t.events(LocationId(l)).size()) return StuckError(g, cursors, true);
+    if (shares.Own(l) && cursors[l].next < t.events(LocationId(l)).size()) return StuckError(g, cursors, true, l);
   return out;
 }
 

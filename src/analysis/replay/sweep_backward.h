@@ -197,7 +197,7 @@ template <bool kDeps, class Model, class Shares>
     }
   }
   for (uint32_t l = 0; l < n; ++l)
-    if (shares.Own(l) && cursors[l].next > 0) return StuckError(g, cursors, false);
+    if (shares.Own(l) && cursors[l].next > 0) return StuckError(g, cursors, false, l);
   return latest;
 }
 

@@ -138,6 +138,19 @@ Status SweepShares::Flush() {
 
 Status SweepShares::SendBlob(uint32_t to, std::string blob) { return exchange_.Send(to, std::move(blob)); }
 
+Status SweepShares::Fail(const Status& s) {
+  if (told_) return s;
+  told_ = true;
+  const uint32_t count = exchange_.count(), self = exchange_.index();
+  const Status mine = count == 1 ? s : Status(s.code(), fmt::format("share {} of {}: {}", self, count, s.message()));
+  std::string fail;
+  wire::Put(fail, Header{Blob::kFail, static_cast<uint32_t>(mine.code())});
+  fail += mine.message();
+  for (uint32_t k = 0; k < count; ++k)
+    if (k != self) (void)SendBlob(k, fail);  // best effort: this share fails whatever they get
+  return mine;
+}
+
 // Share 0, with nothing to do: asks every other share for its counts.
 Status SweepShares::StartWave() {
   ++wave_;
@@ -199,6 +212,11 @@ Result<std::optional<std::pair<uint32_t, std::string>>> SweepShares::NextValues(
         if (!b.empty()) return DataLoss(BadBlob(blob.first, blob.second.size()));
         ended_ = true;
         break;
+      case Blob::kFail:  // another share failed (its message names it): this one stops too
+        told_ = true;
+        if (h.wave == 0 || h.wave > static_cast<uint32_t>(StatusCode::kInternal))
+          return DataLoss(BadBlob(blob.first, blob.second.size()));
+        return Status(static_cast<StatusCode>(h.wave), std::string(b));
       default: return DataLoss(BadBlob(blob.first, blob.second.size()));
     }
   }

@@ -62,8 +62,22 @@ class SweepShares {
   // Sends what is queued; then waits for the next blob of values and calls apply(ghost location,
   // value) for each value in it, in order. False when the sweep has ended on every share (every
   // share finished, or none can go on).
+  // A share that fails here tells every other share, which fails with its reason: no share is
+  // left waiting for it.
   template <class Apply>
   Result<bool> Import(Apply&& apply) {
+    Result<bool> more = ImportValues(apply);
+    if (!more.ok()) return Fail(more.status());
+    return more;
+  }
+
+  // After the sweep: whether every ghost event got its value (not so when a share stopped at a
+  // cycle of the happens-before graph).
+  bool complete() const { return ghosts_left_ == 0; }
+
+ private:
+  template <class Apply>
+  Result<bool> ImportValues(Apply&& apply) {
     GS_RETURN_IF_ERROR(Flush());
     GS_ASSIGN_OR_RETURN(auto blob, NextValues());
     if (!blob) return false;
@@ -72,7 +86,8 @@ class SweepShares {
     for (size_t at = 0; at < b.size(); at += sizeof(Value)) {
       Value v;
       std::memcpy(&v, b.data() + at, sizeof v);
-      if (v.location >= time_.size() || Own(v.location) || ghosts_left_ == 0)
+      if (v.location >= time_.size() || share_.share_of_location[v.location] != blob->first || Own(v.location) ||
+          ghosts_left_ == 0)
         return DataLoss(BadBlob(blob->first, blob->second.size()));
       // Each value names its event's time: a share whose ghost events are not its owner's exports
       // (traces the shares read differently) is an error, never a wrong value.
@@ -86,11 +101,6 @@ class SweepShares {
     return true;
   }
 
-  // After the sweep: whether every ghost event got its value (not so when a share stopped at a
-  // cycle of the happens-before graph).
-  bool complete() const { return ghosts_left_ == 0; }
-
- private:
   struct Value {
     uint32_t location;
     uint32_t reserved;
@@ -98,10 +108,10 @@ class SweepShares {
     TimeNs time;  // the event's time, checked by the receiver
   };
   // Every blob's first bytes: what it is, and (probes and reports) the wave it belongs to.
-  enum class Blob : uint32_t { kValues, kProbe, kReport, kEnd };
+  enum class Blob : uint32_t { kValues, kProbe, kReport, kEnd, kFail };
   struct Header {
     Blob kind;
-    uint32_t wave;
+    uint32_t wave;  // kFail: the failure's StatusCode, its message after the header
   };
   struct Report {  // after a kReport header
     uint64_t sent, received;
@@ -112,6 +122,9 @@ class SweepShares {
   Status StartWave();
   Status EndWave();
   Status SendBlob(uint32_t to, std::string blob);
+  // This share's failure `s`, named with its share, told to the others (unless it is another
+  // share's, received): returned.
+  Status Fail(const Status& s);
   void AddMessageExports(const Trace& t, LocationId l);
   [[gnu::noinline]] void QueueExports(LocationId l, EventIndex e, TimeNs v);
   std::string Disagree(uint32_t from, uint32_t l, uint32_t ghost, TimeNs theirs) const;
@@ -135,6 +148,7 @@ class SweepShares {
   // The end of the sweep: blobs of values this share sent and received; share 0's waves.
   uint64_t sent_ = 0, received_ = 0;
   bool ended_ = false;
+  bool told_ = false;  // a failure was told (or received): not told again
   uint32_t wave_ = 0;            // the current wave's number (share 0)
   bool wave_open_ = false;
   uint32_t reports_ = 0;         // of the current wave

@@ -15,7 +15,6 @@
 #include <thread>
 
 #include "analysis/critpath/critpath.h"
-#include "analysis/critpath/critpath_shares.h"
 #include "analysis/replay/measured_waits.h"
 #include "format/otf2/otf2_reader.h"
 #include "model/hb_graph.h"
@@ -23,9 +22,9 @@
 #include "format/otf2/otf2_writer.h"
 #include "model/thread_sync.h"
 #include "model/trace_builder.h"
+#include "format/otf2/otf2_share_testing.h"
 
 namespace grainscope {
-namespace {
 
 namespace fs = std::filesystem;
 
@@ -116,27 +115,27 @@ Trace HybridRun(int processes, int threads) {
   return std::move(*t);
 }
 
-// `processes` ranks in a ring that each receive from the one before, then send to the next: the
-// receives wait for sends that follow them, a cycle of the happens-before graph (a damaged trace).
-Trace CrossingRing(int processes) {
-  TraceBuilder b("test");
-  std::vector<LocationId> ranks;
-  for (int p = 0; p < processes; ++p) ranks.push_back(b.AddLocation(fmt::format("rank {}", p), LocationKind::kRank, p));
-  const CommunicatorId world = b.AddCommunicator("MPI_COMM_WORLD", ranks);
-  const RegionId work = b.AddRegion("work", RegionRole::kFunction, 1);
-  std::vector<MessageId> msg;
-  for (int p = 0; p < processes; ++p)
-    msg.push_back(b.AddMessage({ranks[p], ranks[(p + 1) % processes], 0, "", 8, world, {}, {}}));
-  for (int p = 0; p < processes; ++p) {
-    b.Enter(ranks[p], 0, work);
-    b.Leave(ranks[p], 10, work);
-    b.Recv(ranks[p], 20, msg[(p + processes - 1) % processes]);
-    b.Send(ranks[p], 30, msg[p]);
+// Reads the `count` shares of `path` at once, on threads, completed through each other.
+std::vector<TraceShare> ReadCompleted(const std::string& path, uint32_t count) {
+  LocalShareExchange exchange(count);
+  std::vector<Result<TraceShare>> read;
+  for (uint32_t k = 0; k < count; ++k) read.emplace_back(InvalidArgument("not read"));
+  std::vector<std::thread> threads;
+  for (uint32_t k = 0; k < count; ++k)
+    threads.emplace_back([&, k] {
+      LocalShareExchange::Member me(exchange, k);
+      read[k] = ReadOtf2Share(path, {}, me);
+    });
+  for (std::thread& t : threads) t.join();
+  std::vector<TraceShare> out;
+  for (Result<TraceShare>& r : read) {
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    if (r.ok()) out.push_back(std::move(*r));
   }
-  Result<Trace> t = b.Finish();
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return std::move(*t);
+  return out;
 }
+
+namespace {
 
 using ChannelEnd = std::tuple<uint32_t, uint32_t, uint32_t, int32_t, uint64_t, uint32_t>;  // channel, k
 
@@ -198,25 +197,6 @@ void ExpectSharesMakeTheWhole(const std::string& path, uint32_t count) {
   EXPECT_EQ(member_rows, whole->collectives().member_location.size());
 }
 
-// Reads the `count` shares of `path` at once, on threads, completed through each other.
-std::vector<TraceShare> ReadCompleted(const std::string& path, uint32_t count) {
-  LocalShareExchange exchange(count);
-  std::vector<Result<TraceShare>> read;
-  for (uint32_t k = 0; k < count; ++k) read.emplace_back(InvalidArgument("not read"));
-  std::vector<std::thread> threads;
-  for (uint32_t k = 0; k < count; ++k)
-    threads.emplace_back([&, k] {
-      LocalShareExchange::Member me(exchange, k);
-      read[k] = ReadOtf2Share(path, {}, me);
-    });
-  for (std::thread& t : threads) t.join();
-  std::vector<TraceShare> out;
-  for (Result<TraceShare>& r : read) {
-    EXPECT_TRUE(r.ok()) << r.status().message();
-    if (r.ok()) out.push_back(std::move(*r));
-  }
-  return out;
-}
 
 // The other end of the message of event `e` of `l` (a kSend or kRecv): its location and time, or
 // an invalid location when it has none.
@@ -364,59 +344,6 @@ void ExpectSharedSweepIsTheWholes(const std::string& path, uint32_t count, TimeN
   EXPECT_EQ(compared, whole->event_count()) << "every event is some share's own";
 }
 
-// The critical path of completed shares, each on its own thread (ComputeCriticalPathOfShare),
-// is on share 0 the whole trace's, figure by figure; the other shares get none.
-void ExpectSharedCriticalPathIsTheWholes(const std::string& path, uint32_t count, TimeNs latency = 0) {
-  SCOPED_TRACE(fmt::format("{}: critical path in {} shares", path, count));
-  Result<Trace> whole = ReadOtf2(path);
-  ASSERT_TRUE(whole.ok()) << whole.status().message();
-  Result<CriticalPath> want = ComputeCriticalPath(*whole, {latency});
-  ASSERT_TRUE(want.ok()) << want.status().message();
-  const std::vector<TraceShare> shares = ReadCompleted(path, count);
-  ASSERT_EQ(shares.size(), count);
-  LocalShareExchange exchange(count);
-  std::vector<Result<std::optional<CriticalPath>>> got;
-  for (uint32_t k = 0; k < count; ++k) got.emplace_back(InvalidArgument("not computed"));
-  std::vector<std::thread> threads;
-  for (uint32_t k = 0; k < count; ++k)
-    threads.emplace_back([&, k] {
-      LocalShareExchange::Member me(exchange, k);
-      got[k] = ComputeCriticalPathOfShare(shares[k], me, {latency});
-    });
-  for (std::thread& t : threads) t.join();
-  for (uint32_t k = 0; k < count; ++k) {
-    ASSERT_TRUE(got[k].ok()) << "share " << k << ": " << got[k].status().message();
-    EXPECT_EQ(got[k]->has_value(), k == 0) << "share " << k;
-  }
-  ASSERT_TRUE(got[0]->has_value());
-  const CriticalPath& cp = **got[0];
-  EXPECT_EQ(cp.length_ns, want->length_ns);
-  EXPECT_EQ(cp.measured_ns, want->measured_ns);
-  EXPECT_EQ(cp.transfer_ns, want->transfer_ns);
-  EXPECT_EQ(cp.end_location, want->end_location);
-  EXPECT_EQ(cp.message_count, want->message_count);
-  EXPECT_EQ(cp.rendezvous_sends, want->rendezvous_sends);
-  EXPECT_EQ(cp.compute_ns, want->compute_ns);
-  EXPECT_EQ(cp.load_balance, want->load_balance);
-  EXPECT_EQ(cp.transfer_efficiency, want->transfer_efficiency);
-  EXPECT_EQ(cp.serialization_efficiency, want->serialization_efficiency);
-  auto segment = [](const PathSegment& s) { return std::tuple(s.location, s.region, s.start_ns, s.end_ns, s.time_ns); };
-  ASSERT_EQ(cp.path.size(), want->path.size());
-  for (size_t i = 0; i < cp.path.size(); ++i) ASSERT_EQ(segment(cp.path[i]), segment(want->path[i])) << "stretch " << i;
-  auto region = [](const RegionPathTime& r) { return std::tuple(r.region, r.time_ns, r.fraction); };
-  ASSERT_EQ(cp.profile.size(), want->profile.size());
-  for (size_t i = 0; i < cp.profile.size(); ++i) EXPECT_EQ(region(cp.profile[i]), region(want->profile[i])) << i;
-  auto imbalance = [](const RegionImbalance& r) { return std::tuple(r.region, r.on_path_ns, r.mean_ns, r.imbalance_ns); };
-  ASSERT_EQ(cp.imbalance.size(), want->imbalance.size());
-  for (size_t i = 0; i < cp.imbalance.size(); ++i) EXPECT_EQ(imbalance(cp.imbalance[i]), imbalance(want->imbalance[i])) << i;
-  auto slack = [](const GrainSlack& g) {
-    return std::tuple(g.grain.location, g.grain.region, g.grain.start, g.grain.enter, g.earliest_ns, g.slack_ns);
-  };
-  ASSERT_EQ(cp.slack.size(), want->slack.size());
-  for (size_t i = 0; i < cp.slack.size(); ++i) ASSERT_EQ(slack(cp.slack[i]), slack(want->slack[i])) << "grain " << i;
-  EXPECT_GT(cp.path.size(), 0u);
-}
-
 class Otf2Share : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -462,35 +389,6 @@ TEST_F(Otf2Share, TheCriticalPathSweepOverSharesIsTheWholeTracesSweep) {
   ExpectSharedSweepIsTheWholes(Hybrid(), 4, /*latency=*/25);
 }
 
-TEST_F(Otf2Share, TheCriticalPathOverSharesIsTheWholeTracesPath) {
-  for (uint32_t count : {1u, 2u, 3u, 4u, 6u, 8u}) ExpectSharedCriticalPathIsTheWholes(Hybrid(), count);
-  ExpectSharedCriticalPathIsTheWholes(Hybrid(), 3, /*latency=*/25);
-}
-
-// A cycle of the happens-before graph across shares leaves every share waiting for another: the
-// sweep's end is detected and every share gets the serial sweep's error instead of a hang.
-TEST_F(Otf2Share, ACycleAcrossSharesIsAnErrorOnEveryShare) {
-  const std::string path = (*dir_ / "crossing").string();
-  ASSERT_TRUE(WriteOtf2(CrossingRing(4), path).ok());
-  ASSERT_FALSE(ComputeCriticalPath(*ReadOtf2(path)).ok());
-  for (uint32_t count : {2u, 4u}) {
-    const std::vector<TraceShare> shares = ReadCompleted(path, count);
-    ASSERT_EQ(shares.size(), count);
-    LocalShareExchange exchange(count);
-    std::vector<Status> got(count);
-    std::vector<std::thread> threads;
-    for (uint32_t k = 0; k < count; ++k)
-      threads.emplace_back([&, k] {
-        LocalShareExchange::Member me(exchange, k);
-        got[k] = ComputeCriticalPathOfShare(shares[k], me).status();
-      });
-    for (std::thread& t : threads) t.join();
-    for (uint32_t k = 0; k < count; ++k)
-      EXPECT_NE(got[k].message().find("happens-before graph has a cycle"), std::string::npos)
-          << count << " shares, share " << k << ": " << got[k].message();
-  }
-}
-
 TEST_F(Otf2Share, MoreSharesThanProcessesLeaveSomeEmpty) {
   ExpectSharesMakeTheWhole(Hybrid(), 8);
   Result<TraceShare> last = ReadOtf2Share(Hybrid(), {}, 7, 8);
@@ -512,7 +410,6 @@ TEST(Otf2ShareCorpus, BtMzSharesMakeTheWholeTrace) {
   ExpectCompletedSharesSeeTheWhole(path, 4);
   // Its halo messages (70 to 83 KB) go by rendezvous, edges between shares.
   ExpectSharedSweepIsTheWholes(path, 4);
-  ExpectSharedCriticalPathIsTheWholes(path, 3);
 }
 
 }  // namespace
