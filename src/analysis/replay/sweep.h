@@ -43,6 +43,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -163,6 +164,19 @@ template <class Model>
 
 Status StuckError(const HbGraph& g, const std::vector<Cursor>& cursors, bool forward, uint32_t first);
 
+
+// The next own location ready to run; when none is, the values other shares send (`ghost` takes
+// each) until one is. nullopt when the sweep has ended (at once when serial: NoShares).
+template <class Shares, class Ghost>
+Result<std::optional<LocationId>> NextReady(std::vector<uint32_t>& ready, Shares& shares, Ghost& ghost) {
+  while (ready.empty()) {
+    GS_ASSIGN_OR_RETURN(const bool more, shares.Import(ghost));
+    if (!more) return std::optional<LocationId>();
+  }
+  const LocationId loc(ready.back());
+  ready.pop_back();
+  return std::optional(loc);
+}
 
 // True when the segment ending at event e (e >= 1) is spent waiting for another location.
 inline bool IsBlocking(const HbGraph& g, EventKind kind, uint32_t member_if_coll_end) {
@@ -312,13 +326,9 @@ template <bool kDeps, class Model, class Shares>
   };
 
   while (true) {
-    if (ready.empty()) {  // no own location can go on: values from other shares (none when serial)
-      GS_ASSIGN_OR_RETURN(const bool more, shares.Import(ghost));
-      if (!more) break;
-      continue;
-    }
-    const LocationId loc(ready.back());
-    ready.pop_back();
+    GS_ASSIGN_OR_RETURN(const std::optional<LocationId> next, NextReady(ready, shares, ghost));
+    if (!next) break;
+    const LocationId loc = *next;
     Cursor& cur = cursors[loc.value];
     const EventColumns& ev = t.events(loc);
     const std::vector<uint32_t>& members = g.members_of(loc);

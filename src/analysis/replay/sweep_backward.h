@@ -119,13 +119,9 @@ template <bool kDeps, class Model, class Shares>
   };
 
   while (true) {
-    if (ready.empty()) {  // no own location can go on: latest times from other shares (none when serial)
-      GS_ASSIGN_OR_RETURN(const bool more, shares.Import(ghost));
-      if (!more) break;
-      continue;
-    }
-    const LocationId loc(ready.back());
-    ready.pop_back();
+    GS_ASSIGN_OR_RETURN(const std::optional<LocationId> next, NextReady(ready, shares, ghost));
+    if (!next) break;
+    const LocationId loc = *next;
     Cursor& cur = cursors[loc.value];
     const EventColumns& ev = t.events(loc);
     const std::vector<uint32_t>& members = g.members_of(loc);
