@@ -262,7 +262,8 @@ Status Emit(const std::string& content, const std::string& path, const std::vect
   return EmitStream(write, path, notes, options);
 }
 
-int Run(std::string_view command, const std::function<Status()>& body, std::string_view program) {
+int Run(std::string_view command, const std::function<Status()>& body, std::string_view program,
+        const std::function<bool(const Status&)>& say) {
   // --threads of this command only (the Python module runs one command after another).
   SetThreads(static_cast<unsigned>(g_threads));
   g_threads = 0;
@@ -282,7 +283,7 @@ int Run(std::string_view command, const std::function<Status()>& body, std::stri
   std::string message = s.message();
   for (char& c : message)
     if (c == '\n') c = ' ';
-  PrintErrorLine(fmt::format("{} {}: {}", program, command, message));
+  if (!say || say(s)) PrintErrorLine(fmt::format("{} {}: {}", program, command, message));
   switch (s.code()) {
     case StatusCode::kInvalidArgument: return kExitUsage;
     case StatusCode::kIoError: return kExitIo;

@@ -117,8 +117,10 @@ Status Emit(const std::string& content, const std::string& path, const std::vect
 Status Emit(const std::string& content, const CommonOptions& o, const std::vector<std::string>& notes,
             std::vector<std::string> more_inputs = {});
 
-// Runs `body`; on failure prints "<program> <command>: <message>" to stderr. Returns the exit code.
-int Run(std::string_view command, const std::function<Status()>& body, std::string_view program = "grainscope");
+// Runs `body`; on failure prints "<program> <command>: <message>" to stderr (unless `say`, when
+// given, says not to: another process of an MPI job prints it). Returns the exit code.
+int Run(std::string_view command, const std::function<Status()>& body, std::string_view program = "grainscope",
+        const std::function<bool(const Status&)>& say = nullptr);
 
 // While a capture is set (RunCli called from the Python module), what Emit would write to stdout
 // is appended to `out`, and the "note:" and failure lines to `err`, instead of the streams; no

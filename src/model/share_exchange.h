@@ -18,9 +18,13 @@
 #include <mutex>
 #include <utility>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "base/status.h"
+#include "base/wire.h"
 #include "model/trace_share.h"
 
 namespace grainscope {
@@ -39,6 +43,14 @@ class ShareExchange {
   virtual Status Send(uint32_t to, std::string blob) = 0;
   // The next blob any share sent this one, with its sender; waits for one.
   virtual Result<std::pair<uint32_t, std::string>> Receive() = 0;
+
+  // Whether every share has failed with the status this one failed with (AgreeOnStatus): then no
+  // share waits for another, and one of them can say why for all.
+  bool failure_agreed() const { return failure_agreed_; }
+
+ private:
+  friend Status AgreeOnStatus(const Status& mine, ShareExchange& exchange);
+  bool failure_agreed_ = false;
 };
 
 // Shares that are threads of one process (tests; an in-process parallel mode): one object shared
@@ -71,8 +83,25 @@ class LocalShareExchange {
   std::vector<std::deque<std::pair<uint32_t, std::string>>> inboxes_;  // per share: (from, blob)
 };
 
+// Every share's `rows` to every share (an all-gather): all shares' rows, share by share, the same
+// on every share. A damaged blob is an error naming `what` and the share that sent it.
+template <class T>
+Result<std::vector<T>> AllGather(const std::vector<T>& rows, ShareExchange& exchange, std::string_view what) {
+  std::string blob;
+  wire::PutAll(blob, rows);
+  GS_ASSIGN_OR_RETURN(std::vector<std::string> all, exchange.AllToAll(std::vector<std::string>(exchange.count(), blob)));
+  std::vector<T> out;
+  for (uint32_t k = 0; k < all.size(); ++k) {
+    std::string_view b = all[k];
+    if (!wire::TakeAll(b, out) || !b.empty())
+      return DataLoss(fmt::format("share {}: damaged {} from share {}", exchange.index(), what, k));
+  }
+  return out;
+}
+
 // Every share's outcome of a step, so that all go on or all stop: `mine` when every share
-// succeeded, else the first failed share's status. Every share calls it, after the same steps.
+// succeeded, else the first failed share's status (then failure_agreed()). Every share calls it,
+// after the same steps.
 Status AgreeOnStatus(const Status& mine, ShareExchange& exchange);
 
 // The facts of a share's listed ends (TraceShare::messages and ::collectives, in their order).

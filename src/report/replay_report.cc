@@ -65,7 +65,7 @@ std::string ReplayText(const Trace& t, const ReplayResult& r, const CriticalPath
   line("measured run", FormatDuration(r.measured_ns));
   line("predicted run", fmt::format("{}   ({})", FormatDuration(r.predicted_ns), Change(r.measured_ns, r.predicted_ns)));
   line("identity replay", fmt::format("max deviation {} over {} events", FormatDuration(r.max_deviation_ns),
-                                      t.event_count()));
+                                      r.events));
   line("clock violations", ClockViolationsText(r));
   const size_t lw = LocationColumnWidth(t, 20);
   out += fmt::format("\n  {:<{}} {:>14} {:>14} {:>9}\n", "location", lw, "measured", "predicted", "change");

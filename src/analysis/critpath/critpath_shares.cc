@@ -86,16 +86,13 @@ ShareSummary Summarise(const HbGraph& g, const ForwardSweep& f, const TraceShare
 // Every share's summary to every share; the whole trace's path end (the largest value, the lowest
 // location on ties, as FindPathEnd), measured run and message figures, the same on every share.
 Status AgreeOnEnd(const ShareSummary& mine, size_t locations, ShareExchange& exchange, CriticalPath& cp) {
-  std::string blob;
-  wire::Put(blob, mine);
-  GS_ASSIGN_OR_RETURN(std::vector<std::string> all, exchange.AllToAll(std::vector<std::string>(exchange.count(), blob)));
+  GS_ASSIGN_OR_RETURN(const std::vector<ShareSummary> all, AllGather(std::vector<ShareSummary>{mine}, exchange, "a summary"));
+  if (all.size() != exchange.count()) return DataLoss(fmt::format("share {}: a damaged summary", exchange.index()));
   bool found = false;
   TimeNs start = std::numeric_limits<TimeNs>::max(), end = std::numeric_limits<TimeNs>::min();
-  for (uint32_t k = 0; k < all.size(); ++k) {
-    std::string_view b = all[k];
-    ShareSummary s;
-    if (!wire::Take(b, s) || !b.empty() || (s.has_end && s.end_location >= locations))
-      return DataLoss(fmt::format("share {}: a damaged summary from share {}", exchange.index(), k));
+  for (const ShareSummary& s : all) {
+    if (s.has_end && s.end_location >= locations)
+      return DataLoss(fmt::format("share {}: a summary names no location of the trace", exchange.index()));
     if (s.has_end && (!found || s.length > cp.length_ns || (s.length == cp.length_ns && s.end_location < cp.end_location.value))) {
       cp.length_ns = s.length;
       cp.end_location = LocationId(s.end_location);
@@ -155,17 +152,6 @@ Result<std::vector<std::pair<uint32_t, Run>>> WalkShares(const HbGraph& g, const
     at.reset();
   }
   return mine;
-}
-
-// Every share goes on after a sweep only when every share's sweep succeeded (a cycle of the
-// happens-before graph stops some shares with an error, and leaves others without some ghost
-// values).
-Status AgreeOnSweep(const Status& swept, const SweepShares& shares, ShareExchange& exchange) {
-  Status mine = swept;
-  if (mine.ok() && !shares.complete())
-    mine = Internal(fmt::format("share {} of {}: the sweep ended without every value from the other shares",
-                                exchange.index(), exchange.count()));
-  return AgreeOnStatus(mine, exchange);
 }
 
 // This share's part of the result, for share 0.

@@ -6,11 +6,14 @@
 // GPU straggles is another question (replay --region-speed on its kernels).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "base/status.h"
 #include "model/trace.h"
+#include "model/share_exchange.h"
+#include "model/trace_share.h"
 
 namespace grainscope {
 
@@ -25,5 +28,16 @@ struct StragglerPlan {
 // The plan for the process of the location named `location` (its name or external id). An error
 // when no location has that name, or the trace has no other process to compare with.
 Result<StragglerPlan> PlanUnstraggle(const Trace& t, const std::string& location);
+
+// Per process with a CPU location: its CPU locations' computation. Over the locations `own` holds
+// (a share of a trace holds whole processes: grainscope-mpi adds up its shares' maps).
+using ProcessComputation = std::map<uint32_t, TimeNs>;
+ProcessComputation ComputeProcessComputation(const Trace& t, const LocationSet& own);
+
+// Every process's computation on every share: each share's own processes' to every share.
+Result<ProcessComputation> ComputeProcessComputationOfShare(const TraceShare& share, ShareExchange& exchange);
+
+// The plan from every process's computation (ComputeProcessComputation of the whole trace).
+Result<StragglerPlan> PlanUnstraggle(const Trace& t, const std::string& location, const ProcessComputation& computation);
 
 }  // namespace grainscope

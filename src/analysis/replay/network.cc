@@ -36,18 +36,22 @@ int64_t PhaseFactor(CollectivePhase p, uint32_t members) {
 
 }  // namespace
 
-NetworkFit FitLatencyBandwidth(const Trace& trace) {
-  NetworkFit fit;
-  std::map<uint64_t, TimeNs> fastest;  // bytes -> smallest transfer time
+TransferMinima FastestTransfers(const Trace& trace, const LocationSet& own) {
+  TransferMinima minima;
   const MessageTable& m = trace.messages();
   for (uint32_t i = 0; i < m.size(); ++i) {
-    if (!m.matched(MessageId(i))) continue;
+    if (!m.matched(MessageId(i)) || !own.Holds(m.sender[i].value)) continue;
     const TimeNs d = trace.events(m.receiver[i]).time[m.recv_event[i]] - trace.events(m.sender[i]).time[m.send_event[i]];
     if (d < 0) continue;  // clocks disagree: not a transfer time
-    auto [it, added] = fastest.try_emplace(m.bytes[i], d);
-    if (!added) it->second = std::min(it->second, d);
-    ++fit.messages;
+    minima.Add(m.bytes[i], d, 1);
   }
+  return minima;
+}
+
+NetworkFit FitToFastest(const TransferMinima& minima) {
+  NetworkFit fit;
+  const std::map<uint64_t, TimeNs>& fastest = minima.fastest;
+  fit.messages = minima.messages;
   fit.sizes = fastest.size();
   if (fastest.empty()) return fit;
   if (fastest.size() == 1) {
@@ -71,6 +75,8 @@ NetworkFit FitLatencyBandwidth(const Trace& trace) {
   fit.latency_ns = intercept > 0 ? static_cast<TimeNs>(std::llround(intercept)) : 0;
   return fit;
 }
+
+NetworkFit FitLatencyBandwidth(const Trace& trace) { return FitToFastest(FastestTransfers(trace, LocationSet{})); }
 
 namespace {
 

@@ -2,13 +2,16 @@
 // modelled network, instead of what the trace measured.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
 #include "base/status.h"
 #include "model/trace.h"
+#include "model/trace_share.h"
 
 namespace grainscope {
 
@@ -80,5 +83,20 @@ struct NetworkFit {
   size_t sizes = 0;         // distinct sizes among them
 };
 NetworkFit FitLatencyBandwidth(const Trace& trace);
+
+// FitLatencyBandwidth in two steps, so that shares of a trace can fit together: the fastest
+// transfer of each size among the matched messages `own` sends (clock violations left out), and
+// the fit to them.
+struct TransferMinima {
+  std::map<uint64_t, TimeNs> fastest;  // bytes -> smallest transfer time
+  size_t messages = 0;                 // matched messages counted
+  void Add(uint64_t bytes, TimeNs d, size_t count) {
+    auto [it, added] = fastest.try_emplace(bytes, d);
+    if (!added) it->second = std::min(it->second, d);
+    messages += count;
+  }
+};
+TransferMinima FastestTransfers(const Trace& trace, const LocationSet& own);
+NetworkFit FitToFastest(const TransferMinima& minima);
 
 }  // namespace grainscope

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "analysis/replay/measured_waits.h"
+#include "analysis/replay/replay_parts.h"
+#include "analysis/replay/sweep_shares.h"
 #include "analysis/replay/sweep.h"
 
 namespace grainscope {
@@ -17,9 +19,9 @@ constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
 
 class WhatIfModel {
  public:
-  WhatIfModel(const HbGraph& g, const WhatIf& w, std::vector<double> location_speed,
+  WhatIfModel(const HbGraph& g, const WhatIf& w, TimeNs start, std::vector<double> location_speed,
               std::vector<double> region_speed, std::vector<uint8_t> removed)
-      : g_(g), t_(g.trace()), w_(w), location_speed_(std::move(location_speed)),
+      : g_(g), t_(g.trace()), w_(w), start_(start), location_speed_(std::move(location_speed)),
         region_speed_(std::move(region_speed)), removed_(std::move(removed)), comm_(CommRoles(g.trace())),
         plain_(IsPlain(location_speed_, region_speed_, removed_)),
         overhead_milli_(std::llround(w.overhead_per_event_ns * 1000.0)), measured_(g), state_(g.location_count()),
@@ -33,7 +35,7 @@ class WhatIfModel {
     State& s = state_[l.value];
     s.frames.clear();
     s.comm.clear();
-    return StartedByEdge(l) ? 0 : ev.time[0] - t_.start_ns();
+    return StartedByEdge(l) ? 0 : ev.time[0] - start_;
   }
 
   bool StartedByEdge(LocationId l) const {
@@ -220,6 +222,7 @@ class WhatIfModel {
   const HbGraph& g_;
   const Trace& t_;
   const WhatIf& w_;
+  TimeNs start_;  // virtual time 0: the whole trace's earliest event (a share's trace holds only some)
   std::vector<double> location_speed_;
   std::vector<double> region_speed_;
   std::vector<uint8_t> removed_;
@@ -244,7 +247,11 @@ Result<std::vector<RegionId>> FindRegions(const Trace& t, const std::string& nam
   return found;
 }
 
-Result<ForwardSweep> RunModel(const HbGraph& g, const WhatIf& w) {
+}  // namespace
+
+namespace replay_internal {
+
+Result<ForwardSweep> SweepWhatIf(const HbGraph& g, const WhatIf& w, TimeNs start, SweepShares* shares) {
   const Trace& t = g.trace();
   std::vector<double> loc_speed(t.locations().size(), 1.0), region_speed(t.regions().size(), 1.0);
   std::vector<uint8_t> removed(t.regions().size(), 0);
@@ -266,62 +273,86 @@ Result<ForwardSweep> RunModel(const HbGraph& g, const WhatIf& w) {
     GS_ASSIGN_OR_RETURN(std::vector<RegionId> regions, FindRegions(t, name));
     for (RegionId r : regions) removed[r.value] = 1;
   }
-  WhatIfModel model(g, w, std::move(loc_speed), std::move(region_speed), std::move(removed));
-  return SweepForward(g, model);
+  WhatIfModel model(g, w, start, std::move(loc_speed), std::move(region_speed), std::move(removed));
+  if (shares == nullptr) return SweepForward(g, model);
+  return SweepForward(g, model, *shares);
 }
 
-}  // namespace
+TimeNs MaxDeviation(const HbGraph& g, const ForwardSweep& identity, TimeNs start, const LocationSet& own) {
+  const Trace& t = g.trace();
+  TimeNs deviation = 0;
+  for (uint32_t l = 0; l < g.location_count(); ++l) {
+    if (!own.Holds(l)) continue;
+    const EventColumns& ev = t.events(LocationId(l));
+    const TimeNs* v = identity.value.data() + g.offset(LocationId(l));
+    for (EventIndex e = 0; e < ev.size(); ++e) deviation = std::max<TimeNs>(deviation, std::llabs(start + v[e] - ev.time[e]));
+  }
+  return deviation;
+}
 
-ClockViolations CountClockViolations(const Trace& t) { return CountClockViolations(HbGraph(t)); }
+std::vector<LocationReplay> ReplayedLocations(const HbGraph& g, const ForwardSweep& f, TimeNs start,
+                                              const LocationSet& own) {
+  const Trace& t = g.trace();
+  std::vector<LocationReplay> out;
+  for (uint32_t l = 0; l < g.location_count(); ++l) {
+    if (!own.Holds(l)) continue;
+    const LocationId loc(l);
+    const size_t n = t.events(loc).size();
+    LocationReplay lr{loc};
+    if (n > 0) {
+      lr.measured_ns = t.events(loc).time[n - 1] - start;
+      lr.predicted_ns = f.value[g.flat(loc, static_cast<EventIndex>(n - 1))];
+    }
+    out.push_back(lr);
+  }
+  return out;
+}
 
-ClockViolations CountClockViolations(const HbGraph& g) {
+// Each edge counted by the share of its target (the location that waits for it).
+ClockViolations CountClockViolations(const HbGraph& g, const LocationSet& own) {
   const Trace& t = g.trace();
   ClockViolations n;
   g.ForEachPointEdge([&](const PointEdge& e) {
-    if (t.events(e.to).time[e.to_event] >= t.events(e.from).time[e.from_event]) return;
+    if (!own.Holds(e.to.value) || t.events(e.to).time[e.to_event] >= t.events(e.from).time[e.from_event]) return;
     ++(e.message ? n.messages : n.dependencies);
   });
   const MeasuredWaits measured(g);
   const CollectiveTable& coll = t.collectives();
   for (uint32_t k = 0; k < coll.member_location.size(); ++k) {
-    if (!g.end_has_inputs(k)) continue;
+    if (!own.Holds(coll.member_location[k].value) || !g.end_has_inputs(k)) continue;
     n.collectives += t.events(coll.member_location[k]).time[coll.member_end[k]] < measured.FeedTime(k);
   }
   return n;
 }
 
+}  // namespace replay_internal
+
+using namespace replay_internal;
+
+ClockViolations CountClockViolations(const Trace& t) { return CountClockViolations(HbGraph(t)); }
+
+ClockViolations CountClockViolations(const HbGraph& g) { return CountClockViolations(g, LocationSet{}); }
+
 Result<ReplayResult> Replay(const Trace& t, const WhatIf& w, bool check_identity) {
   if (t.event_count() == 0) return FailedPrecondition("the trace has no events");
   HbGraph g(t);
+  const LocationSet all;
   ReplayResult r;
   r.measured_ns = t.end_ns() - t.start_ns();
+  r.events = t.event_count();
   r.clock_violations = CountClockViolations(g);
 
   ForwardSweep what_if;
   if (check_identity || w.identity()) {
-    GS_ASSIGN_OR_RETURN(ForwardSweep identity, RunModel(g, WhatIf{}));
-    for (uint32_t l = 0; l < g.location_count(); ++l) {
-      const EventColumns& ev = t.events(LocationId(l));
-      const TimeNs* v = identity.value.data() + g.offset(LocationId(l));
-      for (EventIndex e = 0; e < ev.size(); ++e)
-        r.max_deviation_ns = std::max<TimeNs>(r.max_deviation_ns, std::llabs(t.start_ns() + v[e] - ev.time[e]));
-    }
+    GS_ASSIGN_OR_RETURN(ForwardSweep identity, SweepWhatIf(g, WhatIf{}, t.start_ns(), nullptr));
+    r.max_deviation_ns = MaxDeviation(g, identity, t.start_ns(), all);
     if (w.identity()) what_if = std::move(identity);
   }
   if (!w.identity()) {
-    GS_ASSIGN_OR_RETURN(what_if, RunModel(g, w));
+    GS_ASSIGN_OR_RETURN(what_if, SweepWhatIf(g, w, t.start_ns(), nullptr));
   }
-  for (uint32_t l = 0; l < g.location_count(); ++l) {
-    const LocationId loc(l);
-    const size_t n = t.events(loc).size();
-    LocationReplay lr{loc};
-    if (n > 0) {
-      lr.measured_ns = t.events(loc).time[n - 1] - t.start_ns();
-      lr.predicted_ns = what_if.value[g.flat(loc, static_cast<EventIndex>(n - 1))];
-    }
-    r.predicted_ns = std::max(r.predicted_ns, lr.predicted_ns);
-    r.locations.push_back(lr);
-  }
+  r.locations = ReplayedLocations(g, what_if, t.start_ns(), all);
+  for (const LocationReplay& l : r.locations) r.predicted_ns = std::max(r.predicted_ns, l.predicted_ns);
   // The absolute replayed times, in place: one pass, no second array to clear.
   for (TimeNs& v : what_if.value) v += t.start_ns();
   GS_ASSIGN_OR_RETURN(r.times, Timeline::FromFlat(t, std::move(what_if.value)));

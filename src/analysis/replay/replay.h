@@ -65,6 +65,7 @@ struct ReplayResult {
   TimeNs measured_ns = 0;       // trace span
   TimeNs predicted_ns = 0;      // replayed span
   TimeNs max_deviation_ns = 0;  // identity replay against the measured timestamps
+  uint64_t events = 0;          // the trace's events (the identity replay's)
   ClockViolations clock_violations;  // in the replayed input
   bool clocks_corrected = false;     // the input was corrected first (--clc); violations are the original's
   std::vector<LocationReplay> locations;

@@ -88,6 +88,39 @@ EventIndex SweepShares::ExportedEvent(LocationId l, uint32_t to, uint32_t k) {
   return k < events.size() ? events[k] : kNoEvent;
 }
 
+Status SweepShares::ExchangeValues(const HbGraph& g, std::vector<TimeNs>& flat) {
+  std::vector<std::string> out(exchange_.count());
+  for (uint32_t l = 0; l < exports_.size(); ++l)
+    for (const auto& [e, to] : exports_[l]) wire::Put(out[to], Value{l, 0, flat[g.flat(LocationId(l), e)], time_[l][e]});
+  GS_ASSIGN_OR_RETURN(std::vector<std::string> in, exchange_.AllToAll(std::move(out)));
+  std::vector<EventIndex> next(time_.size(), 0);  // per ghost location: its next event
+  for (uint32_t k = 0; k < in.size(); ++k) {
+    std::string_view b = in[k];
+    Value v;
+    while (!b.empty()) {
+      if (!wire::Take(b, v) || v.location >= time_.size() || share_.share_of_location[v.location] != k ||
+          Own(v.location) || next[v.location] >= time_[v.location].size())
+        return DataLoss(BadBlob(k, in[k].size()));
+      const EventIndex e = next[v.location]++;
+      if (time_[v.location][e] != v.time) return DataLoss(Disagree(k, v.location, e, v.time));
+      flat[g.flat(LocationId(v.location), e)] = v.value;
+    }
+  }
+  for (uint32_t l = 0; l < time_.size(); ++l)
+    if (!Own(l) && next[l] != time_[l].size())
+      return DataLoss(fmt::format("share {} of {}: location {} has ghost events no share sent a value for",
+                                  exchange_.index(), exchange_.count(), l));
+  return OkStatus();
+}
+
+Status AgreeOnSweep(const Status& swept, const SweepShares& shares, ShareExchange& exchange) {
+  Status mine = swept;
+  if (mine.ok() && !shares.complete())
+    mine = Internal(fmt::format("share {} of {}: the sweep ended without every value from the other shares",
+                                exchange.index(), exchange.count()));
+  return AgreeOnStatus(mine, exchange);
+}
+
 void SweepShares::Backward() {
   backward_ = true;
   ended_ = wave_open_ = false;

@@ -71,6 +71,11 @@ class SweepShares {
     return more;
   }
 
+  // Outside a sweep: every own event other shares hold as a ghost sends its value in `flat` (per
+  // flat event of `g`, the share's graph) to them, and every ghost event takes its owner's value
+  // there, in one all-to-all (the clock correction's final times, which a sweep did not make).
+  Status ExchangeValues(const HbGraph& g, std::vector<TimeNs>& flat);
+
   // After the sweep: whether every ghost event got its value (not so when a share stopped at a
   // cycle of the happens-before graph).
   bool complete() const { return ghosts_left_ == 0; }
@@ -154,5 +159,10 @@ class SweepShares {
   uint32_t reports_ = 0;         // of the current wave
   Report wave_sum_{}, last_wave_{~0ull, 0};
 };
+
+// Every share goes on after a sweep only when every share's sweep succeeded (`swept`) and left no
+// ghost event without its value (a cycle of the happens-before graph stops some shares with an
+// error and leaves others without some values): the first failure, on every share.
+Status AgreeOnSweep(const Status& swept, const SweepShares& shares, ShareExchange& exchange);
 
 }  // namespace grainscope

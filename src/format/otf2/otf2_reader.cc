@@ -494,14 +494,20 @@ Result<std::string> FindOtf2Anchor(const std::string& path) {
 
 namespace {
 
+// The anchor file of the archive `path` names, if it has OTF2's signature.
+Result<std::string> SignedAnchor(const std::string& path) {
+  GS_ASSIGN_OR_RETURN(std::string anchor, FindOtf2Anchor(path));
+  if (!otf2::HasOtf2Signature(anchor)) {
+    return DataLoss(fmt::format("{}: not an OTF2 anchor file (no OTF2 signature in its first bytes)", anchor));
+  }
+  return anchor;
+}
+
 // Reads the archive whole (`share_count` 0) or share `share_index` of `share_count` into `share`,
 // completed through `exchange` when there is one.
 Result<Trace> ReadOtf2Archive(const std::string& anchor_path, const ReadOptions& options, uint32_t share_index,
                               uint32_t share_count, TraceShare* share, ShareExchange* exchange) {
-  GS_ASSIGN_OR_RETURN(std::string anchor, FindOtf2Anchor(anchor_path));
-  if (!otf2::HasOtf2Signature(anchor)) {
-    return DataLoss(fmt::format("{}: not an OTF2 anchor file (no OTF2 signature in its first bytes)", anchor));
-  }
+  GS_ASSIGN_OR_RETURN(std::string anchor, SignedAnchor(anchor_path));
   otf2::SilenceOtf2Errors();
   std::unique_ptr<OTF2_Reader, ReaderCloser> reader(OTF2_Reader_Open(anchor.c_str()));
   if (reader == nullptr) return DataLoss(fmt::format("{}: not an OTF2 anchor file", anchor));
@@ -560,6 +566,8 @@ Result<TraceShare> ReadOtf2Share(const std::string& anchor_path, const ReadOptio
 }
 
 Result<TraceShare> ReadOtf2Share(const std::string& anchor_path, const ReadOptions& options, ShareExchange& exchange) {
+  // Checked by every share before any reads: a wrong path is one error all agree on.
+  GS_RETURN_IF_ERROR(AgreeOnStatus(SignedAnchor(anchor_path).status(), exchange));
   TraceShare share;
   GS_ASSIGN_OR_RETURN(share.trace, ReadOtf2Archive(anchor_path, options, exchange.index(), exchange.count(), &share,
                                                    &exchange));
