@@ -8,6 +8,9 @@
 //   * gst:      that trace converted to a single .gst file (the thread-recording shape);
 //   * csv:      Pipit's CSV layout of the same shape (a region per grain, an MpiSend and an
 //     MpiRecv instant per arc, float nanoseconds as Pipit writes them);
+//   * projections: a Charm++ Projections run of 16 PEs (a .sts file and one gzip log per PE), each
+//     PE's entry method receiving the message its left neighbour created in the round before and
+//     creating one for its right (4 events per execution);
 //   * otf2, chrome, gst_dir: bench/synthetic's MPI-like trace (ring messages, barriers) as an
 //     OTF2 archive, Chrome JSON and a .gst directory of ranks.
 //
@@ -32,6 +35,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include "bench/bench_clock.h"
 #include "bench/synthetic/synthetic_trace.h"
@@ -92,6 +96,32 @@ std::string PipitCsv(uint64_t events, uint32_t processors) {
   return out;
 }
 
+// The projections input: `dir`/ring.sts and one gzip log per PE; false when it cannot be written.
+bool WriteProjections(const std::string& dir, uint64_t events, uint32_t pes) {
+  const uint64_t rounds = std::max<uint64_t>(1, events / 4 / pes);
+  const std::string sts = fmt::format("PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS {}\nCHARE 0 \"Ring\" 1\n"
+                                      "ENTRY CHARE 0 \"step(Msg* m)\" 0 0\nEND\n", pes);
+  FILE* f = std::fopen((dir + "/ring.sts").c_str(), "wb");
+  if (f == nullptr || std::fwrite(sts.data(), 1, sts.size(), f) != sts.size() || std::fclose(f) != 0) return false;
+  for (uint32_t p = 0; p < pes; ++p) {
+    const uint32_t left = (p + pes - 1) % pes;
+    std::string log = fmt::format("PROJECTIONS-RECORD {}\n6 0\n", 3 * rounds + 2);
+    for (uint64_t r = 0; r < rounds; ++r) {
+      const uint64_t t = r * 1000 + p;  // microseconds
+      const int64_t event = static_cast<int64_t>(r) - 1;
+      const int64_t from = r == 0 ? -1 : left;
+      log += fmt::format("2 0 0 {} {} {} 64 0 {} {}\n1 0 0 {} {} {} 64 0\n3 0 0 {} {} {} 64 {}\n", t, event, from, p, t,
+                         t + 1, r, p, t + 5, event, from, t + 5);
+    }
+    log += fmt::format("7 {}\n", rounds * 1000 + pes);
+    gzFile z = gzopen(fmt::format("{}/ring.{}.log.gz", dir, p).c_str(), "wb1");
+    if (z == nullptr) return false;
+    const bool ok = gzwrite(z, log.data(), static_cast<unsigned>(log.size())) == static_cast<int>(log.size());
+    if (gzclose(z) != Z_OK || !ok) return false;
+  }
+  return true;
+}
+
 // The input's size on disk: a file, or every file of a directory (an OTF2 archive: its anchor's).
 uint64_t BytesOf(std::string path) {
   std::error_code ec;
@@ -131,6 +161,12 @@ std::vector<Input> WriteInputs(const std::string& dir, uint64_t events, const st
     if (f == nullptr || std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fclose(f) != 0)
       return fail(IoError(path + ": cannot write"));
     inputs.push_back({"csv", path});
+  }
+  if (wanted("projections")) {
+    const std::string path = dir + "/projections";
+    fs::create_directories(path);
+    if (!WriteProjections(path, events, 16)) return fail(IoError(path + ": cannot write"));
+    inputs.push_back({"projections", path});
   }
   if (wanted("gst")) {
     Result<Trace> seed = ReadTrace(seed_path);
@@ -217,7 +253,7 @@ int Main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: read_bench [--smoke] [--events N] [--repeat R] "
-                   "[--only seedtext|gst|otf2|chrome|gst_dir] [--keep DIR] [--threads N]\n");
+                   "[--only seedtext|csv|projections|gst|otf2|chrome|gst_dir] [--keep DIR] [--threads N]\n");
       return 2;
     }
   }

@@ -46,6 +46,8 @@ printf '%s' '{"traceEvents":[{"name":"a","ph":"B","pid":1,"tid":1,"ts":0},{"name
   > "$out/fuzz_chrome/seed-generated.json"
 # Pipit CSV: the golden cases' CSV files.
 link fuzz_csv "$cases"/*/*.csv
+# Projections: the golden cases' logs and .sts files (the fuzz target takes either).
+link fuzz_projections "$cases"/*/*.log "$cases"/*/*.sts
 # Task graphs: selector byte 0 STG, 1 DOT, 2 seed Task_Graph, 3 JSON.
 for f in "$cases"/*/*.stg; do prefixed fuzz_taskgraph 0 "$f"; done
 for f in "$cases"/*/*.dot; do prefixed fuzz_taskgraph 1 "$f"; done

@@ -189,7 +189,7 @@ Result<OutputTarget> OutputTarget::Claim(std::string what, std::vector<OutputPar
     if (!why.empty()) return IoError(fmt::format("{}: {}; {}", parts[i].path, why, kNever));
   }
   if (first_existing < parts.size() && first_missing < parts.size()) {
-    return IoError(fmt::format("{}: exists but {} does not, so it is not a complete {}; {}", parts[first_existing].path,
+    return IoError(fmt::format("{}: exists but {} does not, so what is there is not whole ({}); {}", parts[first_existing].path,
                                parts[first_missing].path, what, kNever));
   }
   if (first_existing < parts.size() && !options.force) {

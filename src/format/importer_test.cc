@@ -27,7 +27,8 @@ Sniff SniffWith(std::string_view format, const std::string& path, std::string_vi
 std::string GstMagic() { return std::string(reinterpret_cast<const char*>(gst::kMagic), sizeof gst::kMagic); }
 
 TEST(Importers, EachFormatOnceByNameWithARead) {
-  EXPECT_THAT(ReadableFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat, kChromeRanksFormat, kCsvFormat));
+  EXPECT_THAT(ReadableFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat, kChromeRanksFormat, kCsvFormat,
+                                           kProjectionsFormat));
   for (const Importer* importer : Importers()) {
     EXPECT_EQ(FindImporter(importer->name), importer);
     EXPECT_NE(importer->sniff, nullptr) << importer->name;
@@ -60,7 +61,8 @@ TEST(Importers, SniffersSaySureOnlyForSignatures) {
 TEST(Importers, AutoAsksReadersOfPathsFirst) {
   std::vector<std::string_view> names;
   for (const Importer* importer : ImportersInDetectionOrder()) names.push_back(importer->name);
-  EXPECT_THAT(names, ElementsAre(kOtf2Format, kGstFormat, kChromeRanksFormat, kSeedTextFormat, kChromeFormat, kCsvFormat));
+  EXPECT_THAT(names, ElementsAre(kOtf2Format, kGstFormat, kChromeRanksFormat, kProjectionsFormat, kSeedTextFormat, kChromeFormat,
+                                 kCsvFormat));
 }
 
 TEST(ReadTraceContent, ReadsBytesReadBeforeWithTheGivenReader) {

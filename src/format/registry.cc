@@ -14,19 +14,21 @@
 #include "format/importer.h"
 #include "format/otf2/otf2_reader.h"
 #include "format/otf2/otf2_writer.h"
+#include "format/projections/projections_reader.h"
 #include "format/seedtext/seedtext_reader.h"
 
 namespace grainscope {
 namespace {
 
 // Auto-detection asks them in this order; the first sure one wins, else the first plausible one.
-constexpr std::array<const Importer*, 6> kImporters = {
+constexpr std::array<const Importer*, 7> kImporters = {
     &kSeedTextImporter,
     &kOtf2Importer,
     &kChromeImporter,
     &kGstImporter,
     &kChromeRanksImporter,
     &kCsvImporter,
+    &kProjectionsImporter,
 };
 
 // --help and the message for an extension no writer has list them in this order.

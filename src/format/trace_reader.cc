@@ -43,11 +43,11 @@ Status NotATraceDirectory(const std::string& path) {
   for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
     const std::string name = entry.path().filename().string();
     if (name == "trace.db" || name == "experiment.xml") what = " (it looks like an HPCToolkit database)";
-    if (name.ends_with(".sts")) what = " (it looks like Charm++ Projections logs)";
   }
   return DataLoss(fmt::format("{}: a directory that is not a trace grainscope reads{}: an OTF2 archive is read "
                               "through its *.otf2 anchor file, an MPI .gst trace is a directory of rank-N.gst files, a PyTorch "
-                              "profiler job a directory of *.json files naming their rank (distributedInfo); "
+                              "profiler job a directory of *.json files naming their rank (distributedInfo), a Charm++ "
+                              "Projections run a directory holding its .sts file; "
                               "grainscope reads {}",
                               path, what, FormatList()));
 }

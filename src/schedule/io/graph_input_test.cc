@@ -50,7 +50,8 @@ TEST(TaskGraphImporters, EachFormatOnceByNameInHelpOrder) {
   EXPECT_EQ(FindTaskGraphImporter("auto"), nullptr);
   EXPECT_EQ(FindTaskGraphImporter(kChromeFormat), nullptr);
   EXPECT_THAT(GraphInputFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat, kChromeRanksFormat,
-                                               kCsvFormat, kSeedTaskGraphFormat, kStgFormat, kDotFormat, kJsonTaskGraphFormat));
+                                               kCsvFormat, kProjectionsFormat, kSeedTaskGraphFormat, kStgFormat, kDotFormat,
+                                               kJsonTaskGraphFormat));
 }
 
 TEST(TaskGraphSniffers, Stg) {
