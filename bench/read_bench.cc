@@ -11,6 +11,8 @@
 //   * projections: a Charm++ Projections run of 16 PEs (a .sts file and one gzip log per PE), each
 //     PE's entry method receiving the message its left neighbour created in the round before and
 //     creating one for its right (4 events per execution);
+//   * nsight: an Nsight Systems SQLite export of 8 host threads, each launching kernels on its own
+//     stream (cudaLaunchKernel and its kernel, joined by correlation id: 4 events a launch);
 //   * otf2, chrome, gst_dir: bench/synthetic's MPI-like trace (ring messages, barriers) as an
 //     OTF2 archive, Chrome JSON and a .gst directory of ranks.
 //
@@ -35,6 +37,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <sqlite3.h>
 #include <zlib.h>
 
 #include "bench/bench_clock.h"
@@ -122,6 +125,39 @@ bool WriteProjections(const std::string& dir, uint64_t events, uint32_t pes) {
   return true;
 }
 
+// The nsight input; false when it cannot be written.
+bool WriteNsight(const std::string& path, uint64_t events, uint32_t threads) {
+  fs::remove(path);
+  sqlite3* db = nullptr;
+  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) return false;
+  auto exec = [&](const char* sql) { return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; };
+  bool ok = exec("PRAGMA journal_mode = OFF; BEGIN;"
+                 "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+                 "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel'), (2, 'step');"
+                 "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER, correlationId INTEGER, nameId INTEGER);"
+                 "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,"
+                 " correlationId INTEGER, shortName INTEGER);");
+  sqlite3_stmt* call = nullptr;
+  sqlite3_stmt* kernel = nullptr;
+  ok = ok && sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, ?, ?, 1)", -1, &call, nullptr) == SQLITE_OK;
+  ok = ok && sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, ?, ?, 2)", -1, &kernel, nullptr) == SQLITE_OK;
+  const uint64_t launches = std::max<uint64_t>(1, events / 4);
+  for (uint64_t i = 0; ok && i < launches; ++i) {
+    const int64_t thread = static_cast<int64_t>(i % threads), t = static_cast<int64_t>(i / threads) * 1000;
+    const int64_t correlation = static_cast<int64_t>(i) + 1;
+    const int64_t values[2][4] = {{t, t + 10, (int64_t{7} << 24) + 100 + thread, correlation}, {t + 20, t + 900, 10 + thread, correlation}};
+    for (int k = 0; k < 2 && ok; ++k) {
+      sqlite3_stmt* s = k == 0 ? call : kernel;
+      for (int c = 0; c < 4; ++c) sqlite3_bind_int64(s, c + 1, values[k][c]);
+      ok = sqlite3_step(s) == SQLITE_DONE && sqlite3_reset(s) == SQLITE_OK;
+    }
+  }
+  sqlite3_finalize(call);
+  sqlite3_finalize(kernel);
+  ok = ok && exec("COMMIT;");
+  return sqlite3_close(db) == SQLITE_OK && ok;
+}
+
 // The input's size on disk: a file, or every file of a directory (an OTF2 archive: its anchor's).
 uint64_t BytesOf(std::string path) {
   std::error_code ec;
@@ -168,6 +204,10 @@ std::vector<Input> WriteInputs(const std::string& dir, uint64_t events, const st
     if (!WriteProjections(path, events, 16)) return fail(IoError(path + ": cannot write"));
     inputs.push_back({"projections", path});
   }
+  if (wanted("nsight")) {
+    if (!WriteNsight(dir + "/trace.sqlite", events, 8)) return fail(IoError(dir + "/trace.sqlite: cannot write"));
+    inputs.push_back({"nsight", dir + "/trace.sqlite"});
+  }
   if (wanted("gst")) {
     Result<Trace> seed = ReadTrace(seed_path);
     if (!seed.ok()) return fail(seed.status());
@@ -204,7 +244,7 @@ double ProcessCpuSeconds() {
 
 bool Bench(const Input& in, int repeat, unsigned threads) {
   std::vector<double> wall, cpu, process_cpu;
-  uint64_t events = 0, messages = 0;
+  uint64_t events = 0, messages = 0, edges = 0;
   for (int i = 0; i < repeat; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     const double c0 = ThreadCpuSeconds(), p0 = ProcessCpuSeconds();
@@ -218,15 +258,16 @@ bool Bench(const Input& in, int repeat, unsigned threads) {
     }
     events = t->event_count();
     messages = t->messages().size();
+    edges = t->dependencies().size();
   }
   const double s = Median(cpu), n = static_cast<double>(events), bytes = static_cast<double>(BytesOf(in.path));
-  std::printf("{\"bench\": \"read_%s\", \"threads\": %u, \"events\": %llu, \"messages\": %llu, \"bytes\": %.0f, "
+  std::printf("{\"bench\": \"read_%s\", \"threads\": %u, \"events\": %llu, \"messages\": %llu, \"edges\": %llu, \"bytes\": %.0f, "
               "\"repeat\": %d, \"cpu_seconds\": %.4f, \"process_cpu_seconds\": %.4f, \"wall_seconds\": %.4f, "
               "\"events_per_s\": %.0f, \"mb_per_s\": %.1f, \"ns_per_event\": %.2f, \"wall_events_per_s\": %.0f}\n",
               in.format.c_str(), threads, static_cast<unsigned long long>(events), static_cast<unsigned long long>(messages),
-              bytes, repeat, s, Median(process_cpu), Median(wall), n / s, bytes / s / 1e6, 1e9 * s / n, n / Median(wall));
+              static_cast<unsigned long long>(edges), bytes, repeat, s, Median(process_cpu), Median(wall), n / s, bytes / s / 1e6, 1e9 * s / n, n / Median(wall));
   std::fflush(stdout);
-  return events > 0 && messages > 0;
+  return events > 0 && (messages > 0 || edges > 0);  // a GPU trace has edges, not messages
 }
 
 int Main(int argc, char** argv) {
@@ -253,7 +294,7 @@ int Main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: read_bench [--smoke] [--events N] [--repeat R] "
-                   "[--only seedtext|csv|projections|gst|otf2|chrome|gst_dir] [--keep DIR] [--threads N]\n");
+                   "[--only seedtext|csv|projections|nsight|gst|otf2|chrome|gst_dir] [--keep DIR] [--threads N]\n");
       return 2;
     }
   }

@@ -48,6 +48,10 @@ printf '%s' '{"traceEvents":[{"name":"a","ph":"B","pid":1,"tid":1,"ts":0},{"name
 link fuzz_csv "$cases"/*/*.csv
 # Projections: the golden cases' logs and .sts files (the fuzz target takes either).
 link fuzz_projections "$cases"/*/*.log "$cases"/*/*.sts
+# Nsight Systems: a small export written by tests/nsight_seed.py (Debian's python3 has sqlite3).
+mkdir -p "$out/fuzz_nsight"
+/usr/bin/python3 "$root/tests/nsight_seed.py" "$out/fuzz_nsight/seed-generated.sqlite.tmp" &&
+  mv "$out/fuzz_nsight/seed-generated.sqlite.tmp" "$out/fuzz_nsight/seed-generated.sqlite"
 # Task graphs: selector byte 0 STG, 1 DOT, 2 seed Task_Graph, 3 JSON.
 for f in "$cases"/*/*.stg; do prefixed fuzz_taskgraph 0 "$f"; done
 for f in "$cases"/*/*.dot; do prefixed fuzz_taskgraph 1 "$f"; done

@@ -15,6 +15,7 @@ demo_packages=(
   libsimdjson-dev     # the Chrome/Kineto reader parses each trace event with simdjson's On-Demand API
   libzstd-dev         # per-block compression in the native .gst format
   zlib1g-dev          # the Charm++ Projections reader: its per-PE logs are gzip files
+  libsqlite3-dev      # the Nsight Systems reader: its exports are SQLite databases
   libopen-trace-format2-dev  # the OTF2 reader/writer, part of the CLI
 )
 packages=(

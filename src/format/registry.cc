@@ -12,6 +12,7 @@
 #include "format/gst/gst_reader.h"
 #include "format/gst/gst_writer.h"
 #include "format/importer.h"
+#include "format/nsight/nsight_reader.h"
 #include "format/otf2/otf2_reader.h"
 #include "format/otf2/otf2_writer.h"
 #include "format/projections/projections_reader.h"
@@ -21,7 +22,7 @@ namespace grainscope {
 namespace {
 
 // Auto-detection asks them in this order; the first sure one wins, else the first plausible one.
-constexpr std::array<const Importer*, 7> kImporters = {
+constexpr std::array<const Importer*, 8> kImporters = {
     &kSeedTextImporter,
     &kOtf2Importer,
     &kChromeImporter,
@@ -29,6 +30,7 @@ constexpr std::array<const Importer*, 7> kImporters = {
     &kChromeRanksImporter,
     &kCsvImporter,
     &kProjectionsImporter,
+    &kNsightImporter,
 };
 
 // --help and the message for an extension no writer has list them in this order.

@@ -27,12 +27,10 @@ std::string FormatList() {
 // Detection found no reader. The seed text is the one format without a signature, so what its
 // records look like is spelled out.
 Status NoReaderTakes(const std::string& path, std::string_view head) {
-  const std::string_view what =
-      head.starts_with(std::string_view("SQLite format 3\0", 16)) ? " (it is an SQLite database; Nsight Systems exports are not read yet)" : "";
-  return DataLoss(fmt::format("{}: not a trace grainscope reads ({}){}: no known header in its first {} KiB, and no "
+  return DataLoss(fmt::format("{}: not a trace grainscope reads ({}): no known header in its first {} KiB, and no "
                               "seed text record (a line starting with start, stop, sendBegin, sendEnd, recvBegin or "
                               "recvEnd)",
-                              path, FormatList(), what, kHeadBytes / 1024));
+                              path, FormatList(), kHeadBytes / 1024));
 }
 
 // A directory no reader of paths claims. Formats people often have that grainscope does not read
