@@ -52,6 +52,17 @@ link fuzz_projections "$cases"/*/*.log "$cases"/*/*.sts
 mkdir -p "$out/fuzz_nsight"
 /usr/bin/python3 "$root/tests/nsight_seed.py" "$out/fuzz_nsight/seed-generated.sqlite.tmp" &&
   mv "$out/fuzz_nsight/seed-generated.sqlite.tmp" "$out/fuzz_nsight/seed-generated.sqlite"
+# HPCToolkit: Pipit's ping-pong database from ../shared/corpus when it is there (never copied into
+# the project), framed as the target reads it; else the target starts from nothing.
+mkdir -p "$out/fuzz_hpctoolkit"
+hpc="$root/../shared/corpus/other-formats/pipit-pingpong-hpctoolkit"
+if [ -f "$hpc/meta.db" ]; then
+  /usr/bin/python3 -c 'import struct, sys
+d = sys.argv[1]
+sys.stdout.buffer.write(b"".join(struct.pack("<I", len(b)) + b for b in
+    (open(d + "/" + f, "rb").read() for f in ("meta.db", "profile.db", "trace.db"))))' "$hpc" \
+    > "$out/fuzz_hpctoolkit/seed-pipit-pingpong"
+fi
 # Task graphs: selector byte 0 STG, 1 DOT, 2 seed Task_Graph, 3 JSON.
 for f in "$cases"/*/*.stg; do prefixed fuzz_taskgraph 0 "$f"; done
 for f in "$cases"/*/*.dot; do prefixed fuzz_taskgraph 1 "$f"; done

@@ -9,7 +9,7 @@ build=${1:?usage: run.sh BUILD_DIR SECONDS [TARGET...]}
 seconds=${2:?usage: run.sh BUILD_DIR SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_seedtext fuzz_gst fuzz_gst_dir fuzz_gst_block fuzz_chrome fuzz_csv fuzz_projections fuzz_nsight fuzz_kineto_dir fuzz_taskgraph fuzz_detect fuzz_otf2 fuzz_cli_numbers)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_seedtext fuzz_gst fuzz_gst_dir fuzz_gst_block fuzz_chrome fuzz_csv fuzz_projections fuzz_nsight fuzz_hpctoolkit fuzz_kineto_dir fuzz_taskgraph fuzz_detect fuzz_otf2 fuzz_cli_numbers)
 corpus=$build/fuzz-corpus
 artifacts=$build/fuzz-artifacts
 "$root/fuzz/make_corpus.sh" "$corpus"

@@ -13,6 +13,7 @@ inline constexpr std::string_view kGstFormat = "gst";
 inline constexpr std::string_view kCsvFormat = "csv";  // Pipit's CSV layout
 inline constexpr std::string_view kProjectionsFormat = "projections";  // Charm++ Projections: .sts + per-PE logs
 inline constexpr std::string_view kNsightFormat = "nsight";  // Nsight Systems SQLite export
+inline constexpr std::string_view kHpctoolkitFormat = "hpctoolkit";  // an HPCToolkit database directory
 inline constexpr std::string_view kChromeRanksFormat = "chrome-ranks";  // a directory of Chrome JSON files, one per rank
 
 }  // namespace grainscope

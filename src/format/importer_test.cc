@@ -28,7 +28,7 @@ std::string GstMagic() { return std::string(reinterpret_cast<const char*>(gst::k
 
 TEST(Importers, EachFormatOnceByNameWithARead) {
   EXPECT_THAT(ReadableFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat, kChromeRanksFormat, kCsvFormat,
-                                           kProjectionsFormat, kNsightFormat));
+                                           kProjectionsFormat, kNsightFormat, kHpctoolkitFormat));
   for (const Importer* importer : Importers()) {
     EXPECT_EQ(FindImporter(importer->name), importer);
     EXPECT_NE(importer->sniff, nullptr) << importer->name;
@@ -61,7 +61,8 @@ TEST(Importers, SniffersSaySureOnlyForSignatures) {
 TEST(Importers, AutoAsksReadersOfPathsFirst) {
   std::vector<std::string_view> names;
   for (const Importer* importer : ImportersInDetectionOrder()) names.push_back(importer->name);
-  EXPECT_THAT(names, ElementsAre(kOtf2Format, kGstFormat, kChromeRanksFormat, kProjectionsFormat, kNsightFormat, kSeedTextFormat, kChromeFormat,
+  EXPECT_THAT(names, ElementsAre(kOtf2Format, kGstFormat, kChromeRanksFormat, kProjectionsFormat, kNsightFormat,
+                                 kHpctoolkitFormat, kSeedTextFormat, kChromeFormat,
                                  kCsvFormat));
 }
 

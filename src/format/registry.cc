@@ -10,6 +10,7 @@
 #include "format/csv/csv_reader.h"
 #include "format/exporter.h"
 #include "format/gst/gst_reader.h"
+#include "format/hpctoolkit/hpctoolkit_reader.h"
 #include "format/gst/gst_writer.h"
 #include "format/importer.h"
 #include "format/nsight/nsight_reader.h"
@@ -22,7 +23,7 @@ namespace grainscope {
 namespace {
 
 // Auto-detection asks them in this order; the first sure one wins, else the first plausible one.
-constexpr std::array<const Importer*, 8> kImporters = {
+constexpr std::array<const Importer*, 9> kImporters = {
     &kSeedTextImporter,
     &kOtf2Importer,
     &kChromeImporter,
@@ -31,6 +32,7 @@ constexpr std::array<const Importer*, 8> kImporters = {
     &kCsvImporter,
     &kProjectionsImporter,
     &kNsightImporter,
+    &kHpctoolkitImporter,
 };
 
 // --help and the message for an extension no writer has list them in this order.

@@ -40,12 +40,13 @@ Status NotATraceDirectory(const std::string& path) {
   std::string what;
   for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name == "trace.db" || name == "experiment.xml") what = " (it looks like an HPCToolkit database)";
+    if (name == "experiment.xml") what = " (it looks like an HPCToolkit database of before version 4, which grainscope does not read)";
   }
   return DataLoss(fmt::format("{}: a directory that is not a trace grainscope reads{}: an OTF2 archive is read "
                               "through its *.otf2 anchor file, an MPI .gst trace is a directory of rank-N.gst files, a PyTorch "
                               "profiler job a directory of *.json files naming their rank (distributedInfo), a Charm++ "
-                              "Projections run a directory holding its .sts file; "
+                              "Projections run a directory holding its .sts file, an HPCToolkit database one holding meta.db "
+                              "and trace.db; "
                               "grainscope reads {}",
                               path, what, FormatList()));
 }

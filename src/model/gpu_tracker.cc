@@ -28,7 +28,7 @@ class ByCorrelation {
   // The rows of `correlation`, in row order.
   std::pair<const std::pair<int64_t, uint32_t>*, const std::pair<int64_t, uint32_t>*> Find(int64_t correlation) const {
     auto lo = std::lower_bound(rows_.begin(), rows_.end(), std::make_pair(correlation, uint32_t{0}));
-    auto hi = std::lower_bound(lo, rows_.end(), std::make_pair(correlation + 1, uint32_t{0}));
+    auto hi = std::upper_bound(lo, rows_.end(), std::make_pair(correlation, UINT32_MAX));  // no correlation + 1: INT64_MAX
     return {rows_.data() + (lo - rows_.begin()), rows_.data() + (hi - rows_.begin())};
   }
   uint32_t First(int64_t correlation) const {

@@ -50,7 +50,8 @@ TEST(TaskGraphImporters, EachFormatOnceByNameInHelpOrder) {
   EXPECT_EQ(FindTaskGraphImporter("auto"), nullptr);
   EXPECT_EQ(FindTaskGraphImporter(kChromeFormat), nullptr);
   EXPECT_THAT(GraphInputFormats(), ElementsAre("auto", kSeedTextFormat, kOtf2Format, kChromeFormat, kGstFormat, kChromeRanksFormat,
-                                               kCsvFormat, kProjectionsFormat, kNsightFormat, kSeedTaskGraphFormat, kStgFormat, kDotFormat,
+                                               kCsvFormat, kProjectionsFormat, kNsightFormat, kHpctoolkitFormat,
+                                               kSeedTaskGraphFormat, kStgFormat, kDotFormat,
                                                kJsonTaskGraphFormat));
 }
 
