@@ -136,11 +136,11 @@ bool WriteNsight(const std::string& path, uint64_t events, uint32_t threads) {
                  "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel'), (2, 'step');"
                  "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER, correlationId INTEGER, nameId INTEGER);"
                  "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,"
-                 " correlationId INTEGER, shortName INTEGER);");
+                 " correlationId INTEGER, globalPid INTEGER, shortName INTEGER);");
   sqlite3_stmt* call = nullptr;
   sqlite3_stmt* kernel = nullptr;
   ok = ok && sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, ?, ?, 1)", -1, &call, nullptr) == SQLITE_OK;
-  ok = ok && sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, ?, ?, 2)", -1, &kernel, nullptr) == SQLITE_OK;
+  ok = ok && sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, ?, ?, 7 << 24, 2)", -1, &kernel, nullptr) == SQLITE_OK;
   const uint64_t launches = std::max<uint64_t>(1, events / 4);
   for (uint64_t i = 0; ok && i < launches; ++i) {
     const int64_t thread = static_cast<int64_t>(i % threads), t = static_cast<int64_t>(i / threads) * 1000;

@@ -34,6 +34,9 @@ Result<Database> Database::Open(const std::string& path) {
     sqlite3_close(db);
     return DataLoss(fmt::format("{}: cannot open as an SQLite database: {}", path, why));
   }
+  // A database's schema is the file's, not ours: its triggers, views and functions are not trusted.
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
   Database d(db, path);
   const Status tables = d.ForEach("SELECT name FROM sqlite_master WHERE type = 'table'",
                                   [&](const Row& r) { d.tables_.emplace(r.Text(0)); });

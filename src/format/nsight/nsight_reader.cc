@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -24,6 +25,18 @@ using nsight::Row;
 // Nsight's serialized global thread id: the process id in bits 24..47, the thread id below.
 int64_t PidOf(int64_t global_tid) { return (global_tid >> 24) & 0xFFFFFF; }
 int64_t TidOf(int64_t global_tid) { return global_tid & 0xFFFFFF; }
+
+// A correlation id within its process: CUPTI numbers them per process, and one export can hold
+// several (nsys profile mpirun ...).
+int64_t ProcessCorrelation(int64_t pid, int64_t correlation) {
+  return correlation < 0 ? -1 : static_cast<int64_t>((static_cast<uint64_t>(pid) << 32) | (static_cast<uint64_t>(correlation) & 0xFFFFFFFFu));
+}
+
+// A device within its process, for the GPU tracker, which matches synchronisations to streams by
+// (device, stream): two processes' stream 13 of device 0 are two streams.
+int64_t ProcessDevice(int64_t pid, int64_t device) {
+  return static_cast<int64_t>((static_cast<uint64_t>(pid) << 16) | (static_cast<uint64_t>(device) & 0xFFFFu));
+}
 
 // A runtime call's name without Nsight's API-version suffix ("cudaMalloc_v3020" -> "cudaMalloc").
 std::string_view Unversioned(std::string_view name) {
@@ -104,7 +117,9 @@ class NsightReader {
 
  private:
   Status ReadNames(const Database& db) {
-    GS_RETURN_IF_ERROR(db.ForEach("SELECT id, value FROM StringIds", [&](const Row& r) { strings_[r.Int(0)] = r.Text(1); }));
+    // Only tables are read (Database::Has lists no views): a view can compute rows without end.
+    if (db.Has("StringIds"))
+      GS_RETURN_IF_ERROR(db.ForEach("SELECT id, value FROM StringIds", [&](const Row& r) { strings_[r.Int(0)] = r.Text(1); }));
     if (!db.Has("ThreadNames")) return OkStatus();
     return db.ForEach("SELECT globalTid, nameId FROM ThreadNames",
                       [&](const Row& r) { thread_names_[r.Int(0)] = String(r.Int(1)); });
@@ -169,26 +184,30 @@ class NsightReader {
         continue;
       }
       Span s{c.start, c.end, region, std::nullopt};
-      if (cuda) s.gpu = GpuPart{.call = CallKind(region), .correlation = c.correlation};
+      if (cuda) s.gpu = GpuPart{.call = CallKind(region), .correlation = ProcessCorrelation(PidOf(c.tid), c.correlation)};
       Thread(c.tid).spans.push_back(s);
     }
     if (twice > 0) b_.diagnostics().AddCount(Diag::kIgnoredAttributes, twice, first_twice);
     return OkStatus();
   }
 
-  // NVTX push/pop (59) and start/end (60) ranges as regions, marks (34) as markers; the rest
-  // (domain and thread naming, categories) names nothing grainscope shows.
+  // NVTX push/pop ranges (59) as regions (they nest on their thread by construction); start/end
+  // ranges (60), which may overlap and end on another thread, as a marker at each end; marks
+  // (34) as markers; the rest (domain and thread naming, categories) names nothing shown.
   Status ReadNvtx(const Database& db) {
     if (!db.Has("NVTX_EVENTS")) return OkStatus();
-    return db.ForEach("SELECT start, end, eventType, text, textId, globalTid FROM NVTX_EVENTS", [&](const Row& r) {
-      const int64_t type = r.Int(2);
+    return db.ForEach("SELECT start, end, eventType, text, textId, globalTid, endGlobalTid FROM NVTX_EVENTS", [&](const Row& r) {
+      const int64_t type = r.Int(2), start = r.Int(0), end = r.Int(1);
+      if (type != 59 && type != 60 && type != 34) return;
       const std::string name = r.IsNull(3) ? (r.IsNull(4) ? "(unnamed range)" : String(r.Int(4))) : std::string(r.Text(3));
-      if ((type == 59 || type == 60) && !r.IsNull(1) && r.Int(1) >= r.Int(0) && r.Int(0) >= 0) {
-        Thread(r.Int(5)).spans.push_back({r.Int(0), r.Int(1), Region(name, RegionRole::kFunction), std::nullopt});
-      } else if (type == 34 && r.Int(0) >= 0) {
-        Thread(r.Int(5)).marks.push_back({r.Int(0), b_.Intern(name)});
-      } else if (type == 59 || type == 60) {
-        NoteInvalid("NVTX_EVENTS", "a range without its end");
+      if (start < 0 || (type != 34 && (r.IsNull(1) || end < start))) return NoteInvalid("NVTX_EVENTS", "a range without its end");
+      if (type == 59) {
+        Thread(r.Int(5)).spans.push_back({start, end, Region(name, RegionRole::kFunction), std::nullopt});
+      } else if (type == 60) {
+        Thread(r.Int(5)).marks.push_back({start, b_.Intern(name + " (range start)")});
+        Thread(r.IsNull(6) ? r.Int(5) : r.Int(6)).marks.push_back({end, b_.Intern(name + " (range end)")});
+      } else {
+        Thread(r.Int(5)).marks.push_back({start, b_.Intern(name)});
       }
     });
   }
@@ -199,26 +218,29 @@ class NsightReader {
     return it == call_kinds_.end() ? GpuCall::kOther : it->second;
   }
 
-  Lane& Stream(int64_t device, int64_t stream) { return streams_[{device, stream}]; }
+  Lane& Stream(int64_t pid, int64_t device, int64_t stream) { return streams_[{pid, device, stream}]; }
 
   Status ReadGpuWork(const Database& db) {
+    // Columns: start, end, deviceId, streamId, correlationId, globalPid, then the table's own.
     auto add = [&](const Row& r, RegionId region, bool pageable) {
       if (r.Int(1) < r.Int(0) || r.Int(0) < 0) return NoteInvalid("GPU activity", "work ending before it begins");
-      const int64_t device = r.Int(2), stream = r.Int(3);
-      Stream(device, stream).spans.push_back({r.Int(0), r.Int(1), region, GpuPart{true, pageable, GpuCall::kOther, r.Int(4), device, stream}});
+      const int64_t device = r.Int(2), stream = r.Int(3), pid = PidOf(r.Int(5, 0));
+      Stream(pid, device, stream).spans.push_back(
+          {r.Int(0), r.Int(1), region,
+           GpuPart{true, pageable, GpuCall::kOther, ProcessCorrelation(pid, r.Int(4)), ProcessDevice(pid, device), stream}});
     };
     if (db.Has("CUPTI_ACTIVITY_KIND_KERNEL")) {
-      GS_RETURN_IF_ERROR(db.ForEach("SELECT start, end, deviceId, streamId, correlationId, shortName FROM CUPTI_ACTIVITY_KIND_KERNEL",
-                                    [&](const Row& r) { add(r, RegionOfString(r.Int(5), RegionRole::kGpuKernel), false); }));
+      GS_RETURN_IF_ERROR(db.ForEach("SELECT start, end, deviceId, streamId, correlationId, globalPid, shortName FROM CUPTI_ACTIVITY_KIND_KERNEL",
+                                    [&](const Row& r) { add(r, RegionOfString(r.Int(6), RegionRole::kGpuKernel), false); }));
     }
     if (db.Has("CUPTI_ACTIVITY_KIND_MEMCPY")) {
       // Memory kind 0 is pageable host memory (Nsight's ENUM_CUDA_MEM_KIND).
       GS_RETURN_IF_ERROR(db.ForEach(
-          "SELECT start, end, deviceId, streamId, correlationId, copyKind, srcKind, dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY",
-          [&](const Row& r) { add(r, Region(CopyName(r.Int(5)), RegionRole::kGpuMemcpy), r.Int(6) == 0 || r.Int(7) == 0); }));
+          "SELECT start, end, deviceId, streamId, correlationId, globalPid, copyKind, srcKind, dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+          [&](const Row& r) { add(r, Region(CopyName(r.Int(6)), RegionRole::kGpuMemcpy), r.Int(7) == 0 || r.Int(8) == 0); }));
     }
     if (db.Has("CUPTI_ACTIVITY_KIND_MEMSET")) {
-      GS_RETURN_IF_ERROR(db.ForEach("SELECT start, end, deviceId, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET",
+      GS_RETURN_IF_ERROR(db.ForEach("SELECT start, end, deviceId, streamId, correlationId, globalPid FROM CUPTI_ACTIVITY_KIND_MEMSET",
                                     [&](const Row& r) { add(r, Region("Memset", RegionRole::kGpuMemset), false); }));
     }
     return OkStatus();
@@ -227,16 +249,16 @@ class NsightReader {
   // What each synchronisation waited for (CUPTI's synchronisation types 1-4).
   Status ReadSyncRecords(const Database& db) {
     if (!db.Has("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) return OkStatus();
-    return db.ForEach("SELECT correlationId, syncType, deviceId, streamId FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    return db.ForEach("SELECT correlationId, syncType, deviceId, streamId, globalPid FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
                       [&](const Row& r) {
                         static constexpr GpuCall kKinds[] = {GpuCall::kOther, GpuCall::kEventSync, GpuCall::kStreamWaitEvent,
                                                              GpuCall::kStreamSync, GpuCall::kDeviceSync};
                         const int64_t type = r.Int(1);
                         GpuSyncRecord s;
                         s.kind = type >= 0 && type < 5 ? kKinds[type] : GpuCall::kOther;
-                        s.device = r.Int(2);
+                        s.device = ProcessDevice(PidOf(r.Int(4, 0)), r.Int(2));
                         s.stream = r.Int(3);
-                        gpu_.AddSyncRecord(r.Int(0), s);
+                        gpu_.AddSyncRecord(ProcessCorrelation(PidOf(r.Int(4, 0)), r.Int(0)), s);
                       });
   }
 
@@ -271,7 +293,7 @@ class NsightReader {
   std::map<std::pair<int64_t, RegionRole>, RegionId> string_regions_;
   std::unordered_map<uint32_t, GpuCall> call_kinds_;
   std::map<std::pair<int64_t, int64_t>, std::pair<Lane, int64_t>> threads_;  // (pid, tid) -> lane, global id
-  std::map<std::pair<int64_t, int64_t>, Lane> streams_;                      // (device, stream)
+  std::map<std::tuple<int64_t, int64_t, int64_t>, Lane> streams_;            // (pid, device, stream)
   uint64_t invalid_ = 0;
   std::string first_invalid_;
 };
@@ -288,9 +310,11 @@ void NsightReader::AppendLanes() {
     b_.SetLocationGroup(loc, process_of.try_emplace(pid, loc).first->second.value);
     AppendLane(loc, lane.first);
   }
+  const bool processes = !streams_.empty() && std::get<0>(streams_.begin()->first) != std::get<0>(streams_.rbegin()->first);
   for (auto& [key, lane] : streams_) {
-    const LocationId loc = b_.AddLocation(fmt::format("GPU {} stream {}", key.first, key.second), LocationKind::kGpuStream, key.second);
-    AppendLane(loc, lane);
+    const auto [pid, device, stream] = key;
+    const std::string name = processes ? fmt::format("GPU {} stream {} (pid {})", device, stream, pid) : fmt::format("GPU {} stream {}", device, stream);
+    AppendLane(b_.AddLocation(name, LocationKind::kGpuStream, stream), lane);
   }
   b_.diagnostics().AddCount(Diag::kInvalidRecords, invalid_, first_invalid_);
 }

@@ -12,7 +12,7 @@
 //     calls Nsight's MPI tracing annotates, MPI_Send, take MPI's roles), NVTX marks markers;
 //   * kernels, copies and memsets (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET) are regions of
 //     their stream (kernel by its short name; "Memcpy HtoD"; "Memset"), joined to the calls that
-//     launched them by correlation id: launch edges, and sync edges for blocking copies and, from
+//     launched them by correlation id within their process: launch edges, and sync edges for blocking copies and, from
 //     CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, stream, device and event synchronisations;
 //   * every other table with rows (scheduling, CPU sampling, profiler overhead, GPU metrics, ...)
 //     is counted as skipped records, by table.

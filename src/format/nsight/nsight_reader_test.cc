@@ -78,16 +78,19 @@ class SmallExport : public ::testing::Test {
          " (101, 119, 1, 16777216 * 42 + 43, 7, 2, 0, NULL), (130, 400, 1, 16777216 * 42 + 43, 8, 3, 0, NULL);"
          "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
          " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER);"
-         "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (110, 390, 0, 1, 13, 7, 0, 4, 4);"
+         "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (110, 390, 0, 1, 13, 7, 16777216 * 42, 4, 4);"
          "CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER, end INTEGER, deviceId INTEGER,"
          " contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, syncType INTEGER, eventId INTEGER);"
-         "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (130, 400, 0, 1, 13, 8, 0, 3, NULL);"
+         "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (130, 400, 0, 1, 13, 8, 16777216 * 42, 3, NULL);"
          "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,"
          " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER);"
          "INSERT INTO NVTX_EVENTS VALUES (90, 500, 59, NULL, NULL, NULL, 'iteration', 16777216 * 42 + 43, NULL, NULL),"
          " (450, 480, 59, NULL, NULL, NULL, NULL, 16777216 * 42 + 43, NULL, 6),"
+         " (460, 700, 60, NULL, NULL, NULL, 'phase', 16777216 * 42 + 43, NULL, NULL),"
          " (420, NULL, 34, NULL, NULL, NULL, 'converged', 16777216 * 42 + 43, NULL, NULL),"
          " (600, NULL, 59, NULL, NULL, NULL, 'open', 16777216 * 42 + 43, NULL, NULL);"
+         // Another process's kernel with the same correlation id: its own stream, no launch edge.
+         "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (120, 130, 0, 1, 13, 7, 16777216 * 77, 4, 4);"
          "CREATE TABLE SCHED_EVENTS (start INTEGER, cpu INTEGER); INSERT INTO SCHED_EVENTS VALUES (1, 0), (2, 1);");
     sqlite3_close(db_);
   }
@@ -104,9 +107,10 @@ TEST_F(SmallExport, ThreadsStreamsLaunchAndSyncEdges) {
   Result<Trace> r = ReadTrace(path_);
   ASSERT_THAT(r, IsOk());
   const Trace& t = *r;
-  ASSERT_EQ(t.locations().size(), 2u);
+  ASSERT_EQ(t.locations().size(), 3u);
   EXPECT_EQ(t.str(t.location(LocationId(0)).name), "worker (pid 42, tid 43)");
-  EXPECT_EQ(t.str(t.location(LocationId(1)).name), "GPU 0 stream 13");
+  EXPECT_EQ(t.str(t.location(LocationId(1)).name), "GPU 0 stream 13 (pid 42)");
+  EXPECT_EQ(t.str(t.location(LocationId(2)).name), "GPU 0 stream 13 (pid 77)");
   EXPECT_THAT(EntersByName(t, LocationId(0)),
               ElementsAre(std::pair<const std::string, int>("MPI_Barrier", 1), std::pair<const std::string, int>("cudaLaunchKernel", 1),
                           std::pair<const std::string, int>("cudaStreamSynchronize", 1),
@@ -120,6 +124,11 @@ TEST_F(SmallExport, ThreadsStreamsLaunchAndSyncEdges) {
   EXPECT_EQ(t.diagnostics().Count(Diag::kSkippedRecords), 2u);       // SCHED_EVENTS
   EXPECT_EQ(t.diagnostics().Count(Diag::kIgnoredAttributes), 1u);    // cudaLaunchKernel_v7000
   EXPECT_EQ(t.diagnostics().Count(Diag::kInvalidRecords), 1u);       // the range without its end
+  EXPECT_EQ(t.diagnostics().Count(Diag::kGpuWorkWithoutLaunch), 1u);  // pid 77's kernel
+  std::vector<std::string> marks;
+  for (size_t i = 0; i < host.size(); ++i)
+    if (host.kind[i] == EventKind::kMarker) marks.emplace_back(t.str(StringId(host.arg[i])));
+  EXPECT_THAT(marks, ElementsAre("converged", "phase (range start)", "phase (range end)"));
 }
 
 TEST(Nsight, AnSqliteDatabaseOfAnotherProgramIsSaidToBeOne) {

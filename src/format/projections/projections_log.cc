@@ -1,5 +1,7 @@
 #include "format/projections/projections_log.h"
 
+#include <algorithm>
+#include <iterator>
 #include <limits>
 #include <optional>
 
@@ -54,23 +56,23 @@ uint64_t MessageKey(int64_t pe, int64_t event) {
 }
 
 // The region and whether it begins, of a record that only brackets time on its PE.
-struct Bracket {
+struct BracketKind {
   std::string_view name;
   RegionRole role;
   bool begins;
 };
-std::optional<Bracket> BracketOf(int64_t kind) {
+std::optional<BracketKind> BracketOf(int64_t kind) {
   switch (kind) {
-    case kBeginComputation: return Bracket{"Computation", RegionRole::kFunction, true};
-    case kEndComputation: return Bracket{"Computation", RegionRole::kFunction, false};
-    case kBeginInterrupt: return Bracket{"Interrupt", RegionRole::kOther, true};
-    case kEndInterrupt: return Bracket{"Interrupt", RegionRole::kOther, false};
-    case kBeginIdle: return Bracket{"Idle", RegionRole::kOther, true};
-    case kEndIdle: return Bracket{"Idle", RegionRole::kOther, false};
-    case kBeginPack: return Bracket{"Pack", RegionRole::kFunction, true};
-    case kEndPack: return Bracket{"Pack", RegionRole::kFunction, false};
-    case kBeginUnpack: return Bracket{"Unpack", RegionRole::kFunction, true};
-    case kEndUnpack: return Bracket{"Unpack", RegionRole::kFunction, false};
+    case kBeginComputation: return BracketKind{"Computation", RegionRole::kFunction, true};
+    case kEndComputation: return BracketKind{"Computation", RegionRole::kFunction, false};
+    case kBeginInterrupt: return BracketKind{"Interrupt", RegionRole::kOther, true};
+    case kEndInterrupt: return BracketKind{"Interrupt", RegionRole::kOther, false};
+    case kBeginIdle: return BracketKind{"Idle", RegionRole::kOther, true};
+    case kEndIdle: return BracketKind{"Idle", RegionRole::kOther, false};
+    case kBeginPack: return BracketKind{"Pack", RegionRole::kFunction, true};
+    case kEndPack: return BracketKind{"Pack", RegionRole::kFunction, false};
+    case kBeginUnpack: return BracketKind{"Unpack", RegionRole::kFunction, true};
+    case kEndUnpack: return BracketKind{"Unpack", RegionRole::kFunction, false};
     default: return std::nullopt;
   }
 }
@@ -80,6 +82,8 @@ std::optional<Bracket> BracketOf(int64_t kind) {
 void LogReader::Read(std::string_view text, std::string_view file, bool truncated, LogRows& rows) {
   files_.emplace_back(file);
   line_ = 0;
+  open_.clear();
+  user_pairs_.clear();
   for (size_t begin = 0; begin < text.size();) {
     size_t end = text.find('\n', begin);
     if (end == std::string_view::npos) {
@@ -96,14 +100,49 @@ void LogReader::Read(std::string_view text, std::string_view file, bool truncate
     if (why.empty()) continue;
     if (invalid_++ == 0) first_invalid_ = fmt::format("{}:{}: {}: {}", files_.back(), line_, why, EchoToken(line));
   }
+  FinishUserPairs(rows);
+}
+
+void LogReader::Bracket(LogRows& rows, TimeNs t, bool enter, uint32_t region) {
+  rows.push_back({t, enter ? RowKind::kEnter : RowKind::kLeave, region});
+  if (enter) {
+    open_.push_back(region);
+  } else if (const auto it = std::find(open_.rbegin(), open_.rend(), region); it != open_.rend()) {
+    open_.erase(std::next(it).base());
+  }
+}
+
+// Charm++ ends computation from inside the entry method that shuts it down: that method, and
+// whatever else is open inside Computation, ends there.
+void LogReader::CloseInside(LogRows& rows, TimeNs t, uint32_t computation) {
+  if (std::find(open_.begin(), open_.end(), computation) == open_.end()) return;
+  while (!open_.empty() && open_.back() != computation) {
+    if (closed_++ == 0) {
+      const RegionKey& r = regions_[open_.back()];
+      first_closed_ = fmt::format("{}:{}: '{}' still open when computation ended, closed there", files_.back(), line_,
+                                  r.entry >= 0 ? sts_.EntryName(r.entry) : r.name);
+    }
+    Bracket(rows, t, false, open_.back());
+  }
+}
+
+// A user event pair whose second record never came: a marker at its begin.
+void LogReader::FinishUserPairs(LogRows& rows) {
+  for (const auto& [key, begin] : user_pairs_) {
+    const auto it = sts_.user_events.find(key.first);
+    rows.push_back({begin, RowKind::kMarker, Label(it != sts_.user_events.end() ? it->second : fmt::format("user event {}", key.first))});
+  }
+  user_pairs_.clear();
 }
 
 std::string LogReader::ReadRecord(int64_t kind, std::string_view fields, LogRows& rows) {
-  if (const std::optional<Bracket> b = BracketOf(kind)) {
+  if (const std::optional<BracketKind> b = BracketOf(kind)) {
     int64_t us = 0;
     const std::optional<TimeNs> t = ReadInts(fields, &us, 1) ? TimeOf(us) : std::nullopt;
     if (!t) return "expected a time";
-    rows.push_back({*t, b->begins ? RowKind::kEnter : RowKind::kLeave, NamedRegion(b->name, b->role)});
+    const uint32_t region = NamedRegion(b->name, b->role);
+    if (kind == kEndComputation) CloseInside(rows, *t, region);
+    Bracket(rows, *t, b->begins, region);
     return "";
   }
   if (kind == kBeginTrace || kind == kEndTrace) {
@@ -137,14 +176,14 @@ std::string LogReader::ReadMessageRecord(int64_t kind, std::string_view fields, 
   if (f[1] < 0 || f[1] > INT32_MAX) return "expected an entry number";
   const auto entry = static_cast<int32_t>(f[1]);
   if (kind == kEndProcessing) {
-    rows.push_back({*t, RowKind::kLeave, EntryRegion(entry)});
+    Bracket(rows, *t, false, EntryRegion(entry));
     return "";
   }
   const int64_t event = f[3], pe = f[4];
   const uint64_t bytes = f[5] < 0 ? 0 : static_cast<uint64_t>(f[5]);
   const bool message = event >= 0 && pe >= 0 && event <= UINT32_MAX && pe <= INT32_MAX;
   if (kind == kBeginProcessing) {
-    rows.push_back({*t, RowKind::kEnter, EntryRegion(entry)});
+    Bracket(rows, *t, true, EntryRegion(entry));
     if (!message) return "";
     rows.push_back({*t, RowKind::kProcessing, static_cast<uint32_t>(processings_.size())});
     processings_.push_back({MessageKey(pe, event), bytes, entry, MessageId(), FileNumber(), line_});
@@ -160,7 +199,7 @@ std::string LogReader::ReadMessageRecord(int64_t kind, std::string_view fields, 
 // (time, length, text) and bracketed notes (begin, end, event id, length, text).
 std::string LogReader::ReadUserRecord(int64_t kind, std::string_view fields, LogRows& rows) {
   int64_t f[3] = {};
-  const int needed = kind == kUserSuppliedBracketedNote ? 3 : kind == kUserSuppliedNote ? 1 : 2;
+  const int needed = kind == kUserSuppliedBracketedNote || kind == kUserEventPair ? 3 : kind == kUserSuppliedNote ? 1 : 2;
   if (!ReadInts(fields, f, needed)) return fmt::format("expected {} numbers after the kind", needed);
   const int time_field = kind == kUserSuppliedNote || kind == kUserSuppliedBracketedNote ? 0 : 1;
   const std::optional<TimeNs> t = TimeOf(f[time_field]);
@@ -174,9 +213,18 @@ std::string LogReader::ReadUserRecord(int64_t kind, std::string_view fields, Log
   if (has_text && !ReadInts(fields, &length, 1)) return "expected the note's length";
   const std::string_view note = has_text && !fields.empty() ? fields.substr(1) : std::string_view();
   switch (kind) {
-    case kUserEvent: case kUserEventPair: rows.push_back({*t, RowKind::kMarker, Label(event_name(f[0]))}); break;
-    case kBeginUserEventPair: rows.push_back({*t, RowKind::kEnter, NamedRegion(event_name(f[0]), RegionRole::kFunction)}); break;
-    case kEndUserEventPair: rows.push_back({*t, RowKind::kLeave, NamedRegion(event_name(f[0]), RegionRole::kFunction)}); break;
+    case kUserEvent: rows.push_back({*t, RowKind::kMarker, Label(event_name(f[0]))}); break;
+    case kUserEventPair: {  // written twice, at the begin and at the end (traceUserBracketEvent)
+      const auto [it, first] = user_pairs_.try_emplace({f[0], f[2]}, *t);
+      if (first) break;
+      const uint32_t r = NamedRegion(event_name(f[0]), RegionRole::kFunction);
+      rows.push_back({it->second, RowKind::kEnter, r});
+      rows.push_back({*t, RowKind::kLeave, r});
+      user_pairs_.erase(it);
+      break;
+    }
+    case kBeginUserEventPair: Bracket(rows, *t, true, NamedRegion(event_name(f[0]), RegionRole::kFunction)); break;
+    case kEndUserEventPair: Bracket(rows, *t, false, NamedRegion(event_name(f[0]), RegionRole::kFunction)); break;
     case kUserSupplied: rows.push_back({*t, RowKind::kMarker, Label(fmt::format("user supplied {}", f[0]))}); break;
     case kUserSuppliedNote: rows.push_back({*t, RowKind::kMarker, Label(std::string(note))}); break;
     default: {  // a bracketed note: its event's region from begin to end
@@ -211,6 +259,7 @@ uint32_t LogReader::Label(std::string label) {
 }
 
 void LogReader::Report(Diagnostics& d) const {
+  d.AddCount(Diag::kUnclosedRegions, closed_, first_closed_);
   d.AddCount(Diag::kSkippedRecords, skipped_, first_skipped_);
   d.AddCount(Diag::kInvalidRecords, invalid_, first_invalid_);
 }

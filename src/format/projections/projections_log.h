@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <map>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/diagnostics.h"
@@ -83,6 +85,11 @@ class LogReader {
   uint32_t NamedRegion(std::string_view name, RegionRole role);
   uint32_t Label(std::string label);
   uint32_t FileNumber() const { return static_cast<uint32_t>(files_.size() - 1); }
+  // Appends an Enter or Leave row, keeping the regions open on the PE (`open_`).
+  void Bracket(LogRows& rows, TimeNs t, bool enter, uint32_t region);
+  // At the end of computation, the Leaves of what is still open inside it.
+  void CloseInside(LogRows& rows, TimeNs t, uint32_t computation);
+  void FinishUserPairs(LogRows& rows);
 
   const ProjectionsSts& sts_;
   std::vector<std::string> files_;
@@ -94,8 +101,10 @@ class LogReader {
   std::unordered_map<std::string, uint32_t> named_regions_;
   std::vector<std::string> labels_;
   std::unordered_map<std::string, uint32_t> label_ids_;
-  uint64_t skipped_ = 0, invalid_ = 0;
-  std::string first_skipped_, first_invalid_;
+  std::vector<uint32_t> open_;  // the PE's open regions, outermost first
+  std::map<std::pair<int64_t, int64_t>, TimeNs> user_pairs_;  // (user event, event number) -> begin
+  uint64_t skipped_ = 0, invalid_ = 0, closed_ = 0;
+  std::string first_skipped_, first_invalid_, first_closed_;
 };
 
 }  // namespace grainscope::projections

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "base/file.h"
+#include "base/numbers.h"
 #include "format/format_names.h"
 #include "format/projections/projections_log.h"
 #include "format/projections/projections_sts.h"
@@ -96,32 +98,43 @@ class ProjectionsReader {
     LogRows rows;
   };
 
-  // Every PE's log that is there; the ones missing are said together.
+  // Every PE's log that is there, found by listing the directory (a .sts file may claim any
+  // number of PEs); the ones missing are said together.
   Status ReadLogs(const std::string& base) {
-    std::vector<std::string> missing;
-    for (int64_t pe = 0; pe < sts_.processors; ++pe) {
-      std::string file = fmt::format("{}.{}.log.gz", base, pe);
-      std::error_code ec;
-      if (!fs::exists(file, ec)) file = fmt::format("{}.{}.log", base, pe);
-      if (!fs::exists(file, ec)) {
-        missing.push_back(fs::path(file).filename().string() + "[.gz]");
-        continue;
-      }
-      std::string truncated;
-      GS_ASSIGN_OR_RETURN(const std::string text, ReadLog(file, &truncated));
-      if (!truncated.empty()) b_.diagnostics().Add(Diag::kFileTruncated, truncated);
-      const LocationId loc = b_.AddLocation(fmt::format("PE {}", pe), LocationKind::kProcess, pe);
-      pes_.push_back({loc, {}});
-      log_.Read(text, fs::path(file).filename().string(), !truncated.empty(), pes_.back().rows);
+    std::map<int64_t, std::string> logs;  // PE -> its log, .log.gz preferred
+    const std::string stem = fs::path(base).filename().string() + ".";
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(fs::path(base).parent_path().empty() ? "." : fs::path(base).parent_path(), ec)) {
+      std::string name = e.path().filename().string();
+      if (!name.starts_with(stem)) continue;
+      const bool gz = name.ends_with(".log.gz");
+      if (!gz && !name.ends_with(".log")) continue;
+      const std::string_view number = std::string_view(name).substr(stem.size(), name.size() - stem.size() - (gz ? 7 : 4));
+      const std::optional<int64_t> pe = ParseNonNegativeInt(number);
+      if (!pe || *pe >= sts_.processors) continue;
+      if (gz || !logs.contains(*pe)) logs[*pe] = e.path().string();
     }
-    if (!missing.empty()) {
-      std::string list = missing[0];
-      for (size_t i = 1; i < std::min<size_t>(missing.size(), 4); ++i) list += ", " + missing[i];
-      b_.diagnostics().AddCount(Diag::kMissingLocationFiles, missing.size(),
-                                fmt::format("{} of {} PE logs missing: {}{}", missing.size(), sts_.processors, list,
-                                            missing.size() > 4 ? ", ..." : ""));
+    for (const auto& [pe, file] : logs) GS_RETURN_IF_ERROR(ReadPeLog(pe, file));
+    const uint64_t missing = static_cast<uint64_t>(sts_.processors) - logs.size();
+    if (missing > 0) {
+      std::string list;
+      int listed = 0;
+      for (int64_t pe = 0; pe < sts_.processors && listed < 4; ++pe)
+        if (!logs.contains(pe)) list += fmt::format("{}{}{}.log[.gz]", listed++ == 0 ? "" : ", ", stem, pe);
+      b_.diagnostics().AddCount(Diag::kMissingLocationFiles, missing,
+                                fmt::format("{} of {} PE logs missing: {}{}", missing, sts_.processors, list, missing > 4 ? ", ..." : ""));
     }
     if (pes_.empty()) return NotFound(fmt::format("{}.*.log[.gz]: none of the {} PE logs the .sts file lists is there", base, sts_.processors));
+    return OkStatus();
+  }
+
+  Status ReadPeLog(int64_t pe, const std::string& file) {
+    std::string truncated;
+    GS_ASSIGN_OR_RETURN(const std::string text, ReadLog(file, &truncated));
+    if (!truncated.empty()) b_.diagnostics().Add(Diag::kFileTruncated, truncated);
+    const LocationId loc = b_.AddLocation(fmt::format("PE {}", pe), LocationKind::kProcess, pe);
+    pes_.push_back({loc, {}});
+    log_.Read(text, fs::path(file).filename().string(), !truncated.empty(), pes_.back().rows);
     return OkStatus();
   }
 

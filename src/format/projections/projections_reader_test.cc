@@ -142,6 +142,35 @@ TEST(Projections, AMissingLogIsSaidAndTheOthersRead) {
   EXPECT_EQ(r->diagnostics().Count(Diag::kMissingLocationFiles), 1u);
 }
 
+// A .sts file may claim any number of PEs: the logs are found by listing the directory.
+TEST(Projections, AHugeProcessorCountIsMissingLogsNotALongLoop) {
+  TempDir dir("projections_huge");
+  WriteRun(dir, 2);
+  ASSERT_TRUE(WriteTestFile(dir / "run.sts", fmt::format(kSts, "4000000000000000000")));
+  Result<Trace> r = ReadTrace(dir / "run.sts");
+  ASSERT_THAT(r, IsOk());
+  EXPECT_EQ(r->locations().size(), 2u);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kMissingLocationFiles), 3999999999999999998u);
+}
+
+// traceUserBracketEvent writes kind 100 twice, at the begin and at the end: one region. Computation
+// ends inside an entry method (Charm++'s shutdown): that method ends with it, said.
+TEST(Projections, UserBracketEventsAreRegionsAndShutdownClosesWhatIsOpen) {
+  TempDir dir("projections_pairs");
+  WriteRun(dir, 2);
+  ASSERT_TRUE(WriteTestFile(dir / "run.1.log", "6 100\n2 1 1 150 7 0 32 0 4 145\n100 5 155 3 1\n100 5 158 3 1\n7 300\n"));
+  Result<Trace> r = ReadTrace(dir / "run.sts", "auto", ReadOptions{.strict = true});
+  ASSERT_THAT(r, IsOk());
+  const auto pe1 = r->events(LocationId(1));
+  ASSERT_EQ(pe1.size(), 7u);
+  EXPECT_EQ(RegionNameAt(*r, LocationId(1), 3), "Solve step");
+  EXPECT_EQ(pe1.time[3], 155'000);
+  EXPECT_EQ(pe1.time[4], 158'000);
+  EXPECT_EQ(RegionNameAt(*r, LocationId(1), 5), "Worker::work(int n)");  // closed at 300 us, before Computation
+  EXPECT_EQ(pe1.time[5], 300'000);
+  EXPECT_EQ(r->diagnostics().Count(Diag::kUnclosedRegions), 1u);
+}
+
 TEST(Projections, ATruncatedLogKeepsItsWholeRecords) {
   TempDir dir("projections_truncated");
   WriteRun(dir, 2);
