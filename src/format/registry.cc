@@ -8,6 +8,7 @@
 #include "format/chrome/chrome_reader.h"
 #include "format/chrome/chrome_writer.h"
 #include "format/csv/csv_reader.h"
+#include "format/csv/csv_writer.h"
 #include "format/exporter.h"
 #include "format/gst/gst_reader.h"
 #include "format/hpctoolkit/hpctoolkit_reader.h"
@@ -36,10 +37,11 @@ constexpr std::array<const Importer*, 9> kImporters = {
 };
 
 // --help and the message for an extension no writer has list them in this order.
-constexpr std::array<const Exporter*, 3> kExporters = {
+constexpr std::array<const Exporter*, 4> kExporters = {
     &kOtf2Exporter,
     &kChromeExporter,
     &kGstExporter,
+    &kCsvExporter,
 };
 
 template <class Entry, size_t n>

@@ -163,13 +163,14 @@ TEST(WriteTrace, AnUnknownExtensionOrNameListsTheKnownOnes) {
   const Trace t = Unmatched(false);
   EXPECT_THAT(WriteTrace(t, "out.xyz"),
               StatusIs(StatusCode::kInvalidArgument,
-                       "out.xyz: cannot tell the output format from the extension '.xyz' (.otf2, .json or .gst); "
-                       "name it (known: auto, otf2, chrome, gst)"));
-  EXPECT_THAT(WriteTrace(t, "out.gst", "csv"),
-              StatusIs(StatusCode::kInvalidArgument, "unknown output format 'csv' (known: auto, otf2, chrome, gst)"));
+                       "out.xyz: cannot tell the output format from the extension '.xyz' (.otf2, .json, .gst or .csv); "
+                       "name it (known: auto, otf2, chrome, gst, csv)"));
+  EXPECT_THAT(WriteTrace(t, "out.gst", "paraver"),
+              StatusIs(StatusCode::kInvalidArgument, "unknown output format 'paraver' (known: auto, otf2, chrome, gst, csv)"));
   EXPECT_EQ(OutputExtensionsHelp(),
             ".otf2: OTF2 for Vampir and Scalasca, .json: Chrome trace events for Perfetto and chrome://tracing, "
-            ".gst: grainscope's own format, a directory of rank files for MPI traces");
+            ".gst: grainscope's own format, a directory of rank files for MPI traces, .csv: Pipit's CSV, one event "
+            "per row (Pipit, pandas)");
 }
 
 // What an output of each writer occupies besides its path: only an OTF2 anchor has more.

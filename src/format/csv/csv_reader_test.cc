@@ -10,6 +10,7 @@
 
 #include "base/status_matchers.h"
 #include "base/test_files.h"
+#include "format/csv/csv_writer.h"
 #include "format/format_names.h"
 #include "format/trace_reader.h"
 #include "model/metadata_keys.h"
@@ -154,6 +155,26 @@ TEST(PipitCsv, RefusesAFileWithoutItsHeaderAndImproperNestingUnderStrict) {
   EXPECT_FALSE(ReadPipitCsv(crossed, "t.csv", ReadOptions{.strict = true}).ok());
   EXPECT_FALSE(LooksLikePipitCsv("time,kind,name\n"));
   EXPECT_TRUE(LooksLikePipitCsv("Timestamp (s), Event Type, Name, Process\n"));
+}
+
+// The writer is the reader's inverse: what it writes reads back as the same events and messages.
+TEST(PipitCsv, WhatTheWriterWritesReadsBackTheSame) {
+  Result<Trace> first = ReadPipitCsv(kPingPong, "pingpong.csv");
+  ASSERT_THAT(first, IsOk());
+  std::string text;
+  TextSink sink(text);
+  WritePipitCsv(*first, sink);
+  Result<Trace> second = ReadPipitCsv(text, "written.csv");
+  ASSERT_THAT(second, IsOk());
+  ASSERT_EQ(second->locations().size(), first->locations().size());
+  for (uint32_t l = 0; l < first->locations().size(); ++l) {
+    const auto a = first->events(LocationId(l)), b = second->events(LocationId(l));
+    EXPECT_THAT(std::vector<TimeNs>(b.time.begin(), b.time.end()), ::testing::ElementsAreArray(a.time));
+    EXPECT_THAT(std::vector<EventKind>(b.kind.begin(), b.kind.end()), ::testing::ElementsAreArray(a.kind));
+  }
+  EXPECT_EQ(second->messages().size(), first->messages().size());
+  EXPECT_EQ(second->messages().bytes, first->messages().bytes);
+  EXPECT_THAT(text, HasSubstr("\"int main(int, char**)\""));  // a name with commas, quoted
 }
 
 }  // namespace

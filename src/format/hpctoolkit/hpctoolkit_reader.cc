@@ -102,6 +102,7 @@ class HpctoolkitReader {
   std::unordered_map<std::string, RegionId> regions_;
   std::vector<Identity> identities_;  // per profile index
   std::map<int64_t, uint32_t> rank_groups_;  // rank -> its first location
+  uint64_t ids_read_ = 0, samples_read_ = 0;
   uint64_t unknown_contexts_ = 0;
   std::string first_unknown_;
 };
@@ -112,8 +113,12 @@ Status HpctoolkitReader::ReadContextTree(const DbFile& meta) {
   uint64_t p = 0, size = 0, entries = 0;
   uint16_t n = 0;
   uint8_t stride = 0;
-  if (!meta.Section(3, &p, &size) || !meta.Get(p, &entries) || !meta.Get(p + 8, &n) || !meta.Get(p + 10, &stride))
+  // Each count times its stride must fit the file: a damaged count cannot make the reader allocate
+  // or loop beyond what the file could hold.
+  if (!meta.Section(3, &p, &size) || !meta.Get(p, &entries) || !meta.Get(p + 8, &n) || !meta.Get(p + 10, &stride) ||
+      stride < 0x20 || static_cast<uint64_t>(n) * stride > meta.size()) {
     return meta.Damaged("the context tree", p);
+  }
   std::vector<std::tuple<uint64_t, uint64_t, int32_t>> todo;  // (children array, its size, parent node)
   for (uint16_t i = 0; i < n; ++i) {
     const uint64_t at = entries + static_cast<uint64_t>(i) * stride;
@@ -194,9 +199,10 @@ Status HpctoolkitReader::ReadIdentities(const DbFile& profile) {
   uint64_t p = 0, size = 0, profiles = 0;
   uint32_t n = 0;
   uint8_t stride = 0;
-  if (!profile.Section(0, &p, &size) || !profile.Get(p, &profiles) || !profile.Get(p + 8, &n) || !profile.Get(p + 12, &stride))
+  if (!profile.Section(0, &p, &size) || !profile.Get(p, &profiles) || !profile.Get(p + 8, &n) || !profile.Get(p + 12, &stride) ||
+      stride < 0x28 || static_cast<uint64_t>(n) * stride > profile.size()) {
     return profile.Damaged("the profile infos", p);
-  if (static_cast<uint64_t>(n) * stride > profile.size()) return profile.Damaged("the profile infos", profiles);
+  }
   identities_.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
     uint64_t tuple = 0;
@@ -204,6 +210,8 @@ Status HpctoolkitReader::ReadIdentities(const DbFile& profile) {
     if (!profile.Get(profiles + static_cast<uint64_t>(i) * stride + 0x20, &tuple)) return profile.Damaged("a profile info", profiles);
     if (tuple == 0) continue;  // the summary profile
     if (!profile.Get(tuple, &ids)) return profile.Damaged("an identifier tuple", tuple);
+    // Tuples shared by profiles are read once each time: bounded by what the file could hold.
+    if ((ids_read_ += ids) > profile.size() / 16) return profile.Damaged("identifier tuples that overlap", tuple);
     for (uint16_t k = 0; k < ids; ++k) {
       uint8_t kind = 0;
       uint64_t physical = 0;
@@ -220,7 +228,8 @@ Status HpctoolkitReader::ReadTraces(const DbFile& trace) {
   uint32_t n = 0;
   uint8_t stride = 0;
   if (!trace.Section(0, &p, &size) || !trace.Get(p, &headers) || !trace.Get(p + 8, &n) || !trace.Get(p + 12, &stride) ||
-      !trace.Get(p + 0x10, &first) || !trace.Get(p + 0x18, &last) || static_cast<uint64_t>(n) * stride > trace.size()) {
+      !trace.Get(p + 0x10, &first) || !trace.Get(p + 0x18, &last) || stride < 0x18 ||
+      static_cast<uint64_t>(n) * stride > trace.size()) {
     return trace.Damaged("the trace headers", p);
   }
   b_.SetOrigin(static_cast<TimeNs>(first));
@@ -245,6 +254,8 @@ Status HpctoolkitReader::ReadTraceLine(const DbFile& trace, uint64_t header, Tim
       stop > trace.size()) {
     return trace.Damaged("a trace line", header);
   }
+  // Lines sharing their samples would multiply them: all lines together hold at most the file.
+  if ((samples_read_ += (stop - start) / 12) > trace.size() / 12) return trace.Damaged("trace lines that overlap", header);
   const Identity& who = identities_[index];
   std::string name;
   for (const auto& [kind, id] : who.ids)

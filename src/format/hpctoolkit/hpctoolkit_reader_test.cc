@@ -100,5 +100,22 @@ TEST(Hpctoolkit, APointerOutsideTheFileIsDamageNotACrash) {
   EXPECT_THAT(ReadChangedCopy(dir, "meta.db", bad_pointer), StatusIs(StatusCode::kDataLoss, HasSubstr("meta.db: damaged")));
 }
 
+// Found by fuzz_hpctoolkit (out of memory): a count whose stride is 0 claimed four billion
+// profiles. Counts times strides must fit the file.
+TEST(Hpctoolkit, ACountBeyondTheFileIsDamageNotAnAllocation) {
+  if (!fs::exists(kCorpus)) GTEST_SKIP() << "corpus trace " << kCorpus << " is absent (../shared/corpus)";
+  TempDir dir("hpctoolkit_count");
+  auto huge_count = [](const std::string& p) {  // the profile infos' count and stride
+    std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(0x18);
+    uint64_t section = 0;
+    f.read(reinterpret_cast<char*>(&section), 8);
+    f.seekp(static_cast<std::streamoff>(section + 8));
+    for (int i = 0; i < 4; ++i) f.put(static_cast<char>(0xff));
+    f.put(0);
+  };
+  EXPECT_THAT(ReadChangedCopy(dir, "profile.db", huge_count), StatusIs(StatusCode::kDataLoss, HasSubstr("profile.db: damaged")));
+}
+
 }  // namespace
 }  // namespace grainscope
