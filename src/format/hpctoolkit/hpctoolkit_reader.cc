@@ -22,6 +22,10 @@ namespace {
 namespace fs = std::filesystem;
 using hpctoolkit::DbFile;
 
+// The largest timestamp read (2^62 ns, the year 2116): beyond, a time is damage, and differences
+// of two times cannot overflow.
+constexpr uint64_t kMaxTime = uint64_t{1} << 62;
+
 // A node of the calling context tree as the trace shows it: an entry point, a function or a loop.
 struct Node {
   int32_t parent;  // -1: a root
@@ -228,7 +232,7 @@ Status HpctoolkitReader::ReadTraces(const DbFile& trace) {
   uint32_t n = 0;
   uint8_t stride = 0;
   if (!trace.Section(0, &p, &size) || !trace.Get(p, &headers) || !trace.Get(p + 8, &n) || !trace.Get(p + 12, &stride) ||
-      !trace.Get(p + 0x10, &first) || !trace.Get(p + 0x18, &last) || stride < 0x18 ||
+      !trace.Get(p + 0x10, &first) || !trace.Get(p + 0x18, &last) || stride < 0x18 || first > kMaxTime || last > kMaxTime ||
       static_cast<uint64_t>(n) * stride > trace.size()) {
     return trace.Damaged("the trace headers", p);
   }
@@ -272,7 +276,11 @@ Status HpctoolkitReader::ReadTraceLine(const DbFile& trace, uint64_t header, Tim
     uint32_t context = 0;
     trace.Get(at, &time);
     trace.Get(at + 8, &context);
-    t = static_cast<TimeNs>(time);
+    if (time > kMaxTime) {  // nanoseconds since the epoch, past the year 2116: damaged
+      if (unknown_contexts_++ == 0) first_unknown_ = fmt::format("{}: a sample of {} at {} ns, past any clock", trace.path(), name, time);
+      continue;
+    }
+    t = static_cast<TimeNs>(time);  // one earlier than the last is the builder's to repair and count
     if (context == last_context) continue;
     last_context = context;
     path.clear();
